@@ -1,0 +1,96 @@
+/**
+ * The checkpoint: what a strategy produces and what the CLI exports
+ * (`session-inspector/checkpoint@1`, DESIGN.md). Also the stats every
+ * strategy reports, computed the same way for all of them.
+ */
+import type { FormatName, Message, PayloadKind } from "./model.ts";
+
+export const CHECKPOINT_SCHEMA = "session-inspector/checkpoint@1";
+
+export interface ArchiveEntry {
+  /** Deterministic: `<messageId>#<path>`, so it survives recompaction. */
+  id: string;
+  sha256: string;
+  bytes: number;
+  kind: PayloadKind;
+  messageId: string;
+  /** JSON pointer into the source message (neutral model), e.g. `/blocks/2`. */
+  path: string;
+  /** The removed value exactly as read. */
+  payload: unknown;
+}
+
+export interface CheckpointStats {
+  proseSegments: number;
+  proseVerbatim: number;
+  payloads: number;
+  originalChars: number;
+  activeChars: number;
+  metadataFields: number;
+  /** Whole prose blocks moved out by maxProseChars. */
+  capped: number;
+}
+
+export interface CheckpointSource {
+  name: string;
+  bytes: number;
+  sha256: string;
+  format: FormatName;
+  formatVersion?: string;
+  leafId: string | null;
+  branchMessages: number;
+}
+
+export interface Checkpoint {
+  schema: typeof CHECKPOINT_SCHEMA;
+  source: CheckpointSource;
+  strategy: { name: string; options: Record<string, unknown>; [extra: string]: unknown };
+  active: Message[];
+  archive: ArchiveEntry[];
+  stats: CheckpointStats;
+}
+
+export function recoveryId(messageId: string, path: string): string {
+  return `${messageId}#${path}`;
+}
+
+/** Stats from a branch and the active view a strategy made of it. */
+export function computeStats(branch: readonly Message[], active: readonly Message[], archiveSize: number, capped: number): CheckpointStats {
+  const activeById = new Map<string, Message>();
+  for (const message of active) activeById.set(message.id, message);
+  let proseSegments = 0;
+  let proseVerbatim = 0;
+  let metadataFields = 0;
+  for (const message of branch) {
+    const kept = activeById.get(message.id);
+    if (kept) metadataFields += countPreservedMeta(message.meta, kept.meta);
+    if (message.role !== "user" && message.role !== "assistant") continue;
+    const keptTexts = kept ? kept.blocks.filter((b) => b.type === "text").map((b) => b.text) : [];
+    let cursor = 0;
+    for (const block of message.blocks) {
+      if (block.type !== "text") continue;
+      proseSegments++;
+      // Segment by segment, in order: a text kept elsewhere or reordered does not count.
+      const at = keptTexts.indexOf(block.text, cursor);
+      if (at !== -1) {
+        proseVerbatim++;
+        cursor = at + 1;
+      }
+    }
+  }
+  return {
+    proseSegments,
+    proseVerbatim,
+    payloads: archiveSize,
+    originalChars: JSON.stringify(branch).length,
+    activeChars: JSON.stringify(active).length,
+    metadataFields,
+    capped,
+  };
+}
+
+function countPreservedMeta(source: Record<string, unknown>, kept: Record<string, unknown>): number {
+  let count = 0;
+  for (const key in source) if (key in kept && (kept[key] === source[key] || JSON.stringify(kept[key]) === JSON.stringify(source[key]))) count++;
+  return count;
+}

@@ -1,0 +1,44 @@
+#!/usr/bin/env node
+/**
+ * The command line on the same core as the app. Every command prints JSON on
+ * stdout; a problem exits 2 with one line on stderr (`error: <file>:<line>:
+ * <reason>`), never a stack trace; `verify` exits 1 when a hash does not hold.
+ */
+import { FileError, UsageError, parseArgs } from "./cli/args.ts";
+import { runCompact, runInspect, runVerify } from "./cli/commands.ts";
+
+const USAGE = `usage:
+  npm run cli -- inspect <file> [--leaf ID] [--format pi|claude|codex|openai|anthropic] [--strict]
+  npm run cli -- compact <file> [--leaf ID] [--strategy transparent] [--max-prose-characters N]
+                                [--previous CHECKPOINT] [--output FILE] [--format F] [--strict]
+  npm run cli -- verify <checkpoint>`;
+
+async function main(argv: string[]): Promise<number> {
+  const args = parseArgs(argv);
+  switch (args.command) {
+    case "inspect":
+      return runInspect(args);
+    case "compact":
+      return runCompact(args);
+    case "verify":
+      return runVerify(args);
+    case "help":
+    case "--help":
+      process.stdout.write(USAGE + "\n");
+      return 0;
+    default:
+      throw new UsageError(`unknown command "${args.command}"`);
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error: unknown) => {
+    if (error instanceof FileError) process.stderr.write(`error: ${error.file}:${error.line}: ${error.reason}\n`);
+    else if (error instanceof UsageError) process.stderr.write(`error: ${error.message}\n${USAGE}\n`);
+    else process.stderr.write(`error: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.exitCode = 2;
+  },
+);

@@ -1,0 +1,76 @@
+/** The CLI's commands. Each returns its exit code; problems are thrown. */
+import { verifyArchive } from "../archive.ts";
+import { CHECKPOINT_SCHEMA, type Checkpoint } from "../checkpoint.ts";
+import { compactSession } from "../compact.ts";
+import { sha256Hex } from "../hash.ts";
+import { inspectSession } from "../inspect.ts";
+import { STRATEGIES, findStrategy } from "../strategies/index.ts";
+import { FileError, UsageError, readInput, readSessionFile, stringFlag, writeOutput, type ParsedArgs } from "./args.ts";
+import { basename } from "node:path";
+
+function leafFlag(args: ParsedArgs, session: { byId: Map<string, unknown> }): string | null {
+  const leaf = stringFlag(args, "leaf") ?? null;
+  if (leaf !== null && !session.byId.has(leaf)) throw new UsageError(`no entry with id "${leaf}" (run inspect to list "leaves")`);
+  return leaf;
+}
+
+export function runInspect(args: ParsedArgs): number {
+  const { session } = readSessionFile(args);
+  writeOutput(JSON.stringify(inspectSession(session, leafFlag(args, session)), null, 2), undefined);
+  for (const warning of session.warnings.slice(0, 20)) process.stderr.write(`warning: ${args.positional[0]}:${warning.line}: ${warning.message}\n`);
+  return 0;
+}
+
+export async function runCompact(args: ParsedArgs): Promise<number> {
+  const { file, session } = readSessionFile(args);
+  const strategyName = stringFlag(args, "strategy") ?? "transparent";
+  if (!findStrategy(strategyName)) {
+    throw new UsageError(`unknown strategy "${strategyName}" (have: ${STRATEGIES.map((s) => s.name).join(", ")})`);
+  }
+  const options: Record<string, unknown> = {};
+  const cap = stringFlag(args, "max-prose-characters");
+  if (cap !== undefined) {
+    if (!/^\d+$/.test(cap)) throw new UsageError("--max-prose-characters takes a whole number of characters");
+    options.maxProseChars = Number(cap);
+  }
+  const previousFile = stringFlag(args, "previous");
+  const previous = previousFile ? readCheckpoint(previousFile) : undefined;
+  const bytes = readInput(file);
+  const checkpoint = await compactSession(
+    session,
+    { name: basename(file), bytes: bytes.length, sha256: await sha256Hex(bytes) },
+    { strategy: strategyName, options, leafId: leafFlag(args, session), previous },
+    (message) => process.stderr.write(`warning: ${message}\n`),
+  );
+  writeOutput(JSON.stringify(checkpoint), stringFlag(args, "output"));
+  return 0;
+}
+
+export async function runVerify(args: ParsedArgs): Promise<number> {
+  const file = args.positional[0];
+  if (!file) throw new UsageError("verify needs a checkpoint file");
+  const checkpoint = readCheckpoint(file);
+  const problems = await verifyArchive(checkpoint.archive);
+  for (const problem of problems) {
+    process.stderr.write(
+      `mismatch: ${problem.id}: ${problem.reason}${problem.expected ? ` (expected ${problem.expected}, found ${problem.found})` : ""}\n`,
+    );
+  }
+  writeOutput(JSON.stringify({ file, payloads: checkpoint.archive.length, mismatches: problems.length, ok: problems.length === 0 }), undefined);
+  return problems.length === 0 ? 0 : 1;
+}
+
+export function readCheckpoint(file: string): Checkpoint {
+  const text = new TextDecoder().decode(readInput(file));
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw new FileError(file, 1, `not a checkpoint: ${error instanceof Error ? error.message : error}`);
+  }
+  const checkpoint = value as Checkpoint;
+  if (!checkpoint || checkpoint.schema !== CHECKPOINT_SCHEMA || !Array.isArray(checkpoint.archive) || !Array.isArray(checkpoint.active)) {
+    throw new FileError(file, 1, `not a ${CHECKPOINT_SCHEMA} checkpoint`);
+  }
+  return checkpoint;
+}

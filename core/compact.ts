@@ -1,0 +1,43 @@
+/**
+ * Session + leaf + strategy → checkpoint (the export format). Shared by the
+ * worker and the CLI so both produce byte-identical checkpoints.
+ */
+import { CHECKPOINT_SCHEMA, type Checkpoint, type CheckpointSource } from "./checkpoint.ts";
+import type { Session } from "./model.ts";
+import { findStrategy } from "./strategies/index.ts";
+import type { StrategyContext } from "./strategies/types.ts";
+
+export interface CompactRequest {
+  strategy: string;
+  options?: Record<string, unknown>;
+  leafId?: string | null;
+  previous?: StrategyContext["previous"];
+}
+
+export async function compactSession(
+  session: Session,
+  source: Pick<CheckpointSource, "name" | "bytes" | "sha256">,
+  request: CompactRequest,
+  warn?: (message: string) => void,
+): Promise<Checkpoint> {
+  const strategy = findStrategy(request.strategy);
+  if (!strategy) throw new Error(`unknown strategy "${request.strategy}"`);
+  const leafId = request.leafId ?? session.defaultLeafId;
+  const branch = session.branch(leafId);
+  const options = request.options ?? {};
+  const result = await strategy.run(branch, options, { previous: request.previous, warn });
+  return {
+    schema: CHECKPOINT_SCHEMA,
+    source: {
+      ...source,
+      format: session.format,
+      ...(session.formatVersion !== undefined ? { formatVersion: session.formatVersion } : {}),
+      leafId,
+      branchMessages: branch.length,
+    },
+    strategy: { name: strategy.name, options, ...result.details },
+    active: result.active,
+    archive: result.archive,
+    stats: result.stats,
+  };
+}

@@ -1,0 +1,199 @@
+/**
+ * Codex CLI rollouts (JSONL), modern (`{timestamp, type, payload}`) and legacy
+ * (2025-08: a header line, then bare response items and state lines). A
+ * rollout is linear. The model's context is the response items; event
+ * messages only duplicate them for display (kept as entries for the facts).
+ * A `compacted` record with replacement_history *is* the context after it.
+ */
+import type { Block, Entry, Message, Role } from "../model.ts";
+import type { JsonLine } from "../jsonl.ts";
+import { SessionError } from "../model.ts";
+import { countOffTree, extraFields, isRecord, without, withExtra, type ReaderOutput } from "./common.ts";
+
+const MODERN_TYPES = new Set(["session_meta", "turn_context", "response_item", "event_msg", "compacted"]);
+const RESPONSE_ITEM_TYPES = new Set([
+  "message",
+  "reasoning",
+  "function_call",
+  "function_call_output",
+  "custom_tool_call",
+  "custom_tool_call_output",
+  "local_shell_call",
+  "web_search_call",
+]);
+
+export function looksLikeCodex(records: JsonLine[]): boolean {
+  return records.slice(0, 20).some(({ value }) => {
+    if (!isRecord(value)) return false;
+    if (typeof value.type === "string" && MODERN_TYPES.has(value.type) && "payload" in value) return true;
+    if (value.record_type === "state") return true;
+    return typeof value.instructions === "string" && typeof value.id === "string" && !("type" in value);
+  });
+}
+
+export function readCodex(records: JsonLine[], strict: boolean): ReaderOutput {
+  const warnings: ReaderOutput["warnings"] = [];
+  const toolCallIds = new Set<string>();
+  const offTreeRecords: Record<string, number> = {};
+  const entries: Entry[] = [];
+  let header: unknown;
+  let formatVersion: string | undefined;
+  let previousId: string | null = null;
+  let legacy = false;
+
+  const push = (entry: Entry) => {
+    entries.push(entry);
+    previousId = entry.id;
+  };
+
+  for (const { line, value } of records) {
+    if (!isRecord(value)) {
+      if (strict) throw new SessionError(line, "a Codex record must be a JSON object");
+      warnings.push({ line, message: "not a JSON object; skipped" });
+      continue;
+    }
+    const id = `L${line}`;
+    if (value.record_type === "state") {
+      legacy = true;
+      countOffTree(offTreeRecords, "state");
+      continue;
+    }
+    if (typeof value.type === "string" && MODERN_TYPES.has(value.type) && "payload" in value) {
+      const payload = value.payload;
+      const entry: Entry = { id, parentId: previousId, line, type: value.type, messages: [] };
+      if (value.type === "response_item" && isRecord(payload)) {
+        entry.messages.push(...responseItemMessages(payload, id, line, toolCallIds));
+      } else if (value.type === "compacted" && isRecord(payload)) {
+        entry.messages.push({
+          id,
+          role: "summary",
+          meta: without(payload, "message"),
+          blocks: typeof payload.message === "string" ? [{ type: "text", text: payload.message }] : [],
+          line,
+        });
+      } else {
+        if (value.type === "session_meta") {
+          if (header === undefined) header = payload;
+          else warnings.push({ line, message: "session_meta repeated (the session was resumed); the first is the header" });
+          if (isRecord(payload) && typeof payload.cli_version === "string") formatVersion ??= payload.cli_version;
+        }
+        entry.data = value;
+      }
+      push(entry);
+      continue;
+    }
+    if (header === undefined && entries.length === 0 && typeof value.instructions === "string" && !("type" in value)) {
+      legacy = true;
+      header = value;
+      continue;
+    }
+    if (typeof value.type === "string" && RESPONSE_ITEM_TYPES.has(value.type)) {
+      legacy = true;
+      push({ id, parentId: previousId, line, type: value.type, messages: responseItemMessages(value, id, line, toolCallIds) });
+      continue;
+    }
+    // Newer record kinds (world_state, …): kept as tree nodes the model never sees.
+    push({ id, parentId: previousId, line, type: typeof value.type === "string" ? value.type : "unknown", messages: [], data: value });
+  }
+
+  return {
+    format: "codex",
+    formatVersion: formatVersion ?? (legacy ? "legacy-2025-08" : undefined),
+    header,
+    entries,
+    warnings,
+    toolCallIds,
+    offTreeRecords,
+    defaultLeafId: previousId,
+    recorded: (path) => {
+      let compactedIndex = -1;
+      for (let i = path.length - 1; i >= 0; i--) if (path[i]!.type === "compacted") { compactedIndex = i; break; }
+      const all = path.flatMap((entry) => entry.messages);
+      if (compactedIndex === -1) return { messages: all.filter((m) => m.role !== "summary"), compactions: 0, droppedMessageIds: [] };
+      const compacted = path[compactedIndex]!;
+      const history = compacted.messages[0]?.meta.replacement_history;
+      const messages: Message[] = [];
+      if (Array.isArray(history)) {
+        history.forEach((item, i) => {
+          if (isRecord(item)) messages.push(...responseItemMessages(item, `${compacted.id}.r${i}`, compacted.line, new Set()));
+        });
+      } else if (compacted.messages[0]) {
+        messages.push(compacted.messages[0]);
+      }
+      for (let i = compactedIndex + 1; i < path.length; i++) messages.push(...path[i]!.messages);
+      const droppedMessageIds: string[] = [];
+      for (let i = 0; i < compactedIndex; i++) for (const m of path[i]!.messages) droppedMessageIds.push(m.id);
+      return { messages, compactions: path.filter((e) => e.type === "compacted").length, droppedMessageIds };
+    },
+  };
+}
+
+function codexRole(role: unknown): Role {
+  if (role === "user" || role === "assistant") return role;
+  return "system"; // developer and system instructions
+}
+
+function contentBlocks(content: unknown): Block[] {
+  if (typeof content === "string") return [{ type: "text", text: content }];
+  if (!Array.isArray(content)) return content === undefined || content === null ? [] : [{ type: "raw", value: content }];
+  return content.map((part): Block => {
+    if (isRecord(part) && (part.type === "input_text" || part.type === "output_text") && typeof part.text === "string") {
+      // The part type is kept so an export can write the item back as it was.
+      return withExtra({ type: "text", text: part.text }, { partType: part.type, ...extraFields(part, ["text"]) });
+    }
+    if (isRecord(part) && part.type === "input_image" && typeof part.image_url === "string") {
+      const match = /^data:([^;,]+);base64,(.*)$/s.exec(part.image_url);
+      if (match) return withExtra({ type: "image", mimeType: match[1]!, data: match[2]! }, extraFields(part, ["image_url"]));
+    }
+    return { type: "raw", value: part };
+  });
+}
+
+function outputBlocks(output: unknown): Block[] {
+  if (typeof output === "string") return [{ type: "text", text: output }];
+  if (isRecord(output) && typeof output.content === "string") {
+    return [withExtra({ type: "text", text: output.content }, extraFields(output, ["content"]))];
+  }
+  if (Array.isArray(output)) return contentBlocks(output);
+  return output === undefined ? [] : [{ type: "raw", value: output }];
+}
+
+function parseArguments(text: unknown): { value: unknown; extra?: Record<string, unknown> } {
+  if (typeof text !== "string") return { value: text };
+  try {
+    // Tools get structured arguments; the exact source string stays in extra.
+    return { value: JSON.parse(text), extra: { argumentsJson: text } };
+  } catch {
+    return { value: text };
+  }
+}
+
+export function responseItemMessages(item: Record<string, unknown>, id: string, line: number, toolCallIds: Set<string>): Message[] {
+  switch (item.type) {
+    case "message":
+      return [{ id, role: codexRole(item.role), meta: without(item, "content"), blocks: contentBlocks(item.content), line }];
+    case "reasoning": {
+      const summary = Array.isArray(item.summary)
+        ? item.summary.map((part) => (isRecord(part) && typeof part.text === "string" ? part.text : "")).filter(Boolean).join("\n")
+        : "";
+      const thinking = withExtra({ type: "thinking", text: summary } as Block, extraFields(item, ["id"]));
+      return [{ id, role: "assistant", meta: { type: "reasoning", ...(item.id !== undefined ? { id: item.id } : {}) }, blocks: [thinking], line }];
+    }
+    case "function_call":
+    case "custom_tool_call":
+    case "local_shell_call": {
+      const callId = typeof item.call_id === "string" ? item.call_id : typeof item.id === "string" ? item.id : id;
+      toolCallIds.add(callId);
+      const name = typeof item.name === "string" ? item.name : item.type === "local_shell_call" ? "local_shell" : "tool";
+      const args =
+        item.type === "function_call" ? parseArguments(item.arguments) : { value: item.type === "custom_tool_call" ? item.input : item.action };
+      const call = withExtra({ type: "toolCall", id: callId, name, arguments: args.value } as Block, args.extra);
+      return [{ id, role: "assistant", meta: without(item, "arguments", "input", "action"), blocks: [call], line }];
+    }
+    case "function_call_output":
+    case "custom_tool_call_output":
+      return [{ id, role: "toolResult", meta: without(item, "output"), blocks: outputBlocks(item.output), line }];
+    default:
+      return [{ id, role: "custom", meta: { type: item.type }, blocks: [{ type: "raw", value: item }], line }];
+  }
+}

@@ -1,0 +1,66 @@
+/** Small helpers shared by the format readers. */
+import type { Block, Entry, FormatName, LoadWarning, Message, RecordedContext } from "../model.ts";
+
+export function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** A shallow copy of `record` without the named keys (used to build verbatim `meta`). */
+export function without(record: Record<string, unknown>, ...keys: string[]): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const key in record) if (!keys.includes(key)) out[key] = record[key];
+  return out;
+}
+
+/** Fields of a source block beyond the neutral ones, or undefined when there are none. */
+export function extraFields(block: Record<string, unknown>, known: string[]): Record<string, unknown> | undefined {
+  let extra: Record<string, unknown> | undefined;
+  for (const key in block) {
+    if (key === "type" || known.includes(key)) continue;
+    (extra ??= {})[key] = block[key];
+  }
+  return extra;
+}
+
+export function withExtra<B extends Block>(block: B, extra: Record<string, unknown> | undefined): B {
+  if (extra) (block as B & { extra?: Record<string, unknown> }).extra = extra;
+  return block;
+}
+
+export function textBlocks(text: string): Block[] {
+  return [{ type: "text", text }];
+}
+
+/** What every reader hands to session assembly. */
+export interface ReaderOutput {
+  format: FormatName;
+  formatVersion?: string;
+  header?: unknown;
+  entries: Entry[];
+  warnings: LoadWarning[];
+  toolCallIds: Set<string>;
+  offTreeRecords: Record<string, number>;
+  /** The entry the agent would resume from, before tree repair. */
+  defaultLeafId: string | null;
+  /** Whether a childless entry is worth offering as a leaf (default: any). */
+  isLeafCandidate?(entry: Entry): boolean;
+  /** Branch messages for a root → leaf path (default: the entries' messages in order). */
+  branchMessages?(path: Entry[], context: BranchContext): Message[];
+  /** The agent's own context for a root → leaf path after its recorded compactions. */
+  recorded(path: Entry[], context: BranchContext): RecordedContext;
+}
+
+export interface BranchContext {
+  children: Map<string, string[]>;
+  byId: Map<string, Entry>;
+}
+
+export function messagesOf(path: Entry[]): Message[] {
+  const out: Message[] = [];
+  for (const entry of path) for (const message of entry.messages) out.push(message);
+  return out;
+}
+
+export function countOffTree(counts: Record<string, number>, type: string): void {
+  counts[type] = (counts[type] ?? 0) + 1;
+}

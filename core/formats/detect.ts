@@ -1,0 +1,111 @@
+/**
+ * Format detection and dispatch. A file is either one JSON value (a message
+ * array or a `{messages}` wrapper) or JSON Lines (Pi, Claude Code, Codex).
+ */
+import type { FormatName } from "../model.ts";
+import { SessionError } from "../model.ts";
+import { parseJsonLines, type JsonLine } from "../jsonl.ts";
+import { looksLikeClaude, readClaude } from "./claude.ts";
+import { looksLikeCodex, readCodex } from "./codex.ts";
+import type { ReaderOutput } from "./common.ts";
+import { detectArrayDialect, findMessageArray, readMessageArray } from "./messages.ts";
+import { looksLikePi, readPi } from "./pi.ts";
+
+export const FORMAT_NAMES: readonly FormatName[] = ["pi", "claude", "codex", "openai", "anthropic"];
+
+export function isFormatName(name: string): name is FormatName {
+  return (FORMAT_NAMES as readonly string[]).includes(name);
+}
+
+export function readAnyFormat(text: string, options: { format?: FormatName; strict: boolean }): ReaderOutput {
+  const { strict } = options;
+  const single = parseSingleJson(text);
+  if (single !== undefined) {
+    const found = findMessageArray(single.value);
+    if (found) {
+      const format = options.format ?? detectArrayDialect(found.messages);
+      if (format !== "openai" && format !== "anthropic") {
+        throw new SessionError(1, `this is a JSON message array, not a ${format} session`);
+      }
+      return readMessageArray(found, format, strict);
+    }
+    // One JSON object on one line may still be a one-line JSONL file: fall through.
+    if (!single.oneLine) {
+      throw new SessionError(1, "a JSON file must be a message array or an object with a \"messages\" array");
+    }
+  }
+
+  const { records, warnings } = parseJsonLines(text, strict);
+  if (records.length === 0) {
+    const firstProblem = warnings[0];
+    throw new SessionError(firstProblem?.line ?? 1, firstProblem ? `no JSON records: ${firstProblem.message}` : "no JSON records in the file");
+  }
+  const format = options.format ?? detectJsonLines(records);
+  const output = readJsonLines(format, records, strict);
+  output.warnings.unshift(...warnings);
+  return output;
+}
+
+function readJsonLines(format: FormatName, records: JsonLine[], strict: boolean): ReaderOutput {
+  switch (format) {
+    case "pi":
+      return readPi(records, strict);
+    case "claude":
+      return readClaude(records, strict);
+    case "codex":
+      return readCodex(records, strict);
+    default:
+      throw new SessionError(records[0]!.line, `a ${format} message array is one JSON value, but this file is JSON Lines`);
+  }
+}
+
+export function detectJsonLines(records: JsonLine[]): FormatName {
+  if (looksLikePi(records[0]!.value)) return "pi";
+  if (looksLikeCodex(records)) return "codex";
+  if (looksLikeClaude(records)) return "claude";
+  throw new SessionError(records[0]!.line, "unrecognised session format: not Pi, Claude Code or Codex JSONL, nor a message array (try --format)");
+}
+
+/**
+ * The whole text as one JSON value, when it is one. Cheap to rule out: a JSONL
+ * file fails at the first character of its second record.
+ */
+function parseSingleJson(text: string): { value: unknown; oneLine: boolean } | undefined {
+  let start = 0;
+  while (start < text.length && /\s/.test(text[start]!)) start++;
+  const first = text[start];
+  if (first !== "[" && first !== "{") return undefined;
+  const body = text.trim();
+  const oneLine = !body.includes("\n");
+  if (first === "{" && !oneLine) {
+    // JSONL's first line is a complete object; a pretty-printed object's is not.
+    const firstLine = body.slice(0, body.indexOf("\n"));
+    try {
+      JSON.parse(firstLine);
+      return undefined;
+    } catch {
+      // fall through to parsing the whole text
+    }
+  }
+  try {
+    return { value: JSON.parse(body), oneLine };
+  } catch (error) {
+    if (first === "[") {
+      const detail = error instanceof Error ? error.message : String(error);
+      throw new SessionError(lineOfJsonError(body, detail), `not valid JSON (${detail.slice(0, 160)})`);
+    }
+    return undefined;
+  }
+}
+
+/** V8 reports "at position N" (and sometimes "line L column C"): turn that into a line. */
+function lineOfJsonError(text: string, message: string): number {
+  const lineMatch = /line (\d+)/.exec(message);
+  if (lineMatch) return Number(lineMatch[1]);
+  const position = /position (\d+)/.exec(message);
+  if (!position) return 1;
+  const index = Number(position[1]);
+  let line = 1;
+  for (let i = text.indexOf("\n"); i !== -1 && i < index; i = text.indexOf("\n", i + 1)) line++;
+  return line;
+}

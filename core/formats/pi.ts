@@ -1,0 +1,224 @@
+/**
+ * Pi coding agent sessions (JSONL, versions 1–3). Line 1 is the header; every
+ * other line is a tree node. v1 has no ids: we mint stable ones from line
+ * numbers (Pi itself invents random ones when it migrates). The recorded
+ * context follows Pi's `buildSessionContext` exactly.
+ */
+import type { Block, Entry, Message } from "../model.ts";
+import type { JsonLine } from "../jsonl.ts";
+import { SessionError } from "../model.ts";
+import { extraFields, isRecord, without, withExtra, type ReaderOutput } from "./common.ts";
+
+export function looksLikePi(first: unknown): boolean {
+  return isRecord(first) && first.type === "session" && typeof first.id === "string";
+}
+
+export function readPi(records: JsonLine[], strict: boolean): ReaderOutput {
+  const warnings: ReaderOutput["warnings"] = [];
+  const toolCallIds = new Set<string>();
+  const first = records[0];
+  if (!first || !looksLikePi(first.value)) throw new SessionError(first?.line ?? 1, "a Pi session starts with a {\"type\":\"session\"} header");
+  const header = first.value as Record<string, unknown>;
+  const version = typeof header.version === "number" ? header.version : 1;
+  const linear = version < 2;
+
+  const entries: Entry[] = [];
+  let previousId: string | null = null;
+  // v1 compactions point at an index into the whole record list (header included).
+  const idAtIndex: (string | undefined)[] = [undefined];
+  for (let i = 1; i < records.length; i++) {
+    const { line, value } = records[i]!;
+    if (!isRecord(value) || typeof value.type !== "string") {
+      if (strict) throw new SessionError(line, "a Pi entry must be an object with a \"type\"");
+      warnings.push({ line, message: "not a Pi entry (no \"type\"); skipped" });
+      idAtIndex.push(undefined);
+      continue;
+    }
+    if (value.type === "session") {
+      warnings.push({ line, message: "a second session header; ignored" });
+      idAtIndex.push(undefined);
+      continue;
+    }
+    let id: string;
+    let parentId: string | null;
+    if (linear) {
+      id = `L${line}`;
+      parentId = previousId;
+    } else {
+      if (typeof value.id !== "string" || value.id === "") {
+        if (strict) throw new SessionError(line, "entry has no \"id\"");
+        warnings.push({ line, message: "entry has no \"id\"; given one from its line number" });
+        id = `L${line}`;
+      } else id = value.id;
+      parentId = typeof value.parentId === "string" ? value.parentId : null;
+    }
+    previousId = id;
+    idAtIndex.push(id);
+    entries.push(piEntry(value, id, parentId, line, toolCallIds));
+  }
+
+  if (linear) {
+    // Resolve v1 firstKeptEntryIndex into our minted ids, as Pi's migration does.
+    for (const entry of entries) {
+      const compaction = entry.messages[0];
+      if (entry.type !== "compaction" || !compaction) continue;
+      const index = compaction.meta.firstKeptEntryIndex;
+      if (typeof index === "number") {
+        const target = idAtIndex[index];
+        if (target) compactionTargets.set(entry, target);
+      }
+    }
+  }
+
+  return {
+    format: "pi",
+    formatVersion: String(version),
+    header,
+    entries,
+    warnings,
+    toolCallIds,
+    offTreeRecords: {},
+    defaultLeafId: entries.length > 0 ? entries[entries.length - 1]!.id : null,
+    recorded: (path) => piRecordedContext(path),
+  };
+}
+
+/** v1 compaction entry → the id of its first kept entry (v2+ store it directly). */
+const compactionTargets = new WeakMap<Entry, string>();
+
+function firstKeptId(entry: Entry): string | undefined {
+  const fromIndex = compactionTargets.get(entry);
+  if (fromIndex) return fromIndex;
+  const id = entry.messages[0]?.meta.firstKeptEntryId;
+  return typeof id === "string" ? id : undefined;
+}
+
+function piEntry(record: Record<string, unknown>, id: string, parentId: string | null, line: number, toolCallIds: Set<string>): Entry {
+  const type = record.type as string;
+  const entry: Entry = { id, parentId, line, type, messages: [] };
+  switch (type) {
+    case "message":
+      if (isRecord(record.message)) entry.messages.push(piMessage(record.message, id, line, toolCallIds));
+      else entry.messages.push({ id, role: "custom", meta: without(record, "message"), blocks: [{ type: "raw", value: record.message }], line });
+      break;
+    case "custom_message":
+      entry.messages.push({ id, role: "custom", meta: without(record, "content"), blocks: piContent(record.content, toolCallIds), line });
+      break;
+    case "branch_summary":
+    case "compaction":
+      entry.messages.push({
+        id,
+        role: "summary",
+        meta: without(record, "summary"),
+        blocks: typeof record.summary === "string" ? [{ type: "text", text: record.summary }] : [{ type: "raw", value: record.summary }],
+        line,
+      });
+      break;
+    default:
+      // label, session_info, model_change, custom, and types newer than us: tree nodes the model never sees.
+      entry.data = record;
+  }
+  return entry;
+}
+
+function piMessage(message: Record<string, unknown>, id: string, line: number, toolCallIds: Set<string>): Message {
+  switch (message.role) {
+    case "user":
+    case "assistant":
+    case "toolResult":
+      return { id, role: message.role, meta: without(message, "content"), blocks: piContent(message.content, toolCallIds), line };
+    case "bashExecution":
+      // The output is this message's content; command, exit code and flags are metadata.
+      return {
+        id,
+        role: "bash",
+        meta: without(message, "output"),
+        blocks: typeof message.output === "string" ? [{ type: "text", text: message.output }] : [],
+        line,
+      };
+    case "system":
+      return { id, role: "system", meta: without(message, "content"), blocks: piContent(message.content, toolCallIds), line };
+    default:
+      // custom, hookMessage (v2's name for custom), and roles newer than us.
+      return { id, role: "custom", meta: without(message, "content"), blocks: piContent(message.content, toolCallIds), line };
+  }
+}
+
+function piContent(content: unknown, toolCallIds: Set<string>): Block[] {
+  if (typeof content === "string") return [{ type: "text", text: content }];
+  if (!Array.isArray(content)) return content === undefined ? [] : [{ type: "raw", value: content }];
+  return content.map((block): Block => {
+    if (!isRecord(block)) return { type: "raw", value: block };
+    switch (block.type) {
+      case "text":
+        if (typeof block.text === "string") return withExtra({ type: "text", text: block.text }, extraFields(block, ["text"]));
+        break;
+      case "thinking":
+        if (typeof block.thinking === "string")
+          return withExtra({ type: "thinking", text: block.thinking }, extraFields(block, ["thinking"]));
+        break;
+      case "toolCall":
+        if (typeof block.id === "string" && typeof block.name === "string") {
+          toolCallIds.add(block.id);
+          return withExtra(
+            { type: "toolCall", id: block.id, name: block.name, arguments: block.arguments },
+            extraFields(block, ["id", "name", "arguments"]),
+          );
+        }
+        break;
+      case "image":
+        if (typeof block.data === "string" && typeof block.mimeType === "string")
+          return withExtra({ type: "image", mimeType: block.mimeType, data: block.data }, extraFields(block, ["data", "mimeType"]));
+        break;
+    }
+    return { type: "raw", value: block };
+  });
+}
+
+/**
+ * Pi's buildSessionContext: the latest compaction on the path contributes its
+ * summary, then the entries from its firstKeptEntryId up to it, then all after
+ * it. Branch summaries enter only when they have text.
+ */
+function piRecordedContext(path: Entry[]) {
+  let compactionIndex = -1;
+  for (let i = path.length - 1; i >= 0; i--) {
+    if (path[i]!.type === "compaction") {
+      compactionIndex = i;
+      break;
+    }
+  }
+  const contributes = (entry: Entry): boolean => {
+    if (entry.type === "message" || entry.type === "custom_message") return entry.messages.length > 0;
+    if (entry.type === "branch_summary") {
+      const block = entry.messages[0]?.blocks[0];
+      return block?.type === "text" && block.text !== "";
+    }
+    return false;
+  };
+  const messages: Message[] = [];
+  const kept = new Set<string>();
+  const take = (entry: Entry) => {
+    for (const message of entry.messages) {
+      messages.push(message);
+      kept.add(message.id);
+    }
+  };
+  if (compactionIndex === -1) {
+    for (const entry of path) if (contributes(entry)) take(entry);
+  } else {
+    const compaction = path[compactionIndex]!;
+    take(compaction);
+    const firstKept = firstKeptId(compaction);
+    let keeping = false;
+    for (let i = 0; i < compactionIndex; i++) {
+      if (path[i]!.id === firstKept) keeping = true;
+      if (keeping && contributes(path[i]!)) take(path[i]!);
+    }
+    for (let i = compactionIndex + 1; i < path.length; i++) if (contributes(path[i]!)) take(path[i]!);
+  }
+  const compactions = path.filter((entry) => entry.type === "compaction").length;
+  const droppedMessageIds: string[] = [];
+  for (const entry of path) for (const message of entry.messages) if (!kept.has(message.id)) droppedMessageIds.push(message.id);
+  return { messages, compactions, droppedMessageIds };
+}

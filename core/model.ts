@@ -1,0 +1,134 @@
+/**
+ * The neutral session model: every format reader maps into these types, and
+ * every strategy, the checkride, the worker and the CLI read only these.
+ * Kept in one place on purpose (see DESIGN.md "Neutral model").
+ */
+
+export type Role = "user" | "assistant" | "toolResult" | "bash" | "system" | "custom" | "summary";
+
+/**
+ * `extra` carries, verbatim, any source fields of a known block beyond the
+ * neutral ones (a thinking signature, a cache-control marker, an unparsed
+ * arguments string), so that an archived block is the block exactly as read.
+ */
+type Extra = { extra?: Record<string, unknown> };
+export type TextBlock = { type: "text"; text: string } & Extra;
+export type ThinkingBlock = { type: "thinking"; text: string } & Extra;
+export type ToolCallBlock = { type: "toolCall"; id: string; name: string; arguments: unknown } & Extra;
+export type ImageBlock = { type: "image"; mimeType: string; data: string } & Extra;
+/** Anything a reader does not understand travels untouched. */
+export type RawBlock = { type: "raw"; value: unknown };
+/** Only in active views: marks a payload moved to the archive. */
+export type OmittedBlock = {
+  type: "omitted";
+  recoveryId: string;
+  sha256: string;
+  bytes: number;
+  kind: PayloadKind;
+  label: string;
+};
+
+export type Block = TextBlock | ThinkingBlock | ToolCallBlock | ImageBlock | RawBlock | OmittedBlock;
+
+export type PayloadKind =
+  | "thinking"
+  | "toolResult"
+  | "bashOutput"
+  | "image"
+  | "raw"
+  | "prose"
+  | "message"
+  | "toolCall";
+
+export interface Message {
+  /** Stable and deterministic: the source id, or minted from line/position. */
+  id: string;
+  role: Role;
+  /** Every field of the source message other than its content, verbatim. */
+  meta: Record<string, unknown>;
+  blocks: Block[];
+  /** 1-based source line (JSONL) or 0-based array index (+1) where the message starts. */
+  line?: number;
+}
+
+export type FormatName = "pi" | "claude" | "codex" | "openai" | "anthropic";
+
+export interface LoadWarning {
+  /** 1-based line number in the source file; 0 when the problem has no single line. */
+  line: number;
+  message: string;
+}
+
+/** A problem that stops a load (strict mode, or input that cannot be read at all). */
+export class SessionError extends Error {
+  constructor(
+    readonly line: number,
+    readonly reason: string,
+  ) {
+    super(line > 0 ? `line ${line}: ${reason}` : reason);
+    this.name = "SessionError";
+  }
+}
+
+/**
+ * A node of the session tree. Entries that the model never sees (labels, model
+ * changes, Claude Code progress lines, …) are entries without a message.
+ */
+export interface Entry {
+  id: string;
+  parentId: string | null;
+  line: number;
+  /** The source record's type, e.g. "message", "compaction", "progress". */
+  type: string;
+  /** Messages this entry contributes to a branch (usually 0 or 1). */
+  messages: Message[];
+  /** True when the entry belongs to a side chain (Claude Code subagents). */
+  sidechain?: boolean;
+  /**
+   * The record itself for entries without messages whose content facts need
+   * (Codex exec/patch events, Pi labels and session names); omitted otherwise.
+   */
+  data?: unknown;
+}
+
+export interface Session {
+  format: FormatName;
+  formatVersion?: string;
+  /** The header record (Pi session line, Codex session_meta, …), verbatim. */
+  header?: unknown;
+  entries: Entry[];
+  byId: Map<string, Entry>;
+  /** Every possible leaf, in file order. */
+  leaves: string[];
+  /** The leaf the agent itself would resume. */
+  defaultLeafId: string | null;
+  warnings: LoadWarning[];
+  /** Distinct tool calls (by call id) in the whole file. */
+  toolCallIds: Set<string>;
+  /** Records that are not tree nodes (Claude Code snapshots, Codex state lines), by type. */
+  offTreeRecords: Record<string, number>;
+  /** Ordered messages of the branch root → leaf. */
+  branch(leafId: string | null): Message[];
+  /** The context the agent would send now, after the compactions recorded in the file. */
+  recordedContext(leafId: string | null): RecordedContext;
+}
+
+export interface RecordedContext {
+  messages: Message[];
+  /** Number of compactions found on the branch. */
+  compactions: number;
+  /** Ids of branch messages that no longer reach the model (summarised away). */
+  droppedMessageIds: string[];
+}
+
+export function textOf(message: Message): string {
+  let out = "";
+  for (const block of message.blocks) {
+    if (block.type === "text") out += (out ? "\n" : "") + block.text;
+  }
+  return out;
+}
+
+export function isProseRole(role: Role): boolean {
+  return role === "user" || role === "assistant";
+}

@@ -1,0 +1,222 @@
+/**
+ * The transparent strategy (the paper's method). User and assistant prose
+ * stays byte for byte; tool calls stay with full arguments; thinking,
+ * tool-result content, bash output, images and unknown blocks move to the
+ * archive behind `omitted` markers that keep the reader oriented (tool name,
+ * call id, error state, exit code, size). Metadata is kept by reference.
+ *
+ * Recovery ids are `<messageId>#<path>`, so compacting a grown session, or an
+ * earlier active view plus new messages, yields the same ids and hashes.
+ */
+import type { ArchiveEntry } from "../checkpoint.ts";
+import { computeStats, recoveryId } from "../checkpoint.ts";
+import { digestPayload } from "../hash.ts";
+import type { Block, Message, OmittedBlock, PayloadKind, ToolCallBlock } from "../model.ts";
+import { toolCallsById, toolOutcome } from "../tool-info.ts";
+import type { StrategyContext, StrategyResult } from "./types.ts";
+
+export interface TransparentOptions {
+  /** Character budget for the active prose; the oldest whole blocks move out first. */
+  maxProseChars?: number;
+}
+
+interface PendingPayload {
+  messageIndex: number;
+  blockIndex: number;
+  messageId: string;
+  path: string;
+  kind: PayloadKind;
+  payload: unknown;
+  describe: (bytes: number) => string;
+}
+
+export async function transparent(branch: readonly Message[], options: TransparentOptions, context: StrategyContext): Promise<StrategyResult> {
+  const previous = new Map<string, ArchiveEntry>();
+  for (const entry of context.previous?.archive ?? []) previous.set(entry.id, entry);
+  const calls = toolCallsById(branch);
+  const pending: PendingPayload[] = [];
+
+  // Pass 1: decide what moves out; markers are filled in once hashed.
+  // Messages with nothing moved out are shared with the branch (cheap for big
+  // sessions); `owned` marks the copies that markers may be written into.
+  const owned = new Set<number>();
+  const active: Message[] = branch.map((message, messageIndex) => {
+    const blocks = planMessage(message, messageIndex, calls, pending);
+    if (blocks === message.blocks) return message;
+    owned.add(messageIndex);
+    return { ...message, blocks };
+  });
+
+  // Pass 2 (cap): oldest whole prose blocks out until the budget holds. Blocks
+  // capped in an earlier round stay out, so rounds agree with each other.
+  let capped = 0;
+  const cap = options.maxProseChars;
+  const proseBlocks: { messageIndex: number; blockIndex: number; length: number }[] = [];
+  let proseChars = 0;
+  active.forEach((message, messageIndex) => {
+    if (message.role !== "user" && message.role !== "assistant") return;
+    message.blocks.forEach((block, blockIndex) => {
+      if (block.type !== "text") return;
+      const id = recoveryId(message.id, `/blocks/${blockIndex}`);
+      if (previous.get(id)?.kind === "prose") {
+        queueProse(active, owned, pending, messageIndex, blockIndex);
+        capped++;
+        return;
+      }
+      proseBlocks.push({ messageIndex, blockIndex, length: block.text.length });
+      proseChars += block.text.length;
+    });
+  });
+  if (cap !== undefined) {
+    for (const prose of proseBlocks) {
+      if (proseChars <= cap) break;
+      queueProse(active, owned, pending, prose.messageIndex, prose.blockIndex);
+      proseChars -= prose.length;
+      capped++;
+    }
+  }
+
+  // Pass 3: hash every payload (WebCrypto), then place the markers.
+  const archive = await hashPayloads(pending);
+  const archived = new Set<string>();
+  pending.forEach((item, i) => {
+    const entry = archive[i]!;
+    archived.add(entry.id);
+    const message = active[item.messageIndex]!;
+    const marker: OmittedBlock = {
+      type: "omitted",
+      recoveryId: entry.id,
+      sha256: entry.sha256,
+      bytes: entry.bytes,
+      kind: item.kind,
+      label: item.describe(entry.bytes),
+    };
+    message.blocks[item.blockIndex] = marker;
+  });
+
+  // Earlier rounds' payloads survive even when their message is not in this branch view.
+  for (const [id, entry] of previous) if (!archived.has(id)) archive.push(entry);
+  for (const message of active) {
+    for (const block of message.blocks) {
+      if (block.type === "omitted" && !archived.has(block.recoveryId) && !previous.has(block.recoveryId)) {
+        context.warn?.(`marker ${block.recoveryId} has no archived payload (was the previous checkpoint given?)`);
+      }
+    }
+  }
+
+  return { active, archive, stats: computeStats(branch, active, archive.length, capped) };
+}
+
+function planMessage(message: Message, messageIndex: number, calls: Map<string, ToolCallBlock>, pending: PendingPayload[]): Block[] {
+  const { role, blocks } = message;
+  if (role === "toolResult" || role === "bash") {
+    // The whole output is one payload: it is read and recovered as a unit.
+    if (blocks.length === 0 || blocks.every((b) => b.type === "omitted")) return blocks;
+    const outcome = toolOutcome(message, calls);
+    const kind: PayloadKind = role === "bash" ? "bashOutput" : "toolResult";
+    pending.push({
+      messageIndex,
+      blockIndex: 0,
+      messageId: message.id,
+      path: "/blocks",
+      kind,
+      payload: blocks,
+      describe: (bytes) => describeResult(outcome, role === "bash", bytes),
+    });
+    return [blocks[0]!]; // placeholder, replaced by the marker after hashing
+  }
+  let copy: Block[] | undefined;
+  blocks.forEach((block, blockIndex) => {
+    const kind = movedKind(block);
+    if (!kind) return;
+    copy ??= [...blocks];
+    pending.push({
+      messageIndex,
+      blockIndex,
+      messageId: message.id,
+      path: `/blocks/${blockIndex}`,
+      kind,
+      payload: block,
+      describe: (bytes) => describeBlock(block, bytes),
+    });
+  });
+  return copy ?? blocks;
+}
+
+function movedKind(block: Block): PayloadKind | undefined {
+  switch (block.type) {
+    case "thinking":
+      return "thinking";
+    case "image":
+      return "image";
+    case "raw":
+      return "raw";
+    default:
+      return undefined; // text, toolCall and earlier markers stay
+  }
+}
+
+function queueProse(active: Message[], owned: Set<number>, pending: PendingPayload[], messageIndex: number, blockIndex: number): void {
+  if (!owned.has(messageIndex)) {
+    active[messageIndex] = { ...active[messageIndex]!, blocks: [...active[messageIndex]!.blocks] };
+    owned.add(messageIndex);
+  }
+  const message = active[messageIndex]!;
+  const block = message.blocks[blockIndex]!;
+  pending.push({
+    messageIndex,
+    blockIndex,
+    messageId: message.id,
+    path: `/blocks/${blockIndex}`,
+    kind: "prose",
+    payload: block,
+    describe: (bytes) => `${message.role} prose moved out by the prose cap, ${formatBytes(bytes)}`,
+  });
+}
+
+async function hashPayloads(pending: PendingPayload[]): Promise<ArchiveEntry[]> {
+  const digests = await Promise.all(pending.map((item) => digestPayload(item.payload)));
+  return pending.map((item, i) => ({
+    id: recoveryId(item.messageId, item.path),
+    sha256: digests[i]!.sha256,
+    bytes: digests[i]!.bytes,
+    kind: item.kind,
+    messageId: item.messageId,
+    path: item.path,
+    payload: item.payload,
+  }));
+}
+
+function describeResult(outcome: ReturnType<typeof toolOutcome>, isBash: boolean, bytes: number): string {
+  const name = isBash ? "bash" : outcome.toolName ?? "tool";
+  const head = isBash ? `bash output${outcome.command ? ` of \`${truncate(outcome.command, 60)}\`` : ""}` : `${name} result${outcome.callId ? ` (${outcome.callId})` : ""}`;
+  const parts: string[] = [];
+  if (outcome.isError !== undefined) parts.push(outcome.isError ? "error" : "ok");
+  if (outcome.exitCode !== undefined) parts.push(`exit ${outcome.exitCode}`);
+  parts.push(formatBytes(bytes));
+  return `${head}: ${parts.join(", ")}`;
+}
+
+function describeBlock(block: Block, bytes: number): string {
+  switch (block.type) {
+    case "thinking":
+      return `thinking, ${formatBytes(bytes)}`;
+    case "image":
+      return `${block.mimeType} image, ${formatBytes(bytes)}`;
+    case "raw": {
+      const value = block.value as { type?: unknown } | null;
+      const type = value && typeof value === "object" && typeof value.type === "string" ? ` "${value.type}"` : "";
+      return `unknown block${type}, ${formatBytes(bytes)}`;
+    }
+    default:
+      return `${block.type}, ${formatBytes(bytes)}`;
+  }
+}
+
+export function formatBytes(bytes: number): string {
+  return `${bytes} bytes`;
+}
+
+function truncate(text: string, max: number): string {
+  return text.length > max ? text.slice(0, max - 1) + "…" : text;
+}

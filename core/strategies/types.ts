@@ -1,0 +1,17 @@
+import type { ArchiveEntry, Checkpoint, CheckpointStats } from "../checkpoint.ts";
+import type { Message } from "../model.ts";
+
+export interface StrategyContext {
+  /** An earlier checkpoint of this session, for recompaction. */
+  previous?: Pick<Checkpoint, "archive" | "active">;
+  /** Lenient problems worth telling the user about. */
+  warn?: (message: string) => void;
+}
+
+export interface StrategyResult {
+  active: Message[];
+  archive: ArchiveEntry[];
+  stats: CheckpointStats;
+  /** Strategy-specific facts for the export (e.g. pi-default's cut). */
+  details?: Record<string, unknown>;
+}

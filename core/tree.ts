@@ -1,0 +1,90 @@
+/**
+ * The entry tree: index, validation, leaves and root→leaf paths.
+ * Strict mode rejects a missing parent, a cycle and a duplicate id, naming the
+ * line; lenient mode repairs what it must (the entry becomes a root, or the
+ * duplicate is dropped) and lists a warning. Every walk is iterative and
+ * visits an entry at most a bounded number of times, so a corrupt file can
+ * neither overflow the stack nor hang.
+ */
+import { SessionError, type Entry, type LoadWarning } from "./model.ts";
+
+export interface EntryTree {
+  entries: Entry[];
+  byId: Map<string, Entry>;
+  children: Map<string, string[]>;
+}
+
+export function buildTree(input: Entry[], strict: boolean, warnings: LoadWarning[]): EntryTree {
+  const byId = new Map<string, Entry>();
+  const entries: Entry[] = [];
+  for (const entry of input) {
+    const earlier = byId.get(entry.id);
+    if (earlier) {
+      const reason = `duplicate id "${entry.id}" (first used on line ${earlier.line})`;
+      if (strict) throw new SessionError(entry.line, reason);
+      warnings.push({ line: entry.line, message: `${reason}; the later entry is skipped` });
+      continue;
+    }
+    byId.set(entry.id, entry);
+    entries.push(entry);
+  }
+
+  for (const entry of entries) {
+    if (entry.parentId !== null && !byId.has(entry.parentId)) {
+      const reason = `parent "${entry.parentId}" names no entry`;
+      if (strict) throw new SessionError(entry.line, reason);
+      warnings.push({ line: entry.line, message: `${reason}; treated as a root` });
+      entry.parentId = null;
+    }
+  }
+
+  breakCycles(entries, byId, strict, warnings);
+
+  const children = new Map<string, string[]>();
+  for (const entry of entries) {
+    if (entry.parentId === null) continue;
+    const list = children.get(entry.parentId);
+    if (list) list.push(entry.id);
+    else children.set(entry.parentId, [entry.id]);
+  }
+  return { entries, byId, children };
+}
+
+/** Colours each entry once: 0 unseen, 1 on the current walk, 2 known to reach a root. */
+function breakCycles(entries: Entry[], byId: Map<string, Entry>, strict: boolean, warnings: LoadWarning[]): void {
+  const state = new Map<string, 1 | 2>();
+  for (const start of entries) {
+    if (state.has(start.id)) continue;
+    const walk: Entry[] = [];
+    let current: Entry | undefined = start;
+    while (current && !state.has(current.id)) {
+      state.set(current.id, 1);
+      walk.push(current);
+      current = current.parentId === null ? undefined : byId.get(current.parentId);
+    }
+    if (current && state.get(current.id) === 1) {
+      // `current` is on this walk: its parent chain loops back to it.
+      const reason = `cycle: entry "${current.id}" is its own ancestor`;
+      if (strict) throw new SessionError(current.line, reason);
+      warnings.push({ line: current.line, message: `${reason}; treated as a root` });
+      current.parentId = null;
+    }
+    for (const entry of walk) state.set(entry.id, 2);
+  }
+}
+
+/** Root → leaf. Assumes a tree built by buildTree (no cycles). */
+export function pathTo(tree: Pick<EntryTree, "byId">, leafId: string): Entry[] {
+  const path: Entry[] = [];
+  let current = tree.byId.get(leafId);
+  while (current) {
+    path.push(current);
+    current = current.parentId === null ? undefined : tree.byId.get(current.parentId);
+  }
+  return path.reverse();
+}
+
+/** Entries without children, in file order. */
+export function childlessEntries(tree: EntryTree): Entry[] {
+  return tree.entries.filter((entry) => !tree.children.has(entry.id));
+}
