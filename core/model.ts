@@ -107,6 +107,8 @@ export interface Session {
   toolCallIds: Set<string>;
   /** Records that are not tree nodes (Claude Code snapshots, Codex state lines), by type. */
   offTreeRecords: Record<string, number>;
+  /** The entries root → leaf (every entry type, messages or not). */
+  path(leafId: string | null): Entry[];
   /** Ordered messages of the branch root → leaf. */
   branch(leafId: string | null): Message[];
   /** The context the agent would send now, after the compactions recorded in the file. */

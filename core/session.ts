@@ -50,6 +50,7 @@ export function loadSession(input: Uint8Array | string, options: LoadOptions = {
     warnings,
     toolCallIds: output.toolCallIds,
     offTreeRecords: output.offTreeRecords,
+    path: pathFor,
     branch(leafId) {
       const key = leafId ?? defaultLeafId ?? "";
       let messages = branchCache.get(key);

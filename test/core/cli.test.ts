@@ -1,0 +1,77 @@
+/** The CLI end to end: output shapes, exit codes, one-line errors. */
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { runCli } from "../helpers/cli.ts";
+import { fixturePath } from "../helpers/fixtures.ts";
+
+const temp = mkdtempSync(join(tmpdir(), "si-cli-"));
+
+describe("inspect", () => {
+  it("prints the summary object", () => {
+    const { status, stdout } = runCli(["inspect", fixturePath("composed/pi-v3-tree.jsonl")]);
+    expect(status).toBe(0);
+    const summary = JSON.parse(stdout);
+    expect(summary).toMatchObject({ format: "pi", formatVersion: "3", leafId: "c0000010", branchMessages: 18, recordedContextMessages: 11, toolCalls: 7, branchToolCalls: 6, warnings: [] });
+    expect(summary.leaves).toEqual(["b0000004", "c0000010"]);
+  });
+
+  it("--leaf picks another branch; --format overrides", () => {
+    const { stdout } = runCli(["inspect", fixturePath("composed/pi-v3-tree.jsonl"), "--leaf", "b0000004", "--format", "pi"]);
+    expect(JSON.parse(stdout)).toMatchObject({ leafId: "b0000004", branchMessages: 8 });
+  });
+
+  it("bad input exits 2 with one line on stderr naming file and line, no stack", () => {
+    const bad = join(temp, "bad.jsonl");
+    writeFileSync(bad, '{"type":"session","version":3,"id":"s"}\n{"type":"message","id":"a","parentId":"zz","message":{"role":"user","content":"x"}}\n');
+    const { status, stderr, stdout } = runCli(["inspect", bad, "--strict"]);
+    expect(status).toBe(2);
+    expect(stdout).toBe("");
+    expect(stderr.trim().split("\n")).toEqual([`error: ${bad}:2: parent "zz" names no entry`]);
+  });
+
+  it("a missing file and an unknown option are one-line errors too", () => {
+    expect(runCli(["inspect", join(temp, "nope.jsonl")]).stderr).toMatch(/^error: .*nope\.jsonl:0: no such file\n$/);
+    const unknown = runCli(["inspect", "x", "--bogus"]);
+    expect(unknown.status).toBe(2);
+    expect(unknown.stderr).toMatch(/^error: unknown option --bogus/);
+  });
+});
+
+describe("compact and verify", () => {
+  it("writes a checkpoint that verifies; a tampered one exits 1 naming the id", () => {
+    const out = join(temp, "cp.json");
+    const compact = runCli(["compact", fixturePath("composed/pi-v3-tree.jsonl"), "--output", out]);
+    expect(compact.status).toBe(0);
+    const checkpoint = JSON.parse(readFileSync(out, "utf8"));
+    expect(checkpoint.schema).toBe("session-inspector/checkpoint@1");
+    expect(checkpoint.source).toMatchObject({ name: "pi-v3-tree.jsonl", format: "pi", formatVersion: "3", leafId: "c0000010", branchMessages: 18 });
+    expect(checkpoint.source.sha256).toMatch(/^[0-9a-f]{64}$/);
+    expect(runCli(["verify", out]).status).toBe(0);
+
+    const victim = checkpoint.archive[1];
+    victim.payload[0].text = victim.payload[0].text.replace(/./, "#");
+    const tampered = join(temp, "tampered.json");
+    writeFileSync(tampered, JSON.stringify(checkpoint));
+    const verify = runCli(["verify", tampered]);
+    expect(verify.status).toBe(1);
+    expect(verify.stderr).toContain(`mismatch: ${victim.id}: sha256 mismatch`);
+  });
+
+  it("--previous keeps ids over the real prefix → grown pair; --max-prose-characters caps", () => {
+    const first = join(temp, "first.json");
+    expect(runCli(["compact", fixturePath("pi/JohnnyLai92__pi-mono__6edf3497.prefix.jsonl"), "--output", first]).status).toBe(0);
+    const grown = runCli(["compact", fixturePath("pi/JohnnyLai92__pi-mono__6edf3497.jsonl"), "--previous", first]);
+    expect(grown.status).toBe(0);
+    const before = JSON.parse(readFileSync(first, "utf8"));
+    const after = JSON.parse(grown.stdout);
+    const hashes = new Map(after.archive.map((e: { id: string; sha256: string }) => [e.id, e.sha256]));
+    for (const entry of before.archive) expect(hashes.get(entry.id)).toBe(entry.sha256);
+
+    const capped = JSON.parse(runCli(["compact", fixturePath("composed/pi-v3-tree.jsonl"), "--max-prose-characters", "100"]).stdout);
+    expect(capped.stats.capped).toBeGreaterThan(0);
+    expect(capped.strategy).toEqual({ name: "transparent", options: { maxProseChars: 100 } });
+    expect(runCli(["compact", fixturePath("composed/pi-v3-tree.jsonl"), "--strategy", "nope"]).stderr).toMatch(/unknown strategy "nope"/);
+  });
+});
