@@ -3,6 +3,7 @@
  * (`session-inspector/checkpoint@1`, DESIGN.md). Also the stats every
  * strategy reports, computed the same way for all of them.
  */
+import { messagesJsonLength, type JsonLengths } from "./json-length.ts";
 import type { FormatName, Message, PayloadKind } from "./model.ts";
 
 export const CHECKPOINT_SCHEMA = "session-inspector/checkpoint@1";
@@ -54,8 +55,18 @@ export function recoveryId(messageId: string, path: string): string {
   return `${messageId}#${path}`;
 }
 
-/** Stats from a branch and the active view a strategy made of it. */
-export function computeStats(branch: readonly Message[], active: readonly Message[], archiveSize: number, capped: number): CheckpointStats {
+/**
+ * Stats from a branch and the active view a strategy made of it. `known`
+ * carries JSON lengths the strategy already measured (archived payloads), so
+ * big sessions are not serialized again just to be counted.
+ */
+export function computeStats(
+  branch: readonly Message[],
+  active: readonly Message[],
+  archiveSize: number,
+  capped: number,
+  known: JsonLengths = new WeakMap(),
+): CheckpointStats {
   const activeById = new Map<string, Message>();
   for (const message of active) activeById.set(message.id, message);
   let proseSegments = 0;
@@ -82,8 +93,8 @@ export function computeStats(branch: readonly Message[], active: readonly Messag
     proseSegments,
     proseVerbatim,
     payloads: archiveSize,
-    originalChars: JSON.stringify(branch).length,
-    activeChars: JSON.stringify(active).length,
+    originalChars: messagesJsonLength(branch, known),
+    activeChars: messagesJsonLength(active, known),
     metadataFields,
     capped,
   };

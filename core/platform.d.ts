@@ -9,6 +9,7 @@ declare class TextDecoder {
 }
 declare class TextEncoder {
   encode(input?: string): Uint8Array;
+  encodeInto(source: string, destination: Uint8Array): { read: number; written: number };
 }
 interface SubtleCryptoLike {
   digest(algorithm: "SHA-256", data: Uint8Array): Promise<ArrayBuffer>;

@@ -1,5 +1,5 @@
 /** Argument parsing and file I/O for the CLI (Node only). */
-import { readFileSync, writeFileSync } from "node:fs";
+import { closeSync, openSync, readFileSync, writeSync } from "node:fs";
 import { isFormatName } from "../formats/detect.ts";
 import { SessionError, type Session } from "../model.ts";
 import { loadSession } from "../session.ts";
@@ -77,8 +77,28 @@ export function readInput(file: string): Uint8Array {
   }
 }
 
-export function writeOutput(text: string, output: string | undefined): void {
-  if (output === undefined) process.stdout.write(text + "\n");
-  else writeFileSync(output, text + "\n");
+export function writeOutput(text: string | string[], output: string | undefined): void {
+  const chunks = typeof text === "string" ? [text] : text;
+  const fd = output === undefined ? 1 : openSync(output, "w");
+  try {
+    // Synchronous writes: a large checkpoint reaches a pipe whole before the process exits.
+    for (const chunk of chunks) writeAll(fd, chunk);
+    writeAll(fd, "\n");
+  } finally {
+    if (output !== undefined) closeSync(fd);
+  }
+}
+
+function writeAll(fd: number, chunk: string): void {
+  const bytes = Buffer.from(chunk, "utf8");
+  let offset = 0;
+  while (offset < bytes.length) {
+    try {
+      offset += writeSync(fd, bytes, offset);
+    } catch (error) {
+      // A non-blocking stdout pipe that is full: try again until the reader drains it.
+      if ((error as NodeJS.ErrnoException).code !== "EAGAIN") throw error;
+    }
+  }
 }
 

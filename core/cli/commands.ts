@@ -2,6 +2,7 @@
 import { verifyArchive } from "../archive.ts";
 import { CHECKPOINT_SCHEMA, type Checkpoint } from "../checkpoint.ts";
 import { compactSession } from "../compact.ts";
+import { checkpointChunks } from "../checkpoint-json.ts";
 import { sha256Hex } from "../hash.ts";
 import { inspectSession } from "../inspect.ts";
 import { STRATEGIES, findStrategy } from "../strategies/index.ts";
@@ -42,7 +43,7 @@ export async function runCompact(args: ParsedArgs): Promise<number> {
     { strategy: strategyName, options, leafId: leafFlag(args, session), previous },
     (message) => process.stderr.write(`warning: ${message}\n`),
   );
-  writeOutput(JSON.stringify(checkpoint), stringFlag(args, "output"));
+  writeOutput(checkpointChunks(checkpoint), stringFlag(args, "output"));
   return 0;
 }
 

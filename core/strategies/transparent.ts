@@ -9,8 +9,10 @@
  * earlier active view plus new messages, yields the same ids and hashes.
  */
 import type { ArchiveEntry } from "../checkpoint.ts";
+import type { JsonLengths } from "../json-length.ts";
 import { computeStats, recoveryId } from "../checkpoint.ts";
-import { digestPayload } from "../hash.ts";
+import { digestPayloads } from "../hash.ts";
+import { rememberPayloadJson } from "../checkpoint-json.ts";
 import type { Block, Message, OmittedBlock, PayloadKind, ToolCallBlock } from "../model.ts";
 import { toolCallsById, toolOutcome } from "../tool-info.ts";
 import type { StrategyContext, StrategyResult } from "./types.ts";
@@ -76,8 +78,9 @@ export async function transparent(branch: readonly Message[], options: Transpare
     }
   }
 
-  // Pass 3: hash every payload (WebCrypto), then place the markers.
-  const archive = await hashPayloads(pending);
+  // Pass 3: hash every payload, then place the markers.
+  const known: JsonLengths = new WeakMap();
+  const archive = await hashPayloads(pending, known);
   const archived = new Set<string>();
   pending.forEach((item, i) => {
     const entry = archive[i]!;
@@ -104,7 +107,7 @@ export async function transparent(branch: readonly Message[], options: Transpare
     }
   }
 
-  return { active, archive, stats: computeStats(branch, active, archive.length, capped) };
+  return { active, archive, stats: computeStats(branch, active, archive.length, capped, known) };
 }
 
 function planMessage(message: Message, messageIndex: number, calls: Map<string, ToolCallBlock>, pending: PendingPayload[]): Block[] {
@@ -174,8 +177,15 @@ function queueProse(active: Message[], owned: Set<number>, pending: PendingPaylo
   });
 }
 
-async function hashPayloads(pending: PendingPayload[]): Promise<ArchiveEntry[]> {
-  const digests = await Promise.all(pending.map((item) => digestPayload(item.payload)));
+async function hashPayloads(pending: PendingPayload[], known: JsonLengths): Promise<ArchiveEntry[]> {
+  const digests = await digestPayloads(pending.map((item) => item.payload));
+  digests.forEach((digest, i) => {
+    const payload = pending[i]!.payload;
+    if (typeof payload === "object" && payload !== null) {
+      known.set(payload, digest.json.length);
+      rememberPayloadJson(payload, digest.json);
+    }
+  });
   return pending.map((item, i) => ({
     id: recoveryId(item.messageId, item.path),
     sha256: digests[i]!.sha256,

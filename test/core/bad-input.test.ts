@@ -72,11 +72,11 @@ describe("bad input", () => {
     const depth = 50_000;
     const nested = "[".repeat(depth) + "]".repeat(depth);
     const text = `[{"role":"user","content":"hi"},{"role":"assistant","content":[{"type":"x","v":${nested}}]}]`;
-    const result = (() => {
+    const result: ReturnType<typeof loadSession> | Error = (() => {
       try {
         return loadSession(text);
       } catch (error) {
-        return error;
+        return error as Error;
       }
     })();
     // Either it loads, or it says clearly why not; it never crashes the process.

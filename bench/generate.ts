@@ -1,0 +1,65 @@
+/**
+ * Composes a synthetic Pi v3 session of about `targetBytes`: realistic turns
+ * (user request, assistant thinking + prose + tool call, tool result with a
+ * few KB of output, now and then a failing bash run). Deterministic: the same
+ * size gives the same bytes. Used by the benchmarks and the browser scale test.
+ */
+export function generatePiSession(targetBytes: number): string {
+  const lines: string[] = [];
+  let size = 0;
+  const push = (value: unknown) => {
+    const line = JSON.stringify(value);
+    lines.push(line);
+    size += line.length + 1;
+  };
+  push({ type: "session", version: 3, id: "01900000-0000-7000-8000-00000000bench", timestamp: "2026-01-01T00:00:00.000Z", cwd: "/home/dev/bench" });
+  let parent: string | null = null;
+  let n = 0;
+  const id = () => (n++).toString(16).padStart(8, "0");
+  const output = (turn: number) =>
+    Array.from({ length: 60 }, (_, i) => `${String(i + 1).padStart(4)}  export function handler${turn}_${i}(input: Input): Output { return transform(input, ${i}); }`).join("\n");
+  for (let turn = 0; size < targetBytes; turn++) {
+    const user = id();
+    push({ type: "message", id: user, parentId: parent, timestamp: "2026-01-01T00:00:01.000Z", message: { role: "user", content: `Turn ${turn}: refactor src/module${turn % 97}.ts so the handler stops throwing on empty input. Never touch migrations/.`, timestamp: 1767225601000 + turn } });
+    const assistant = id();
+    const callId = `toolu_${turn.toString(36)}`;
+    const failing = turn % 9 === 4;
+    push({
+      type: "message",
+      id: assistant,
+      parentId: user,
+      timestamp: "2026-01-01T00:00:02.000Z",
+      message: {
+        role: "assistant",
+        content: [
+          { type: "thinking", thinking: `The handler in module ${turn % 97} needs a guard before transform(). `.repeat(6), thinkingSignature: "sig" },
+          { type: "text", text: `I'll ${failing ? "run the tests" : "read the module"} first.` },
+          { type: "toolCall", id: callId, name: failing ? "bash" : "read", arguments: failing ? { command: "npm test" } : { path: `src/module${turn % 97}.ts` } },
+        ],
+        api: "anthropic-messages",
+        provider: "anthropic",
+        model: "claude-sonnet-4-5",
+        usage: { input: 1200, output: 180, cacheRead: 9000, cacheWrite: 0, totalTokens: 10380 },
+        stopReason: "toolUse",
+        timestamp: 1767225602000 + turn,
+      },
+    });
+    const result = id();
+    push({
+      type: "message",
+      id: result,
+      parentId: assistant,
+      timestamp: "2026-01-01T00:00:03.000Z",
+      message: {
+        role: "toolResult",
+        toolCallId: callId,
+        toolName: failing ? "bash" : "read",
+        content: [{ type: "text", text: failing ? `FAIL test/module.test.ts\n${output(turn)}\nCommand exited with code 1` : output(turn) }],
+        isError: failing,
+        timestamp: 1767225603000 + turn,
+      },
+    });
+    parent = result;
+  }
+  return lines.join("\n") + "\n";
+}

@@ -1,0 +1,93 @@
+/**
+ * `npm run bench`: reading and compaction throughput, each reported as a
+ * ratio against a floor measured in the same run on the same bytes, so the
+ * figures mean the same on a slow or a fast machine.
+ *
+ * floor(read)    = UTF-8 decode + JSON.parse of every line
+ * floor(compact) = UTF-8 decode + JSON.parse of every line + one SHA-256 over the bytes
+ * compact        = load + transparent compaction + serializing the checkpoint
+ *                  (everything `npm run cli -- compact` does except the file write)
+ *
+ * Usage: npm run bench [-- --mb 100] [-- --runs 3]
+ */
+import { readFileSync } from "node:fs";
+import { resolve } from "node:path";
+import { checkpointChunks } from "../core/checkpoint-json.ts";
+import { compactSession } from "../core/compact.ts";
+import { sha256Hex } from "../core/hash.ts";
+import { loadSession } from "../core/session.ts";
+import { generatePiSession } from "./generate.ts";
+
+const args = process.argv.slice(2);
+const flag = (name: string, fallback: number) => {
+  const at = args.indexOf(`--${name}`);
+  return at === -1 ? fallback : Number(args[at + 1]);
+};
+const MB = flag("mb", 100);
+const RUNS = flag("runs", 3);
+
+function parseEveryLine(bytes: Uint8Array): number {
+  const text = new TextDecoder().decode(bytes);
+  let count = 0;
+  let start = 0;
+  while (start < text.length) {
+    let end = text.indexOf("\n", start);
+    if (end === -1) end = text.length;
+    if (end > start) {
+      JSON.parse(text.slice(start, end));
+      count++;
+    }
+    start = end + 1;
+  }
+  return count;
+}
+
+async function best(fn: () => unknown | Promise<unknown>): Promise<number> {
+  let fastest = Infinity;
+  for (let i = 0; i < RUNS; i++) {
+    const started = performance.now();
+    await fn();
+    fastest = Math.min(fastest, performance.now() - started);
+  }
+  return fastest;
+}
+
+interface Row {
+  input: string;
+  mb: number;
+  floorReadMs: number;
+  readMs: number;
+  floorCompactMs: number;
+  compactMs: number;
+}
+
+async function measure(input: string, bytes: Uint8Array): Promise<Row> {
+  const floorReadMs = await best(() => parseEveryLine(bytes));
+  const readMs = await best(() => loadSession(bytes));
+  const floorCompactMs = await best(async () => {
+    parseEveryLine(bytes);
+    await sha256Hex(bytes);
+  });
+  const compactMs = await best(async () => {
+    const session = loadSession(bytes);
+    const checkpoint = await compactSession(session, { name: input, bytes: bytes.length, sha256: await sha256Hex(bytes) }, { strategy: "transparent" });
+    return checkpointChunks(checkpoint).length;
+  });
+  return { input, mb: bytes.length / 1e6, floorReadMs, readMs, floorCompactMs, compactMs };
+}
+
+const fixture = resolve(import.meta.dirname, "../../shared/fixtures/pi/badlogic__pi-mono__before-compaction.jsonl");
+const rows: Row[] = [];
+rows.push(await measure("largest fixture (Pi, 2.4 MB)", readFileSync(fixture)));
+const generated = new TextEncoder().encode(generatePiSession(MB * 1e6));
+rows.push(await measure(`generated Pi session (${MB} MB)`, generated));
+
+const mbps = (mb: number, ms: number) => (mb / (ms / 1000)).toFixed(1);
+console.log(`best of ${RUNS} runs, Node ${process.version}\n`);
+console.log("| input | read MB/s | floor MB/s | read ÷ floor | compact ms | floor ms | compact ÷ floor |");
+console.log("|---|---|---|---|---|---|---|");
+for (const r of rows) {
+  console.log(
+    `| ${r.input} | ${mbps(r.mb, r.readMs)} | ${mbps(r.mb, r.floorReadMs)} | ${(r.readMs / r.floorReadMs).toFixed(2)}× | ${r.compactMs.toFixed(0)} | ${r.floorCompactMs.toFixed(0)} | ${(r.compactMs / r.floorCompactMs).toFixed(2)}× |`,
+  );
+}

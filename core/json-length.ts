@@ -1,0 +1,38 @@
+/**
+ * JSON.stringify(...).length of messages without serializing big payloads a
+ * second time. Compaction already serialized every archived payload to hash
+ * it; the stats (originalChars, activeChars) reuse those lengths. The result
+ * equals JSON.stringify exactly (property-tested in test/core/json-length.test.ts).
+ */
+import type { Message } from "./model.ts";
+
+/** Known JSON lengths by object identity (payloads, blocks, block lists, messages). */
+export type JsonLengths = WeakMap<object, number>;
+
+export function messagesJsonLength(messages: readonly Message[], known: JsonLengths): number {
+  let length = 2 + Math.max(0, messages.length - 1);
+  for (const message of messages) length += messageJsonLength(message, known);
+  return length;
+}
+
+export function messageJsonLength(message: Message, known: JsonLengths): number {
+  const cached = known.get(message);
+  if (cached !== undefined) return cached;
+  let blocksLength = known.get(message.blocks);
+  if (blocksLength === undefined) {
+    blocksLength = 2 + Math.max(0, message.blocks.length - 1);
+    for (const block of message.blocks) blocksLength += known.get(block) ?? JSON.stringify(block).length;
+  }
+  // Meta objects are shared between a branch message and its active copy: measure each once.
+  let metaLength = known.get(message.meta);
+  if (metaLength === undefined) {
+    metaLength = JSON.stringify(message.meta).length;
+    known.set(message.meta, metaLength);
+  }
+  // Overwriting a key keeps its position, so the shell serializes in the same order;
+  // each placeholder 0 stands for one character.
+  const shell = JSON.stringify({ ...message, meta: 0, blocks: 0 }).length;
+  const length = shell - 2 + metaLength + blocksLength;
+  known.set(message, length);
+  return length;
+}

@@ -1,0 +1,37 @@
+/** The reused-length serialization equals JSON.stringify exactly. */
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { serializeCheckpoint } from "../../core/checkpoint-json.ts";
+import { compactSession } from "../../core/compact.ts";
+import { messagesJsonLength } from "../../core/json-length.ts";
+import type { Message } from "../../core/model.ts";
+import { loadSession } from "../../core/session.ts";
+import { allFixtures, readFixture } from "../helpers/fixtures.ts";
+
+describe("messagesJsonLength", () => {
+  it("equals JSON.stringify(messages).length for arbitrary messages", () => {
+    const messageArb = fc.record({
+      id: fc.string(),
+      role: fc.constantFrom("user", "assistant"),
+      meta: fc.dictionary(fc.string(), fc.jsonValue()),
+      blocks: fc.array(fc.oneof(fc.record({ type: fc.constant("text"), text: fc.string() }), fc.record({ type: fc.constant("raw"), value: fc.jsonValue() }))),
+      line: fc.option(fc.nat(), { nil: undefined }),
+    }) as fc.Arbitrary<Message>;
+    fc.assert(
+      fc.property(fc.array(messageArb, { maxLength: 6 }), (messages) => {
+        expect(messagesJsonLength(messages, new WeakMap())).toBe(JSON.stringify(messages).length);
+      }),
+    );
+  });
+});
+
+describe("serializeCheckpoint", () => {
+  it.each(allFixtures())("equals JSON.stringify for %s", async (relative) => {
+    const session = loadSession(readFixture(relative));
+    const checkpoint = await compactSession(session, { name: relative, bytes: 1, sha256: "x" }, { strategy: "transparent", options: { maxProseChars: 5000 } });
+    const text = serializeCheckpoint(checkpoint);
+    expect(text).toBe(JSON.stringify(checkpoint));
+    expect(checkpoint.stats.originalChars).toBe(JSON.stringify(session.branch(null)).length);
+    expect(checkpoint.stats.activeChars).toBe(JSON.stringify(checkpoint.active).length);
+  });
+});

@@ -1,0 +1,38 @@
+/** The synchronous SHA-256 against WebCrypto, and the fast archive digest against the plain definition. */
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { digestPayload, digestPayloads, sha256Hex } from "../../core/hash.ts";
+import { sha256HexSync } from "../../core/sha256.ts";
+
+describe("sha256HexSync", () => {
+  it("matches the FIPS 180-4 examples", () => {
+    const enc = new TextEncoder();
+    expect(sha256HexSync(enc.encode(""))).toBe("e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
+    expect(sha256HexSync(enc.encode("abc"))).toBe("ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+    expect(sha256HexSync(enc.encode("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq"))).toBe(
+      "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1",
+    );
+  });
+
+  it("equals WebCrypto on random bytes of every length around the block boundaries", async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.uint8Array({ maxLength: 300 }), async (bytes) => {
+        expect(sha256HexSync(bytes)).toBe(await sha256Hex(bytes));
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it("digestPayloads (sync for small, WebCrypto for large) equals digestPayload for any JSON", async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.jsonValue(), { maxLength: 8 }), async (payloads) => {
+        const fast = await digestPayloads(payloads);
+        const plain = await Promise.all(payloads.map(digestPayload));
+        expect(fast).toEqual(plain);
+      }),
+      { numRuns: 150 },
+    );
+    const big = [{ type: "text", text: "é".repeat(100_000) }, "x".repeat(40_000), { t: "ü".repeat(20_000) }];
+    expect(await digestPayloads(big)).toEqual(await Promise.all(big.map(digestPayload)));
+  });
+});
