@@ -19,6 +19,9 @@ export function isFormatName(name: string): name is FormatName {
 
 export function readAnyFormat(text: string, options: { format?: FormatName; strict: boolean }): ReaderOutput {
   const { strict } = options;
+  if (/^\s*</.test(text.slice(0, 200))) {
+    throw new SessionError(1, "this is an HTML or XML document, not a session file");
+  }
   const single = parseSingleJson(text);
   if (single !== undefined) {
     const found = findMessageArray(single.value);

@@ -1,0 +1,153 @@
+/** The inspector: controls, stats, the two aligned panes and the selected message. */
+import { useCallback, useEffect, useRef, useState, type DragEvent } from "react";
+import {
+  loadSource,
+  recoverSelected,
+  select,
+  stepOmission,
+  stepRow,
+  useApp,
+} from "../store/store.ts";
+import type { Pane } from "../worker/protocol.ts";
+import { CrashBanner, EmptyState, LoadError, LoadProgress, Warnings } from "./Banners.tsx";
+import { DetailPanel } from "./DetailPanel.tsx";
+import { FindBar } from "./FindBar.tsx";
+import { HelpOverlay } from "./HelpOverlay.tsx";
+import { PaneView, positionOf, type PaneHandle } from "./PaneView.tsx";
+import { StatsBar } from "./StatsBar.tsx";
+import { Toolbar } from "./Toolbar.tsx";
+
+function isTyping(target: EventTarget | null): boolean {
+  const element = target as HTMLElement | null;
+  return !!element && (element.tagName === "INPUT" || element.tagName === "TEXTAREA" || element.tagName === "SELECT" || element.isContentEditable);
+}
+
+export function App() {
+  const view = useApp((s) => s.view);
+  const session = useApp((s) => s.session);
+  const loading = useApp((s) => s.loading);
+  const pendingLink = useApp((s) => s.pendingLink);
+  const [dragging, setDragging] = useState(false);
+  const [findNonce, setFindNonce] = useState(0);
+  const panes = useRef<Partial<Record<Pane, PaneHandle>>>({});
+  const leader = useRef<Pane>("original");
+  const syncing = useRef(false);
+
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => {
+      if (event.ctrlKey || event.metaKey || event.altKey) return;
+      if (event.key === "Escape") {
+        if (useApp.getState().showHelp) useApp.setState({ showHelp: false });
+        else void select(null);
+        return;
+      }
+      if (isTyping(event.target)) return;
+      const actions: Record<string, () => void> = {
+        j: () => stepRow(1),
+        k: () => stepRow(-1),
+        n: () => stepOmission(1),
+        p: () => stepOmission(-1),
+        Enter: () => void recoverSelected(),
+        "/": () => setFindNonce((n) => n + 1),
+        "?": () => useApp.setState((s) => ({ showHelp: !s.showHelp })),
+      };
+      const action = actions[event.key];
+      if (!action) return;
+      // Enter on a focused button means that button; only a free Enter recovers.
+      if (event.key === "Enter" && (event.target as HTMLElement | null)?.tagName === "BUTTON") return;
+      event.preventDefault();
+      action();
+    };
+    window.addEventListener("keydown", onKey);
+    return () => window.removeEventListener("keydown", onKey);
+  }, []);
+
+  const onRegister = useCallback((pane: Pane, handle: PaneHandle) => {
+    panes.current[pane] = handle;
+  }, []);
+  const onLead = useCallback((pane: Pane) => {
+    leader.current = pane;
+  }, []);
+  /** The pane the user scrolls leads; the other follows to the same source message. */
+  const onFirstRow = useCallback(
+    (pane: Pane, row: number) => {
+      if (pane !== leader.current || syncing.current || !view) return;
+      const other: Pane = pane === "original" ? "active" : "original";
+      const target = panes.current[other];
+      if (!target?.api) return;
+      let aligned = -1;
+      const map = view[pane].aligned;
+      for (let i = row; i < map.length && aligned < 0 && i < row + 500; i++) aligned = map[i]!;
+      if (aligned < 0) return;
+      const position = positionOf(target.visible, aligned);
+      const count = target.visible ? target.visible.length : view[other].count;
+      if (position >= count) return;
+      syncing.current = true;
+      target.api.scrollToRow({ index: position, align: "start", behavior: "instant" });
+      requestAnimationFrame(() => (syncing.current = false));
+    },
+    [view],
+  );
+
+  const onDrop = (event: DragEvent) => {
+    event.preventDefault();
+    setDragging(false);
+    const file = event.dataTransfer.files[0];
+    if (file) void loadSource({ kind: "file", file });
+  };
+
+  return (
+    <div
+      className="app"
+      data-testid="drop-zone"
+      onDragOver={(e) => {
+        e.preventDefault();
+        if (!dragging) setDragging(true);
+      }}
+      onDragLeave={(e) => {
+        if (e.currentTarget === e.target) setDragging(false);
+      }}
+      onDrop={onDrop}
+    >
+      <header className="topbar">
+        <h1>
+          Session Inspector
+          {session ? (
+            <span className="session-name" title={`sha256 ${session.sha256}`}>
+              {" "}
+              · {session.name}
+            </span>
+          ) : null}
+        </h1>
+        <button type="button" className="small" onClick={() => useApp.setState({ showHelp: true })} aria-label="Keyboard shortcuts">
+          ?
+        </button>
+      </header>
+      <Toolbar />
+      <LoadProgress />
+      <LoadError />
+      <CrashBanner />
+      {pendingLink?.file && !session && !loading ? (
+        <div className="banner info">This link points at a session file ({pendingLink.file.slice(0, 8)}…). Drop that file again to restore the view.</div>
+      ) : null}
+      <Warnings />
+      <StatsBar />
+      <FindBar focusNonce={findNonce} />
+      {view ? (
+        <main className="panes">
+          <PaneView pane="original" view={view} title="Original branch" onRegister={onRegister} onLead={onLead} onFirstRow={onFirstRow} />
+          <PaneView pane="active" view={view} title={`Active context (${view.strategy})`} onRegister={onRegister} onLead={onLead} onFirstRow={onFirstRow} />
+        </main>
+      ) : loading ? (
+        <div className="empty-state" aria-busy="true">
+          Reading the session…
+        </div>
+      ) : (
+        <EmptyState />
+      )}
+      <DetailPanel />
+      <HelpOverlay />
+      {dragging ? <div className="drop-overlay">Drop the session file to open it</div> : null}
+    </div>
+  );
+}

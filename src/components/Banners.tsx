@@ -1,0 +1,90 @@
+/** Load progress, load errors, a crashed worker, lenient warnings, and the empty state. */
+import { cancelLoad, retryAfterCrash, useApp } from "../store/store.ts";
+import { formatBytes } from "./format.ts";
+
+export function LoadProgress() {
+  const loading = useApp((s) => s.loading);
+  const busy = useApp((s) => s.busy);
+  if (!loading && !busy) return null;
+  if (!loading) return <div className="banner info" role="status">{busy}</div>;
+  const progress = loading.progress;
+  const stage = progress?.stage ?? "reading";
+  const fraction = progress && progress.total > 0 ? progress.loaded / progress.total : 0;
+  return (
+    <div className="banner info" role="status" data-testid="load-progress">
+      <span>
+        Loading <strong>{loading.name}</strong>: {stage}
+        {progress && stage === "reading" ? ` ${formatBytes(progress.loaded)} of ${formatBytes(progress.total)}` : "…"}
+      </span>
+      <progress max={1} value={stage === "reading" ? fraction : undefined} />
+      <button type="button" className="small" onClick={cancelLoad}>
+        Cancel
+      </button>
+    </div>
+  );
+}
+
+export function LoadError() {
+  const error = useApp((s) => s.loadError);
+  const hasSession = useApp((s) => s.session !== null);
+  if (!error) return null;
+  return (
+    <div className="banner error" role="alert" data-testid="load-error">
+      <strong>Could not open {error.name || "the file"}</strong>
+      {error.line ? ` (line ${error.line})` : ""}: {error.message}
+      {hasSession ? <span className="dim"> · the previous session is still shown</span> : null}
+      <button type="button" className="small" onClick={() => useApp.setState({ loadError: null })} aria-label="Dismiss the error">
+        ×
+      </button>
+    </div>
+  );
+}
+
+export function CrashBanner() {
+  const crashed = useApp((s) => s.crashed);
+  if (!crashed) return null;
+  return (
+    <div className="banner error" role="alert" data-testid="worker-crashed">
+      The session worker stopped: {crashed}.{" "}
+      <button type="button" className="small primary" onClick={retryAfterCrash}>
+        Retry
+      </button>
+    </div>
+  );
+}
+
+const NO_WARNINGS: never[] = [];
+
+export function Warnings() {
+  const warnings = useApp((s) => s.session?.warnings ?? NO_WARNINGS);
+  const open = useApp((s) => s.showWarnings);
+  if (warnings.length === 0) return null;
+  return (
+    <details className="warnings" open={open} onToggle={(e) => useApp.setState({ showWarnings: (e.target as HTMLDetailsElement).open })}>
+      <summary>
+        {warnings.length} {warnings.length === 1 ? "warning" : "warnings"} while reading (lenient mode kept going)
+      </summary>
+      <ul>
+        {warnings.slice(0, 500).map((warning, i) => (
+          <li key={i}>
+            {warning.line > 0 ? <span className="mono">line {warning.line}: </span> : null}
+            {warning.message}
+          </li>
+        ))}
+        {warnings.length > 500 ? <li>… and {warnings.length - 500} more</li> : null}
+      </ul>
+    </details>
+  );
+}
+
+export function EmptyState() {
+  return (
+    <div className="empty-state">
+      <h2>Open a coding agent's session</h2>
+      <p>
+        Drop a Pi, Claude Code or Codex <code>.jsonl</code> file, or an OpenAI / Anthropic message array (<code>.json</code>), anywhere on this window, or use{" "}
+        <strong>Open session…</strong>. Everything stays on this machine: the file is read and compacted in a worker inside this page.
+      </p>
+    </div>
+  );
+}

@@ -1,0 +1,73 @@
+/** Find-in-session and filters. */
+import { useEffect, useRef, useState } from "react";
+import type { Role } from "../../core/model.ts";
+import { runSearch, setFilters, stepSearch, useApp } from "../store/store.ts";
+import { ROLE_LABELS } from "./format.ts";
+
+const FILTER_ROLES: Role[] = ["user", "assistant", "toolResult", "bash", "summary", "custom", "system"];
+
+export function FindBar({ focusNonce }: { focusNonce: number }) {
+  const search = useApp((s) => s.search);
+  const filters = useApp((s) => s.filters);
+  const hasView = useApp((s) => s.view !== null);
+  const [query, setQuery] = useState("");
+  const input = useRef<HTMLInputElement>(null);
+
+  useEffect(() => {
+    if (focusNonce > 0) input.current?.focus();
+  }, [focusNonce]);
+
+  const hits = search ? (search.active.length > 0 ? search.active : search.original) : [];
+  const toggleRole = (role: Role) => setFilters({ roles: filters.roles.includes(role) ? filters.roles.filter((r) => r !== role) : [...filters.roles, role] });
+
+  return (
+    <div className="findbar">
+      <form
+        role="search"
+        onSubmit={(e) => {
+          e.preventDefault();
+          if (search && search.query === query) stepSearch(1);
+          else void runSearch(query);
+        }}
+      >
+        <input
+          ref={input}
+          type="search"
+          placeholder="Find in session (/)"
+          aria-label="Find in session"
+          value={query}
+          disabled={!hasView}
+          onChange={(e) => setQuery(e.target.value)}
+          onKeyDown={(e) => {
+            if (e.key === "Escape") (e.target as HTMLInputElement).blur();
+            if (e.key === "Enter" && e.shiftKey) {
+              e.preventDefault();
+              stepSearch(-1);
+            }
+          }}
+        />
+        <button type="button" className="small" disabled={hits.length === 0} onClick={() => stepSearch(-1)} aria-label="Previous match">
+          ↑
+        </button>
+        <button type="button" className="small" disabled={hits.length === 0} onClick={() => stepSearch(1)} aria-label="Next match">
+          ↓
+        </button>
+        {search ? (
+          <span className="dim" aria-live="polite">
+            {hits.length === 0 ? "no match" : `${search.cursor + 1} / ${hits.length}${search.capped ? "+" : ""} ${search.active.length > 0 ? "in the active context" : "in the original only"}`}
+          </span>
+        ) : null}
+      </form>
+      <div className="filters" role="group" aria-label="Filters">
+        {FILTER_ROLES.map((role) => (
+          <label key={role} className="filter">
+            <input type="checkbox" checked={filters.roles.includes(role)} onChange={() => toggleRole(role)} /> {ROLE_LABELS[role]}
+          </label>
+        ))}
+        <label className="filter">
+          <input type="checkbox" checked={filters.onlyOmissions} onChange={(e) => setFilters({ onlyOmissions: e.target.checked })} /> only with omissions
+        </label>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,39 @@
+/**
+ * Row geometry shared by the worker (which computes every row's base height
+ * once, from the projection) and the panes (which add what the user opened:
+ * recovered payloads, expanded thinking). Every element of a row has a fixed
+ * height in CSS, so these numbers are the truth, not an estimate.
+ */
+import type { RowProjection } from "../worker/protocol.ts";
+
+export const LINE_HEIGHT = 18;
+/** Space under a text preview (a margin: padding would show the clipped next line). */
+export const TEXT_GAP = 6;
+export const ROW_PADDING = 12;
+export const HEADER_HEIGHT = 24;
+export const SINGLE_LINE_BLOCK = 24;
+export const MARKER_HEIGHT = 48;
+export const MORE_BLOCKS_LINE = 20;
+export const RECOVERED_BOX = 200;
+export const EXPANDED_THINKING_BOX = 160;
+/** Blocks shown in a row; the rest are one "+N more" line (all are in the detail view). */
+export const MAX_ROW_BLOCKS = 8;
+export const MAX_PREVIEW_LINES = 3;
+
+export function blockHeight(block: RowProjection["blocks"][number]): number {
+  switch (block.type) {
+    case "text":
+      return block.lines * LINE_HEIGHT + TEXT_GAP;
+    case "omitted":
+      return MARKER_HEIGHT;
+    default:
+      return SINGLE_LINE_BLOCK;
+  }
+}
+
+export function baseRowHeight(row: RowProjection): number {
+  let height = ROW_PADDING + HEADER_HEIGHT;
+  for (const block of row.blocks) height += blockHeight(block);
+  if (row.hiddenBlocks > 0) height += MORE_BLOCKS_LINE;
+  return height;
+}

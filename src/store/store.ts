@@ -1,0 +1,433 @@
+/**
+ * The app's state (zustand). It holds projections only: the session itself
+ * lives in the worker. Actions talk to the worker through the typed client.
+ */
+import { create } from "zustand";
+import type { Role } from "../../core/model.ts";
+import { EngineError, type EngineClient } from "../worker/client.ts";
+import {
+  FLAG_HAS_OMISSION,
+  ROLE_CODES,
+  type DiffResult,
+  type LoadSource,
+  type MessageDetail,
+  type Pane,
+  type Progress,
+  type RecoveryResult,
+  type SessionSummary,
+  type StrategyOption,
+  type ViewSummary,
+} from "../worker/protocol.ts";
+import { RowCache } from "./rowCache.ts";
+
+export interface LoadErrorInfo {
+  name: string;
+  message: string;
+  line?: number;
+}
+
+export type RecoveryState = { status: "loading" } | { status: "done"; result: RecoveryResult } | { status: "error"; message: string };
+
+export interface Selection {
+  pane: Pane;
+  index: number;
+}
+
+export interface Filters {
+  roles: Role[];
+  onlyOmissions: boolean;
+}
+
+export interface SearchState {
+  query: string;
+  original: number[];
+  active: number[];
+  total: number;
+  capped: boolean;
+  cursor: number;
+}
+
+export interface DeepLink {
+  file?: string;
+  message?: string;
+  strategy?: string;
+  leaf?: string;
+}
+
+export interface AppState {
+  client: EngineClient | null;
+  strategies: StrategyOption[];
+  loading: { id: number; name: string; progress: Progress | null } | null;
+  loadError: LoadErrorInfo | null;
+  crashed: string | null;
+  busy: string | null;
+  session: SessionSummary | null;
+  view: ViewSummary | null;
+  lastSource: LoadSource | null;
+  strategy: string;
+  proseCap: number | null;
+  leafId: string | null;
+  rowsVersion: number;
+  recovered: Record<string, RecoveryState>;
+  expandedThinking: Record<string, boolean>;
+  selected: Selection | null;
+  detail: { original: MessageDetail | null; active: MessageDetail | null; diff: DiffResult | null } | null;
+  filters: Filters;
+  search: SearchState | null;
+  showHelp: boolean;
+  showWarnings: boolean;
+  pendingLink: DeepLink | null;
+  /** Bumped to ask a pane to scroll a row into view. */
+  scrollRequest: { pane: Pane; index: number; nonce: number } | null;
+}
+
+export const rowCaches: Record<Pane, RowCache> = {
+  original: new RowCache("original", () => bumpRows()),
+  active: new RowCache("active", () => bumpRows()),
+};
+
+function bumpRows() {
+  useApp.setState((state) => ({ rowsVersion: state.rowsVersion + 1 }));
+}
+
+const initialState: Omit<AppState, "client"> = {
+  strategies: [],
+  loading: null,
+  loadError: null,
+  crashed: null,
+  busy: null,
+  session: null,
+  view: null,
+  lastSource: null,
+  strategy: "transparent",
+  proseCap: null,
+  leafId: null,
+  rowsVersion: 0,
+  recovered: {},
+  expandedThinking: {},
+  selected: null,
+  detail: null,
+  filters: { roles: [], onlyOmissions: false },
+  search: null,
+  showHelp: false,
+  showWarnings: false,
+  pendingLink: null,
+  scrollRequest: null,
+};
+
+export const useApp = create<AppState>(() => ({ client: null, ...initialState }));
+
+const set = useApp.setState;
+const get = useApp.getState;
+
+function client(): EngineClient {
+  const current = get().client;
+  if (!current) throw new Error("the session engine is not started");
+  return current;
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+export function connect(engine: EngineClient): void {
+  set({ ...initialState, client: engine });
+  engine.onCrash((message) => {
+    if (message === "restarted") return;
+    set({ crashed: message, loading: null, busy: null });
+  });
+  engine.request({ type: "strategies" }).promise.then((strategies) => set({ strategies }), () => undefined);
+}
+
+function compactOptions(): Record<string, unknown> {
+  const cap = get().proseCap;
+  return cap !== null ? { maxProseChars: cap } : {};
+}
+
+function resetViewState(view: ViewSummary): Partial<AppState> {
+  rowCaches.original.reset();
+  rowCaches.active.reset();
+  return { view, recovered: {}, expandedThinking: {}, selected: null, detail: null, search: null, rowsVersion: get().rowsVersion + 1 };
+}
+
+/** Loads a file, a demo or bytes; a load in progress is cancelled first. */
+export async function loadSource(source: LoadSource): Promise<void> {
+  const engine = client();
+  const previous = get().loading;
+  if (previous) engine.cancel(previous.id);
+  const name = source.kind === "file" ? source.file.name : source.name;
+  const link = get().pendingLink;
+  const pending = engine.request(
+    { type: "load", source, params: { strategy: link?.strategy ?? get().strategy, options: compactOptions(), leafId: link?.leaf ?? null } },
+    (progress) => {
+      const loading = get().loading;
+      if (loading?.id === pending.id) set({ loading: { ...loading, progress } });
+    },
+  );
+  set({ loading: { id: pending.id, name, progress: null }, loadError: null });
+  try {
+    const { session, view } = await pending.promise;
+    if (get().loading?.id !== pending.id) return;
+    set({
+      ...resetViewState(view),
+      loading: null,
+      session,
+      lastSource: source,
+      strategy: view.strategy,
+      leafId: view.leafId,
+      crashed: null,
+      showWarnings: false,
+    });
+    applyPendingLink(session);
+  } catch (error) {
+    if (get().loading?.id !== pending.id) return;
+    const engineError = error instanceof EngineError ? error : undefined;
+    // The previous session stays: only the error is new.
+    set({ loading: null, loadError: engineError?.cancelled ? null : { name, message: messageOf(error), line: engineError?.line } });
+  }
+}
+
+export function cancelLoad(): void {
+  const loading = get().loading;
+  if (!loading) return;
+  client().cancel(loading.id);
+  set({ loading: null });
+}
+
+export async function recompact(changes: { strategy?: string; proseCap?: number | null; leafId?: string | null; fromPrevious?: boolean }): Promise<void> {
+  if (!get().session) return;
+  const next = {
+    strategy: changes.strategy ?? get().strategy,
+    proseCap: changes.proseCap !== undefined ? changes.proseCap : get().proseCap,
+    leafId: changes.leafId !== undefined ? changes.leafId : get().leafId,
+  };
+  set({ ...next, busy: changes.fromPrevious ? "Recompacting…" : "Compacting…" });
+  try {
+    const view = await client().request({
+      type: "compact",
+      params: { strategy: next.strategy, options: next.proseCap !== null ? { maxProseChars: next.proseCap } : {}, leafId: next.leafId, fromPrevious: changes.fromPrevious },
+    }).promise;
+    set({ ...resetViewState(view), busy: null });
+    writeDeepLink();
+  } catch (error) {
+    set({ busy: null, loadError: { name: get().session?.name ?? "", message: messageOf(error) } });
+  }
+}
+
+export async function recoverPayload(recoveryId: string, full = false): Promise<void> {
+  const current = get().recovered[recoveryId];
+  if (current?.status === "loading" || (current?.status === "done" && !full)) return;
+  set((state) => ({ recovered: { ...state.recovered, [recoveryId]: { status: "loading" } } }));
+  try {
+    const result = await client().request({ type: "recover", recoveryId, full }).promise;
+    set((state) => ({ recovered: { ...state.recovered, [recoveryId]: { status: "done", result } } }));
+  } catch (error) {
+    set((state) => ({ recovered: { ...state.recovered, [recoveryId]: { status: "error", message: messageOf(error) } } }));
+  }
+}
+
+export function hideRecovered(recoveryId: string): void {
+  set((state) => {
+    const recovered = { ...state.recovered };
+    delete recovered[recoveryId];
+    return { recovered };
+  });
+}
+
+export async function recoverAll(recoveryIds: string[]): Promise<void> {
+  await Promise.all(recoveryIds.map((id) => recoverPayload(id)));
+}
+
+export function toggleThinking(key: string): void {
+  set((state) => ({ expandedThinking: { ...state.expandedThinking, [key]: !state.expandedThinking[key] } }));
+}
+
+export async function select(selection: Selection | null, scroll = true): Promise<void> {
+  set({ selected: selection });
+  if (!selection) {
+    set({ detail: null });
+    return;
+  }
+  if (scroll) requestScroll(selection.pane, selection.index);
+  const view = get().view;
+  if (!view) return;
+  const geometry = view[selection.pane];
+  const other: Pane = selection.pane === "original" ? "active" : "original";
+  const otherIndex = geometry.aligned[selection.index] ?? -1;
+  if (otherIndex >= 0 && scroll) requestScroll(other, otherIndex);
+  const activeIndex = selection.pane === "active" ? selection.index : otherIndex;
+  const originalIndex = selection.pane === "original" ? selection.index : otherIndex;
+  const engine = client();
+  const [original, active] = await Promise.all([
+    originalIndex >= 0 ? engine.request({ type: "detail", pane: "original", index: originalIndex, full: false }).promise : null,
+    activeIndex >= 0 ? engine.request({ type: "detail", pane: "active", index: activeIndex, full: false }).promise : null,
+  ]);
+  const differs = activeIndex >= 0 && (view.active.flags[activeIndex]! & 2) !== 0;
+  const diff = differs ? await engine.request({ type: "diff", index: activeIndex, full: false }).promise : null;
+  if (get().selected === selection) set({ detail: { original, active, diff } });
+  writeDeepLink();
+}
+
+export async function showFull(pane: Pane, index: number): Promise<void> {
+  const detail = await client().request({ type: "detail", pane, index, full: true }).promise;
+  set((state) => (state.detail ? { detail: { ...state.detail, [pane]: detail } } : {}));
+}
+
+export async function showFullDiff(index: number): Promise<void> {
+  const diff = await client().request({ type: "diff", index, full: true }).promise;
+  set((state) => (state.detail ? { detail: { ...state.detail, diff } } : {}));
+}
+
+export function requestScroll(pane: Pane, index: number): void {
+  set({ scrollRequest: { pane, index, nonce: Math.random() } });
+}
+
+export function setFilters(filters: Partial<Filters>): void {
+  set((state) => ({ filters: { ...state.filters, ...filters } }));
+}
+
+/** Rows of a pane that pass the filters, in order. */
+export function visibleRows(view: ViewSummary, pane: Pane, filters: Filters): Int32Array | null {
+  if (filters.roles.length === 0 && !filters.onlyOmissions) return null;
+  const geometry = view[pane];
+  const roleCodes = new Set(filters.roles.map((role) => ROLE_CODES.indexOf(role)));
+  const out: number[] = [];
+  for (let i = 0; i < geometry.count; i++) {
+    if (roleCodes.size > 0 && !roleCodes.has(geometry.roles[i]!)) continue;
+    // "Only omissions" filters the active pane by its markers and the original pane by its counterpart's.
+    if (filters.onlyOmissions) {
+      const activeRow = pane === "active" ? i : geometry.aligned[i]!;
+      if (activeRow < 0 || (view.active.flags[activeRow]! & FLAG_HAS_OMISSION) === 0) continue;
+    }
+    out.push(i);
+  }
+  return Int32Array.from(out);
+}
+
+export async function runSearch(query: string): Promise<void> {
+  if (!get().view) return;
+  if (query.trim() === "") {
+    set({ search: null });
+    return;
+  }
+  const result = await client().request({ type: "search", query }).promise;
+  set({ search: { query, ...result, cursor: 0 } });
+  const first = result.active[0] !== undefined ? { pane: "active" as const, index: result.active[0] } : result.original[0] !== undefined ? { pane: "original" as const, index: result.original[0] } : null;
+  if (first) void select(first);
+}
+
+export function stepSearch(delta: 1 | -1): void {
+  const search = get().search;
+  if (!search) return;
+  const hits = search.active.length > 0 ? search.active : search.original;
+  if (hits.length === 0) return;
+  const cursor = (search.cursor + delta + hits.length) % hits.length;
+  set({ search: { ...search, cursor } });
+  void select({ pane: search.active.length > 0 ? "active" : "original", index: hits[cursor]! });
+}
+
+/** j/k: the next or previous row in the selected pane (default: active). */
+export function stepRow(delta: 1 | -1): void {
+  const { view, selected } = get();
+  if (!view) return;
+  const pane = selected?.pane ?? "active";
+  const count = view[pane].count;
+  if (count === 0) return;
+  const index = selected ? Math.min(count - 1, Math.max(0, selected.index + delta)) : 0;
+  void select({ pane, index });
+}
+
+/** n/p: the next or previous active row with an omission marker. */
+export function stepOmission(delta: 1 | -1): void {
+  const { view, selected } = get();
+  if (!view) return;
+  const flags = view.active.flags;
+  const from = selected?.pane === "active" ? selected.index : selected ? view.original.aligned[selected.index] ?? -1 : -1;
+  for (let i = from + delta; i >= 0 && i < flags.length; i += delta) {
+    if (flags[i]! & FLAG_HAS_OMISSION) {
+      void select({ pane: "active", index: i });
+      return;
+    }
+  }
+}
+
+/** Enter: recover every marker of the selected active row. */
+export async function recoverSelected(): Promise<void> {
+  const { selected, view } = get();
+  if (!selected || !view) return;
+  const activeIndex = selected.pane === "active" ? selected.index : view.original.aligned[selected.index] ?? -1;
+  if (activeIndex < 0) return;
+  const detail = await client().request({ type: "detail", pane: "active", index: activeIndex, full: false }).promise;
+  await recoverAll(detail.blocks.flatMap((block) => (block.recoveryId ? [block.recoveryId] : [])));
+}
+
+export async function exportCheckpoint(): Promise<{ blob: Blob; name: string } | null> {
+  if (!get().view) return null;
+  set({ busy: "Exporting…" });
+  try {
+    return await client().request({ type: "export" }).promise;
+  } finally {
+    set({ busy: null });
+  }
+}
+
+export function retryAfterCrash(): void {
+  const { client: engine, lastSource } = get();
+  if (!engine) return;
+  engine.restart();
+  set({ crashed: null, session: null, view: null });
+  if (lastSource) void loadSource(lastSource);
+}
+
+/* Deep links: #f=<sha prefix>&s=<strategy>&l=<leaf>&m=<message id> */
+
+export function parseDeepLink(hash: string): DeepLink {
+  const params = new URLSearchParams(hash.replace(/^#/, ""));
+  const link: DeepLink = {};
+  for (const [key, field] of [["f", "file"], ["m", "message"], ["s", "strategy"], ["l", "leaf"]] as const) {
+    const value = params.get(key);
+    if (value) link[field] = value;
+  }
+  return link;
+}
+
+export function setPendingLink(link: DeepLink | null): void {
+  set({ pendingLink: link && Object.keys(link).length > 0 ? link : null });
+}
+
+function applyPendingLink(session: SessionSummary): void {
+  const link = get().pendingLink;
+  if (!link) {
+    writeDeepLink();
+    return;
+  }
+  // A link names one file: it applies when that file is loaded again, not to another.
+  if (link.file && !session.sha256.startsWith(link.file)) return;
+  set({ pendingLink: null });
+  if (link.message) {
+    void client()
+      .request({ type: "locate", messageId: link.message })
+      .promise.then((where) => {
+        if (where.active >= 0) void select({ pane: "active", index: where.active });
+        else if (where.original >= 0) void select({ pane: "original", index: where.original });
+      });
+  } else writeDeepLink();
+}
+
+export function deepLinkHash(state: Pick<AppState, "session" | "strategy" | "leafId" | "selected" | "view">, messageId?: string): string {
+  if (!state.session) return "";
+  const params = new URLSearchParams();
+  params.set("f", state.session.sha256.slice(0, 16));
+  params.set("s", state.strategy);
+  if (state.leafId) params.set("l", state.leafId);
+  if (messageId) params.set("m", messageId);
+  return "#" + params.toString();
+}
+
+function writeDeepLink(): void {
+  if (typeof window === "undefined" || !window.history) return;
+  const state = get();
+  const messageId = state.selected ? (state.detail?.[state.selected.pane] ?? state.detail?.active ?? state.detail?.original)?.id : undefined;
+  const hash = deepLinkHash(state, messageId);
+  if (hash && window.location.hash !== hash) window.history.replaceState(null, "", hash);
+}

@@ -1,0 +1,359 @@
+/**
+ * The session engine: everything the worker does, as plain methods so that it
+ * runs unchanged in the Web Worker, in component tests and in Node. It owns
+ * the session, the current checkpoint and the previous one; callers get
+ * projections and ask for full content by row.
+ */
+import { diffWords } from "diff";
+import { RecoveryError, recover } from "../../core/archive.ts";
+import { checkpointChunks } from "../../core/checkpoint-json.ts";
+import type { ArchiveEntry, Checkpoint } from "../../core/checkpoint.ts";
+import { compactSession } from "../../core/compact.ts";
+import { sha256Hex } from "../../core/hash.ts";
+import { SessionError, textOf, type Message, type Session } from "../../core/model.ts";
+import { loadSession } from "../../core/session.ts";
+import { STRATEGIES } from "../../core/strategies/index.ts";
+import {
+  buildPaneModel,
+  composition,
+  displayBlocks,
+  displayPayload,
+  paneGeometry,
+  projectRow,
+  textSignature,
+  type PaneModel,
+} from "./projection.ts";
+import type {
+  Request,
+  CompactParams,
+  DiffResult,
+  LeafOption,
+  LoadSource,
+  MessageDetail,
+  Pane,
+  Progress,
+  RecoveryResult,
+  ResponseMap,
+  RowProjection,
+  SessionSummary,
+  StrategyOption,
+  ViewSummary,
+} from "./protocol.ts";
+
+export class CancelledError extends Error {
+  constructor() {
+    super("cancelled");
+  }
+}
+
+export interface TaskContext {
+  progress(progress: Progress): void;
+  /** Throws CancelledError once the caller has cancelled this task. */
+  checkCancelled(): void;
+}
+
+interface LoadedSession {
+  session: Session;
+  summary: SessionSummary;
+}
+
+interface View {
+  checkpoint: Checkpoint;
+  previous?: Checkpoint;
+  round: number;
+  original: PaneModel;
+  active: PaneModel;
+  archive: Map<string, ArchiveEntry>;
+  /** active row → original row of the same message, and back. */
+  activeToOriginal: Int32Array;
+  originalToActive: Int32Array;
+  differs: Uint8Array;
+  summary: ViewSummary;
+}
+
+const SEARCH_CAP = 10_000;
+const DIFF_GATE = 20_000;
+const READ_CHUNK_REPORT = 1 << 20;
+
+export class SessionEngine {
+  private loaded?: LoadedSession;
+  private view?: View;
+
+  strategies(): StrategyOption[] {
+    return STRATEGIES.map(({ name, label, description }) => ({ name, label, description }));
+  }
+
+  async load(source: LoadSource, params: Omit<CompactParams, "fromPrevious">, task: TaskContext): Promise<ResponseMap["load"]> {
+    const { bytes, name } = await readSource(source, task);
+    task.checkCancelled();
+    task.progress({ stage: "parsing", loaded: bytes.length, total: bytes.length });
+    const session = loadSession(bytes);
+    const sha256 = await sha256Hex(bytes);
+    task.checkCancelled();
+    const summary = summarize(session, name, bytes.length, sha256);
+    const leafId = params.leafId !== null && session.byId.has(params.leafId) ? params.leafId : session.defaultLeafId;
+    task.progress({ stage: "compacting", loaded: bytes.length, total: bytes.length });
+    const view = await this.buildView(session, summary, { ...params, leafId }, undefined, 0);
+    task.checkCancelled();
+    // Only a complete load replaces what is on screen.
+    this.loaded = { session, summary };
+    this.view = view;
+    return { session: summary, view: view.summary };
+  }
+
+  async compact(params: CompactParams): Promise<ViewSummary> {
+    const loaded = this.requireLoaded();
+    const previous = params.fromPrevious ? this.view?.checkpoint : undefined;
+    const round = params.fromPrevious && this.view ? this.view.round + 1 : 0;
+    this.view = await this.buildView(loaded.session, loaded.summary, params, previous, round);
+    return this.view.summary;
+  }
+
+  rows(pane: Pane, start: number, end: number): RowProjection[] {
+    const view = this.requireView();
+    const model = pane === "original" ? view.original : view.active;
+    const out: RowProjection[] = [];
+    for (let i = Math.max(0, start); i < Math.min(end, model.messages.length); i++) out.push(this.project(view, pane, i));
+    return out;
+  }
+
+  detail(pane: Pane, index: number, full: boolean): MessageDetail {
+    const view = this.requireView();
+    const message = (pane === "original" ? view.original : view.active).messages[index];
+    if (!message) throw new Error(`no row ${index} in the ${pane} pane`);
+    let meta: string;
+    try {
+      meta = JSON.stringify(message.meta, null, 2);
+    } catch {
+      meta = "(metadata cannot be shown)";
+    }
+    return { pane, index, id: message.id, role: message.role, meta, blocks: displayBlocks(message.blocks, full) };
+  }
+
+  async recover(recoveryId: string, full: boolean): Promise<RecoveryResult> {
+    const view = this.requireView();
+    const entry = view.archive.get(recoveryId);
+    if (!entry) throw new Error(`no archived payload with id ${recoveryId}`);
+    try {
+      const recovered = await recover(view.archive, recoveryId);
+      return {
+        recoveryId,
+        verified: true,
+        expected: entry.sha256,
+        found: recovered.sha256,
+        bytes: recovered.bytes,
+        kind: entry.kind,
+        blocks: displayPayload(recovered.payload, full),
+      };
+    } catch (error) {
+      if (!(error instanceof RecoveryError)) throw error;
+      // The payload is not shown: it is not what was archived.
+      return { recoveryId, verified: false, expected: error.expected, found: error.found, bytes: entry.bytes, kind: entry.kind, blocks: [], error: error.message };
+    }
+  }
+
+  search(query: string): ResponseMap["search"] {
+    const view = this.requireView();
+    const needle = query.trim().toLowerCase();
+    if (needle === "") return { original: [], active: [], total: 0, capped: false };
+    let total = 0;
+    const find = (messages: readonly Message[]): number[] => {
+      const hits: number[] = [];
+      for (let i = 0; i < messages.length && total < SEARCH_CAP; i++) {
+        if (searchableText(messages[i]!).toLowerCase().includes(needle)) {
+          hits.push(i);
+          total++;
+        }
+      }
+      return hits;
+    };
+    const original = find(view.original.messages);
+    const active = find(view.active.messages);
+    return { original, active, total, capped: total >= SEARCH_CAP };
+  }
+
+  diff(index: number, full: boolean): DiffResult {
+    const view = this.requireView();
+    const activeMessage = view.active.messages[index];
+    if (!activeMessage) throw new Error(`no row ${index} in the active pane`);
+    const sourceRow = view.activeToOriginal[index]!;
+    const source = sourceRow >= 0 ? textOf(view.original.messages[sourceRow]!) : "";
+    const active = textOf(activeMessage);
+    const gated = !full && (source.length > DIFF_GATE || active.length > DIFF_GATE);
+    const parts = gated ? [] : diffWords(source, active).map(({ value, added, removed }) => ({ value, added, removed }));
+    return { index, parts, gated, sourceChars: source.length, activeChars: active.length };
+  }
+
+  exportCheckpoint(): ResponseMap["export"] {
+    const view = this.requireView();
+    const base = view.checkpoint.source.name.replace(/\.[^.]+$/, "");
+    return {
+      blob: new Blob(checkpointChunks(view.checkpoint), { type: "application/json" }),
+      name: `${base}.${view.checkpoint.strategy.name}.checkpoint.json`,
+    };
+  }
+
+  locate(messageId: string): ResponseMap["locate"] {
+    const view = this.requireView();
+    return { original: view.original.indexById.get(messageId) ?? -1, active: view.active.indexById.get(messageId) ?? -1 };
+  }
+
+  private project(view: View, pane: Pane, index: number): RowProjection {
+    if (pane === "original") return projectRow(view.original, index, -1, false);
+    return projectRow(view.active, index, view.activeToOriginal[index]!, view.differs[index] === 1);
+  }
+
+  private async buildView(session: Session, summary: SessionSummary, params: CompactParams, previous: Checkpoint | undefined, round: number): Promise<View> {
+    const branch = session.branch(params.leafId);
+    const checkpoint = await compactSession(
+      session,
+      { name: summary.name, bytes: summary.bytes, sha256: summary.sha256 },
+      { strategy: params.strategy, options: params.options, leafId: params.leafId, previous },
+    );
+    const original = buildPaneModel(branch);
+    const active = buildPaneModel(checkpoint.active);
+    const activeToOriginal = new Int32Array(active.messages.length).fill(-1);
+    const originalToActive = new Int32Array(original.messages.length).fill(-1);
+    const differs = new Uint8Array(active.messages.length);
+    active.messages.forEach((message, i) => {
+      const source = original.indexById.get(message.id);
+      if (source === undefined) return;
+      activeToOriginal[i] = source;
+      if (originalToActive[source] === -1) originalToActive[source] = i;
+      const sourceMessage = original.messages[source]!;
+      // A tool result's text moving out is an omission (it has a marker), not a rewrite.
+      const rewritable = message.role !== "toolResult" && message.role !== "bash";
+      if (rewritable && sourceMessage !== message && textSignature(sourceMessage) !== textSignature(message)) differs[i] = 1;
+    });
+    const archive = new Map(checkpoint.archive.map((entry) => [entry.id, entry]));
+    const view: View = { checkpoint, previous, round, original, active, archive, activeToOriginal, originalToActive, differs, summary: undefined as never };
+    view.summary = {
+      strategy: checkpoint.strategy.name,
+      options: checkpoint.strategy.options,
+      leafId: params.leafId,
+      stats: checkpoint.stats,
+      composition: composition(checkpoint.active),
+      estimatedTokens: { original: Math.ceil(checkpoint.stats.originalChars / 4), active: Math.ceil(checkpoint.stats.activeChars / 4) },
+      round,
+      hasPrevious: previous !== undefined,
+      original: paneGeometry(original, (i) => projectRow(original, i, -1, false), originalToActive),
+      active: paneGeometry(active, (i) => projectRow(active, i, activeToOriginal[i]!, differs[i] === 1), activeToOriginal),
+    };
+    return view;
+  }
+
+  private requireLoaded(): LoadedSession {
+    if (!this.loaded) throw new Error("no session is loaded");
+    return this.loaded;
+  }
+
+  private requireView(): View {
+    if (!this.view) throw new Error("no session is loaded");
+    return this.view;
+  }
+}
+
+function searchableText(message: Message): string {
+  let out = message.id + "\n";
+  for (const block of message.blocks) {
+    if (block.type === "text" || block.type === "thinking") out += block.text + "\n";
+    else if (block.type === "toolCall") out += block.name + " " + JSON.stringify(block.arguments) + "\n";
+    else if (block.type === "omitted") out += block.label + " " + block.recoveryId + "\n";
+  }
+  return out;
+}
+
+function summarize(session: Session, name: string, bytes: number, sha256: string): SessionSummary {
+  const leaves: LeafOption[] = session.leaves.map((id) => {
+    const path = session.path(id);
+    let label = "";
+    for (let i = path.length - 1; i >= 0 && !label; i--) {
+      const user = path[i]!.messages.find((m) => m.role === "user" && textOf(m).trim() !== "");
+      if (user) label = textOf(user).replace(/\s+/g, " ").trim();
+    }
+    if (label.length > 90) label = label.slice(0, 89) + "…";
+    return { id, label: label || "(no user message)", messages: session.branch(id).length, isDefault: id === session.defaultLeafId };
+  });
+  return {
+    name,
+    bytes,
+    sha256,
+    format: session.format,
+    formatVersion: session.formatVersion ?? null,
+    leaves,
+    defaultLeafId: session.defaultLeafId,
+    warnings: session.warnings,
+    toolCalls: session.toolCallIds.size,
+    recordedCompactions: session.recordedContext(null).compactions,
+  };
+}
+
+async function readSource(source: LoadSource, task: TaskContext): Promise<{ bytes: Uint8Array; name: string }> {
+  if (source.kind === "bytes") return { bytes: new Uint8Array(source.bytes), name: source.name };
+  if (source.kind === "url") {
+    const response = await fetch(source.url);
+    if (!response.ok) throw new SessionError(0, `could not fetch ${source.name} (HTTP ${response.status})`);
+    const total = Number(response.headers.get("content-length") ?? 0);
+    return { bytes: await readStream(response.body, total, task), name: source.name };
+  }
+  return { bytes: await readStream(source.file.stream(), source.file.size, task), name: source.file.name };
+}
+
+async function readStream(stream: ReadableStream<Uint8Array> | null, total: number, task: TaskContext): Promise<Uint8Array> {
+  if (!stream) return new Uint8Array();
+  const reader = stream.getReader();
+  const chunks: Uint8Array[] = [];
+  let loaded = 0;
+  let reported = 0;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      task.checkCancelled();
+      chunks.push(value);
+      loaded += value.length;
+      if (loaded - reported >= READ_CHUNK_REPORT) {
+        reported = loaded;
+        task.progress({ stage: "reading", loaded, total: Math.max(total, loaded) });
+      }
+    }
+  } finally {
+    reader.releaseLock();
+  }
+  if (chunks.length === 1) return chunks[0]!;
+  const bytes = new Uint8Array(loaded);
+  let offset = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset);
+    offset += chunk.length;
+  }
+  return bytes;
+}
+
+/** One request → the engine method that answers it (shared by the worker and the in-process client). */
+export function dispatchRequest(engine: SessionEngine, request: Request, task: TaskContext): unknown {
+  switch (request.type) {
+    case "strategies":
+      return engine.strategies();
+    case "load":
+      return engine.load(request.source, request.params, task);
+    case "compact":
+      return engine.compact(request.params);
+    case "rows":
+      return engine.rows(request.pane, request.start, request.end);
+    case "detail":
+      return engine.detail(request.pane, request.index, request.full);
+    case "recover":
+      return engine.recover(request.recoveryId, request.full);
+    case "search":
+      return engine.search(request.query);
+    case "diff":
+      return engine.diff(request.index, request.full);
+    case "export":
+      return engine.exportCheckpoint();
+    case "locate":
+      return engine.locate(request.messageId);
+    case "cancel":
+      return { cancelled: false }; // cancels are handled before dispatch
+  }
+}

@@ -1,0 +1,243 @@
+/**
+ * Message → what the panes draw: small row projections, per-row geometry and
+ * full display blocks with a size gate. Runs in the worker only.
+ */
+import type { Block, Message } from "../../core/model.ts";
+import { toolOutcome } from "../../core/tool-info.ts";
+import type { ToolCallBlock } from "../../core/model.ts";
+import { MAX_PREVIEW_LINES, MAX_ROW_BLOCKS, baseRowHeight } from "../layout/rows.ts";
+import {
+  FLAG_DIFFERS,
+  FLAG_HAS_OMISSION,
+  ROLE_CODES,
+  type DisplayBlock,
+  type PaneGeometry,
+  type RowBlockView,
+  type RowProjection,
+} from "./protocol.ts";
+
+const PREVIEW_CHARS = 320;
+const APPROX_CHARS_PER_LINE = 110;
+/** Past this, full text is sent only when the user asks ("show all"). */
+export const DISPLAY_GATE = 50_000;
+
+export interface PaneModel {
+  messages: readonly Message[];
+  /** Index of each message id in this pane. */
+  indexById: Map<string, number>;
+  /** Row of each tool call id's call and result in this pane. */
+  callRow: Map<string, number>;
+  resultRow: Map<string, number>;
+  calls: Map<string, ToolCallBlock>;
+}
+
+export function buildPaneModel(messages: readonly Message[]): PaneModel {
+  const indexById = new Map<string, number>();
+  const callRow = new Map<string, number>();
+  const resultRow = new Map<string, number>();
+  const calls = new Map<string, ToolCallBlock>();
+  messages.forEach((message, index) => {
+    indexById.set(message.id, index);
+    for (const block of message.blocks) {
+      if (block.type === "toolCall") {
+        callRow.set(block.id, index);
+        calls.set(block.id, block);
+      }
+    }
+  });
+  messages.forEach((message, index) => {
+    if (message.role !== "toolResult") return;
+    const { callId } = toolOutcome(message, calls);
+    if (callId && !resultRow.has(callId)) resultRow.set(callId, index);
+  });
+  return { messages, indexById, callRow, resultRow, calls };
+}
+
+function previewOf(text: string): { preview: string; lines: number } {
+  const preview = text.length > PREVIEW_CHARS ? text.slice(0, PREVIEW_CHARS) + "…" : text;
+  let lines = 1;
+  let column = 0;
+  for (let i = 0; i < preview.length && lines <= MAX_PREVIEW_LINES; i++) {
+    if (preview.charCodeAt(i) === 10) {
+      lines++;
+      column = 0;
+    } else if (++column > APPROX_CHARS_PER_LINE) {
+      lines++;
+      column = 0;
+    }
+  }
+  return { preview, lines: Math.min(MAX_PREVIEW_LINES, lines) };
+}
+
+function oneLine(text: string, max = 200): string {
+  const flat = text.replace(/\s+/g, " ").trim();
+  return flat.length > max ? flat.slice(0, max - 1) + "…" : flat;
+}
+
+export function stringifyValue(value: unknown, space?: number): string {
+  try {
+    return JSON.stringify(value, null, space) ?? String(value);
+  } catch (error) {
+    return `(cannot display: ${error instanceof Error ? error.message : error})`;
+  }
+}
+
+function blockView(block: Block, pane: PaneModel): RowBlockView {
+  switch (block.type) {
+    case "text": {
+      const { preview, lines } = previewOf(block.text);
+      return { type: "text", preview, lines, chars: block.text.length };
+    }
+    case "thinking":
+      return { type: "thinking", preview: oneLine(block.text), lines: 1, chars: block.text.length };
+    case "toolCall": {
+      const args = stringifyValue(block.arguments);
+      return {
+        type: "toolCall",
+        preview: oneLine(args),
+        lines: 1,
+        chars: args.length,
+        name: block.name,
+        callId: block.id,
+        resultRow: pane.resultRow.get(block.id) ?? -1,
+      };
+    }
+    case "image":
+      return { type: "image", preview: block.mimeType, lines: 1, chars: block.data.length };
+    case "raw": {
+      const json = stringifyValue(block.value);
+      return { type: "raw", preview: oneLine(json), lines: 1, chars: json.length };
+    }
+    case "omitted":
+      return {
+        type: "omitted",
+        preview: block.label,
+        lines: 1,
+        chars: 0,
+        recoveryId: block.recoveryId,
+        sha256: block.sha256,
+        bytes: block.bytes,
+        kind: block.kind,
+        label: block.label,
+      };
+  }
+}
+
+export function projectRow(pane: PaneModel, index: number, sourceRow: number, differs: boolean): RowProjection {
+  const message = pane.messages[index]!;
+  const shown = message.blocks.slice(0, MAX_ROW_BLOCKS).map((block) => blockView(block, pane));
+  let chars = 0;
+  for (const block of message.blocks) chars += block.type === "text" || block.type === "thinking" ? block.text.length : 0;
+  const row: RowProjection = {
+    index,
+    id: message.id,
+    role: message.role,
+    line: message.line,
+    chars,
+    blocks: shown,
+    hiddenBlocks: Math.max(0, message.blocks.length - MAX_ROW_BLOCKS),
+    sourceRow,
+    differs,
+  };
+  if (message.role === "toolResult" || message.role === "bash") {
+    const outcome = toolOutcome(message, pane.calls);
+    row.tool = {
+      callId: outcome.callId,
+      name: outcome.toolName ?? outcome.command,
+      isError: outcome.isError,
+      exitCode: outcome.exitCode,
+      callRow: outcome.callId ? pane.callRow.get(outcome.callId) ?? -1 : -1,
+    };
+  }
+  return row;
+}
+
+export function textSignature(message: Message): string {
+  let out = "";
+  for (const block of message.blocks) if (block.type === "text") out += block.text + "\u0000";
+  return out;
+}
+
+/** Heights, roles and flags of every row, plus the alignment to the other pane. */
+export function paneGeometry(pane: PaneModel, rows: (index: number) => RowProjection, aligned: Int32Array): PaneGeometry {
+  const count = pane.messages.length;
+  const heights = new Uint16Array(count);
+  const roles = new Uint8Array(count);
+  const flags = new Uint8Array(count);
+  for (let i = 0; i < count; i++) {
+    const row = rows(i);
+    heights[i] = Math.min(65535, baseRowHeight(row));
+    roles[i] = Math.max(0, ROLE_CODES.indexOf(row.role));
+    let flag = 0;
+    if (pane.messages[i]!.blocks.some((b) => b.type === "omitted")) flag |= FLAG_HAS_OMISSION;
+    if (row.differs) flag |= FLAG_DIFFERS;
+    flags[i] = flag;
+  }
+  return { count, heights, roles, flags, aligned };
+}
+
+export function displayBlocks(blocks: readonly Block[], full: boolean): DisplayBlock[] {
+  return blocks.map((block) => displayBlock(block, full));
+}
+
+function gate(text: string, full: boolean): Pick<DisplayBlock, "text" | "truncated" | "totalChars"> {
+  if (full || text.length <= DISPLAY_GATE) return { text, truncated: false, totalChars: text.length };
+  return { text: text.slice(0, DISPLAY_GATE), truncated: true, totalChars: text.length };
+}
+
+export function displayBlock(block: Block, full: boolean): DisplayBlock {
+  switch (block.type) {
+    case "text":
+    case "thinking":
+      return { type: block.type, ...gate(block.text, full) };
+    case "toolCall":
+      return { type: "toolCall", name: block.name, ...gate(stringifyValue(block.arguments, 2), full) };
+    case "image": {
+      const safeMime = /^image\/(png|jpeg|gif|webp)$/.test(block.mimeType) ? block.mimeType : undefined;
+      return {
+        type: "image",
+        text: `${block.mimeType}, ${block.data.length} base64 characters`,
+        truncated: false,
+        totalChars: block.data.length,
+        mimeType: block.mimeType,
+        // Only raster types render; an SVG could carry script, so it stays text.
+        imageUrl: safeMime ? `data:${safeMime};base64,${block.data}` : undefined,
+      };
+    }
+    case "raw":
+      return { type: "raw", ...gate(stringifyValue(block.value, 2), full) };
+    case "omitted":
+      return { type: "omitted", text: block.label, truncated: false, totalChars: 0, recoveryId: block.recoveryId, sha256: block.sha256, bytes: block.bytes, label: block.label };
+  }
+}
+
+/** A payload as read (a block, a block list, or any value) → display blocks. */
+export function displayPayload(payload: unknown, full: boolean): DisplayBlock[] {
+  const asBlock = (value: unknown): Block | undefined => {
+    if (typeof value !== "object" || value === null) return undefined;
+    const type = (value as { type?: unknown }).type;
+    return ["text", "thinking", "toolCall", "image", "raw"].includes(type as string) ? (value as Block) : undefined;
+  };
+  if (Array.isArray(payload) && payload.every((item) => asBlock(item))) return displayBlocks(payload as Block[], full);
+  const single = asBlock(payload);
+  if (single) return [displayBlock(single, full)];
+  return [{ type: "raw", ...gate(stringifyValue(payload, 2), full) }];
+}
+
+/** Characters of the active context by what they are (for the composition bar). */
+export function composition(active: readonly Message[]): { label: string; chars: number }[] {
+  const totals = new Map<string, number>();
+  const add = (label: string, chars: number) => totals.set(label, (totals.get(label) ?? 0) + chars);
+  for (const message of active) {
+    for (const block of message.blocks) {
+      if (block.type === "text") {
+        const label = message.role === "user" ? "user prose" : message.role === "assistant" ? "assistant prose" : message.role === "summary" ? "summaries" : message.role === "toolResult" || message.role === "bash" ? "tool output" : "other text";
+        add(label, block.text.length);
+      } else if (block.type === "toolCall") add("tool calls", stringifyValue(block.arguments).length + block.name.length);
+      else if (block.type === "omitted") add("omission markers", block.label.length + block.recoveryId.length + 64);
+      else if (block.type === "thinking") add("thinking", block.text.length);
+      else add("other blocks", stringifyValue(block).length);
+    }
+  }
+  return [...totals].map(([label, chars]) => ({ label, chars })).sort((a, b) => b.chars - a.chars);
+}

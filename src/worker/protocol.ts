@@ -1,0 +1,193 @@
+/**
+ * The typed contract between the main thread and the session worker. The
+ * worker owns the session and every checkpoint; the main thread receives
+ * small projections and asks for full content when a row is opened.
+ */
+import type { CheckpointStats } from "../../core/checkpoint.ts";
+import type { LoadWarning, PayloadKind, Role } from "../../core/model.ts";
+
+export type Pane = "original" | "active";
+
+export interface RowBlockView {
+  type: "text" | "thinking" | "toolCall" | "image" | "raw" | "omitted";
+  /** The first lines of the block as plain text (never HTML). */
+  preview: string;
+  chars: number;
+  /** Display lines of a text preview (1..3); fixed in CSS. */
+  lines: number;
+  name?: string;
+  callId?: string;
+  /** For a tool call: the row of its result in the same pane, -1 when none. */
+  resultRow?: number;
+  recoveryId?: string;
+  sha256?: string;
+  bytes?: number;
+  kind?: PayloadKind;
+  label?: string;
+}
+
+export interface RowProjection {
+  index: number;
+  id: string;
+  role: Role;
+  line?: number;
+  chars: number;
+  blocks: RowBlockView[];
+  hiddenBlocks: number;
+  /** For a tool result: the call it answers and where that call is. */
+  tool?: { callId?: string; name?: string; isError?: boolean; exitCode?: number; callRow: number };
+  /** Active rows: the row of the source message in the original pane, -1 when none (e.g. a summary). */
+  sourceRow: number;
+  /** Active rows whose text differs from their source (capped prose, rewrites). */
+  differs: boolean;
+}
+
+export interface LeafOption {
+  id: string;
+  label: string;
+  messages: number;
+  isDefault: boolean;
+}
+
+export interface SessionSummary {
+  name: string;
+  bytes: number;
+  sha256: string;
+  format: string;
+  formatVersion: string | null;
+  leaves: LeafOption[];
+  defaultLeafId: string | null;
+  warnings: LoadWarning[];
+  toolCalls: number;
+  recordedCompactions: number;
+}
+
+export interface StrategyOption {
+  name: string;
+  label: string;
+  description: string;
+}
+
+/** Role codes for the per-row filter arrays. */
+export const ROLE_CODES: readonly Role[] = ["user", "assistant", "toolResult", "bash", "system", "custom", "summary"];
+export const FLAG_HAS_OMISSION = 1;
+export const FLAG_DIFFERS = 2;
+
+export interface PaneGeometry {
+  count: number;
+  heights: Uint16Array;
+  /** ROLE_CODES index per row. */
+  roles: Uint8Array;
+  flags: Uint8Array;
+  /** Row in the other pane holding the same source message, -1 when none. */
+  aligned: Int32Array;
+}
+
+export interface ViewSummary {
+  strategy: string;
+  options: Record<string, unknown>;
+  leafId: string | null;
+  stats: CheckpointStats;
+  /** What the active context is made of, in characters of JSON. */
+  composition: { label: string; chars: number }[];
+  estimatedTokens: { original: number; active: number };
+  round: number;
+  hasPrevious: boolean;
+  original: PaneGeometry;
+  active: PaneGeometry;
+}
+
+export interface DisplayBlock {
+  type: RowBlockView["type"];
+  /** Full text for text/thinking; JSON for tool calls and raw values; gated by size. */
+  text: string;
+  truncated: boolean;
+  totalChars: number;
+  mimeType?: string;
+  /** data: URL for images (rendered as an <img>, never as HTML). */
+  imageUrl?: string;
+  recoveryId?: string;
+  sha256?: string;
+  bytes?: number;
+  label?: string;
+  name?: string;
+}
+
+export interface MessageDetail {
+  pane: Pane;
+  index: number;
+  id: string;
+  role: Role;
+  meta: string;
+  blocks: DisplayBlock[];
+}
+
+export interface RecoveryResult {
+  recoveryId: string;
+  verified: boolean;
+  expected: string;
+  found: string;
+  bytes: number;
+  kind: string;
+  blocks: DisplayBlock[];
+  error?: string;
+}
+
+export interface DiffPart {
+  value: string;
+  added?: boolean;
+  removed?: boolean;
+}
+
+export interface DiffResult {
+  index: number;
+  parts: DiffPart[];
+  gated: boolean;
+  sourceChars: number;
+  activeChars: number;
+}
+
+export type LoadSource = { kind: "file"; file: File } | { kind: "url"; url: string; name: string } | { kind: "bytes"; bytes: ArrayBuffer; name: string };
+
+export interface CompactParams {
+  strategy: string;
+  options: Record<string, unknown>;
+  leafId: string | null;
+  /** Recompact the current checkpoint plus whatever the branch has beyond it. */
+  fromPrevious?: boolean;
+}
+
+export type Request =
+  | { type: "strategies" }
+  | { type: "load"; source: LoadSource; params: Omit<CompactParams, "fromPrevious"> }
+  | { type: "cancel"; target: number }
+  | { type: "compact"; params: CompactParams }
+  | { type: "rows"; pane: Pane; start: number; end: number }
+  | { type: "detail"; pane: Pane; index: number; full: boolean }
+  | { type: "recover"; recoveryId: string; full: boolean }
+  | { type: "search"; query: string }
+  | { type: "diff"; index: number; full: boolean }
+  | { type: "export" }
+  | { type: "locate"; messageId: string };
+
+export interface ResponseMap {
+  strategies: StrategyOption[];
+  load: { session: SessionSummary; view: ViewSummary };
+  cancel: { cancelled: boolean };
+  compact: ViewSummary;
+  rows: RowProjection[];
+  detail: MessageDetail;
+  recover: RecoveryResult;
+  search: { original: number[]; active: number[]; total: number; capped: boolean };
+  diff: DiffResult;
+  export: { blob: Blob; name: string };
+  locate: { original: number; active: number };
+}
+
+export type Progress = { stage: "reading" | "parsing" | "compacting"; loaded: number; total: number };
+
+export type WorkerInbound = { id: number; request: Request };
+export type WorkerOutbound =
+  | { id: number; ok: true; result: unknown }
+  | { id: number; ok: false; error: { message: string; line?: number; cancelled?: boolean } }
+  | { id: number; progress: Progress };

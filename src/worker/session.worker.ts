@@ -1,0 +1,62 @@
+/// <reference lib="webworker" />
+/**
+ * The Web Worker entry: a thin adapter from postMessage to SessionEngine.
+ * Requests run one at a time in arrival order; a cancel marks its target and
+ * the target stops at its next stage boundary or chunk.
+ */
+import { SessionError } from "../../core/model.ts";
+import { CancelledError, SessionEngine, dispatchRequest, type TaskContext } from "./engine.ts";
+import type { Request, WorkerInbound, WorkerOutbound } from "./protocol.ts";
+
+declare const self: DedicatedWorkerGlobalScope;
+
+const engine = new SessionEngine();
+const cancelled = new Set<number>();
+let queue: Promise<void> = Promise.resolve();
+
+function post(message: WorkerOutbound, transfer: Transferable[] = []): void {
+  self.postMessage(message, transfer);
+}
+
+self.onmessage = (event: MessageEvent<WorkerInbound>) => {
+  const { id, request } = event.data;
+  if (request.type === "cancel") {
+    // Handled at once, not queued: the target is still running.
+    cancelled.add(request.target);
+    post({ id, ok: true, result: { cancelled: true } });
+    return;
+  }
+  queue = queue.then(() => run(id, request));
+};
+
+async function run(id: number, request: Request): Promise<void> {
+  const task: TaskContext = {
+    progress: (progress) => post({ id, progress }),
+    checkCancelled: () => {
+      if (cancelled.has(id)) throw new CancelledError();
+    },
+  };
+  try {
+    task.checkCancelled();
+    const result = await dispatchRequest(engine, request, task);
+    post({ id, ok: true, result }, transferables(result));
+  } catch (error) {
+    if (error instanceof CancelledError) post({ id, ok: false, error: { message: "cancelled", cancelled: true } });
+    else if (error instanceof SessionError) post({ id, ok: false, error: { message: error.reason, line: error.line } });
+    else post({ id, ok: false, error: { message: error instanceof Error ? error.message : String(error) } });
+  } finally {
+    cancelled.delete(id);
+  }
+}
+
+/** Geometry arrays move to the main thread instead of being copied. */
+function transferables(result: unknown): Transferable[] {
+  const out: Transferable[] = [];
+  const view = (result as { view?: unknown })?.view ?? result;
+  for (const pane of ["original", "active"] as const) {
+    const geometry = (view as Record<string, { heights?: Uint16Array; roles?: Uint8Array; flags?: Uint8Array; aligned?: Int32Array }> | undefined)?.[pane];
+    if (!geometry?.heights) continue;
+    for (const array of [geometry.heights, geometry.roles, geometry.flags, geometry.aligned]) if (array) out.push(array.buffer as ArrayBuffer);
+  }
+  return out;
+}
