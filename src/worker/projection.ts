@@ -173,7 +173,8 @@ export function paneGeometry(pane: PaneModel, rows: (index: number) => RowProjec
     if (row.differs) flag |= FLAG_DIFFERS;
     flags[i] = flag;
   }
-  return { count, heights, roles, flags, aligned };
+  // A copy: the geometry is transferred to the main thread, which detaches its buffers.
+  return { count, heights, roles, flags, aligned: aligned.slice() };
 }
 
 export function displayBlocks(blocks: readonly Block[], full: boolean): DisplayBlock[] {
