@@ -70,7 +70,7 @@ async function measure(input: string, bytes: Uint8Array): Promise<Row> {
   });
   const compactMs = await best(async () => {
     const session = loadSession(bytes);
-    const checkpoint = await compactSession(session, { name: input, bytes: bytes.length, sha256: await sha256Hex(bytes) }, { strategy: "transparent" });
+    const checkpoint = await compactSession(session, { name: input, bytes: bytes.length, sha256: await sha256Hex(bytes) }, { strategy: "transparent", keepPayloadJson: true });
     return checkpointChunks(checkpoint).length;
   });
   return { input, mb: bytes.length / 1e6, floorReadMs, readMs, floorCompactMs, compactMs };

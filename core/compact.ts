@@ -12,6 +12,8 @@ export interface CompactRequest {
   options?: Record<string, unknown>;
   leafId?: string | null;
   previous?: StrategyContext["previous"];
+  /** See StrategyContext.keepPayloadJson. */
+  keepPayloadJson?: boolean;
 }
 
 export async function compactSession(
@@ -25,7 +27,7 @@ export async function compactSession(
   const leafId = request.leafId ?? session.defaultLeafId;
   const branch = session.branch(leafId);
   const options = request.options ?? {};
-  const result = await strategy.run(branch, options, { previous: request.previous, warn });
+  const result = await strategy.run(branch, options, { previous: request.previous, warn, keepPayloadJson: request.keepPayloadJson });
   return {
     schema: CHECKPOINT_SCHEMA,
     source: {

@@ -40,7 +40,7 @@ export async function runCompact(args: ParsedArgs): Promise<number> {
   const checkpoint = await compactSession(
     session,
     { name: basename(file), bytes: bytes.length, sha256: await sha256Hex(bytes) },
-    { strategy: strategyName, options, leafId: leafFlag(args, session), previous },
+    { strategy: strategyName, options, leafId: leafFlag(args, session), previous, keepPayloadJson: true },
     (message) => process.stderr.write(`warning: ${message}\n`),
   );
   writeOutput(checkpointChunks(checkpoint), stringFlag(args, "output"));

@@ -80,7 +80,7 @@ export async function transparent(branch: readonly Message[], options: Transpare
 
   // Pass 3: hash every payload, then place the markers.
   const known: JsonLengths = new WeakMap();
-  const archive = await hashPayloads(pending, known);
+  const archive = await hashPayloads(pending, known, context.keepPayloadJson === true);
   const archived = new Set<string>();
   pending.forEach((item, i) => {
     const entry = archive[i]!;
@@ -177,13 +177,13 @@ function queueProse(active: Message[], owned: Set<number>, pending: PendingPaylo
   });
 }
 
-async function hashPayloads(pending: PendingPayload[], known: JsonLengths): Promise<ArchiveEntry[]> {
+async function hashPayloads(pending: PendingPayload[], known: JsonLengths, keepJson: boolean): Promise<ArchiveEntry[]> {
   const digests = await digestPayloads(pending.map((item) => item.payload));
   digests.forEach((digest, i) => {
     const payload = pending[i]!.payload;
     if (typeof payload === "object" && payload !== null) {
       known.set(payload, digest.json.length);
-      rememberPayloadJson(payload, digest.json);
+      if (keepJson) rememberPayloadJson(payload, digest.json);
     }
   });
   return pending.map((item, i) => ({

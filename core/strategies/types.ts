@@ -4,6 +4,12 @@ import type { Message } from "../model.ts";
 export interface StrategyContext {
   /** An earlier checkpoint of this session, for recompaction. */
   previous?: Pick<Checkpoint, "archive" | "active">;
+  /**
+   * Remember each archived payload's JSON so serializing the checkpoint reuses
+   * it (the CLI, which writes everything). Off where memory matters more (the
+   * worker exports rarely and would hold a second copy of every payload).
+   */
+  keepPayloadJson?: boolean;
   /** Lenient problems worth telling the user about. */
   warn?: (message: string) => void;
 }

@@ -32,6 +32,7 @@ export function App() {
   const panes = useRef<Partial<Record<Pane, PaneHandle>>>({});
   const leader = useRef<Pane>("original");
   const syncing = useRef(false);
+  const lastFirstRow = useRef<Record<Pane, number>>({ original: -1, active: -1 });
 
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
@@ -65,13 +66,16 @@ export function App() {
   const onRegister = useCallback((pane: Pane, handle: PaneHandle) => {
     panes.current[pane] = handle;
   }, []);
+  /** The pane the user scrolls leads; scrolls we cause ourselves do not change the leader. */
   const onLead = useCallback((pane: Pane) => {
-    leader.current = pane;
+    if (!syncing.current) leader.current = pane;
   }, []);
-  /** The pane the user scrolls leads; the other follows to the same source message. */
+  /** The other pane follows the leader to the same source message, once per change of its first row. */
   const onFirstRow = useCallback(
     (pane: Pane, row: number) => {
-      if (pane !== leader.current || syncing.current || !view) return;
+      const changed = lastFirstRow.current[pane] !== row;
+      lastFirstRow.current[pane] = row;
+      if (!changed || pane !== leader.current || syncing.current || !view) return;
       const other: Pane = pane === "original" ? "active" : "original";
       const target = panes.current[other];
       if (!target?.api) return;
@@ -84,7 +88,8 @@ export function App() {
       if (position >= count) return;
       syncing.current = true;
       target.api.scrollToRow({ index: position, align: "start", behavior: "instant" });
-      requestAnimationFrame(() => (syncing.current = false));
+      // The follower's own scroll event arrives in the next frame; ignore it, then listen again.
+      requestAnimationFrame(() => requestAnimationFrame(() => (syncing.current = false)));
     },
     [view],
   );

@@ -179,7 +179,7 @@ export function PaneView({
   const rowProps: RowProps = { pane, view, visible, recovered, expandedThinking, selectedIndex, rowsVersion, onJump };
 
   return (
-    <section className="pane" data-testid={`${pane}-pane`} aria-label={title} onPointerEnter={() => onLead(pane)} onWheel={() => onLead(pane)} onFocus={() => onLead(pane)}>
+    <section className="pane" data-testid={`${pane}-pane`} aria-label={title} onScrollCapture={() => onLead(pane)} onWheel={() => onLead(pane)} onFocus={() => onLead(pane)}>
       <header className="pane-title">
         <h2>{title}</h2>
         <span className="dim">

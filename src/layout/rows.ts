@@ -20,7 +20,7 @@ export const EXPANDED_THINKING_BOX = 160;
 export const MAX_ROW_BLOCKS = 8;
 export const MAX_PREVIEW_LINES = 3;
 
-export function blockHeight(block: RowProjection["blocks"][number]): number {
+export function blockHeight(block: Pick<RowProjection["blocks"][number], "type" | "lines">): number {
   switch (block.type) {
     case "text":
       return block.lines * LINE_HEIGHT + TEXT_GAP;

@@ -74,6 +74,7 @@ interface View {
 const SEARCH_CAP = 10_000;
 const DIFF_GATE = 20_000;
 const READ_CHUNK_REPORT = 1 << 20;
+const FILE_SLICE = 16 << 20;
 
 export class SessionEngine {
   private loaded?: LoadedSession;
@@ -87,8 +88,15 @@ export class SessionEngine {
     const { bytes, name } = await readSource(source, task);
     task.checkCancelled();
     task.progress({ stage: "parsing", loaded: bytes.length, total: bytes.length });
-    const session = loadSession(bytes);
-    const sha256 = await sha256Hex(bytes);
+    // WebCrypto hashes the file off this thread while we parse it.
+    const fileHash = sha256Hex(bytes);
+    let session: Session;
+    try {
+      session = loadSession(bytes);
+    } finally {
+      await fileHash.catch(() => undefined);
+    }
+    const sha256 = await fileHash;
     task.checkCancelled();
     const summary = summarize(session, name, bytes.length, sha256);
     const leafId = params.leafId !== null && session.byId.has(params.leafId) ? params.leafId : session.defaultLeafId;
@@ -236,8 +244,8 @@ export class SessionEngine {
       estimatedTokens: { original: Math.ceil(checkpoint.stats.originalChars / 4), active: Math.ceil(checkpoint.stats.activeChars / 4) },
       round,
       hasPrevious: previous !== undefined,
-      original: paneGeometry(original, (i) => projectRow(original, i, -1, false), originalToActive),
-      active: paneGeometry(active, (i) => projectRow(active, i, activeToOriginal[i]!, differs[i] === 1), activeToOriginal),
+      original: paneGeometry(original, null, originalToActive),
+      active: paneGeometry(active, differs, activeToOriginal),
     };
     return view;
   }
@@ -296,7 +304,24 @@ async function readSource(source: LoadSource, task: TaskContext): Promise<{ byte
     const total = Number(response.headers.get("content-length") ?? 0);
     return { bytes: await readStream(response.body, total, task), name: source.name };
   }
-  return { bytes: await readStream(source.file.stream(), source.file.size, task), name: source.file.name };
+  return { bytes: await readFile(source.file, task), name: source.file.name };
+}
+
+/**
+ * Reads a local file in large slices into one buffer: far faster than its
+ * stream's 64 KB chunks for big files, and still reports bytes read.
+ */
+async function readFile(file: File, task: TaskContext): Promise<Uint8Array> {
+  const bytes = new Uint8Array(file.size);
+  for (let offset = 0; offset < file.size; ) {
+    const slice = new Uint8Array(await file.slice(offset, offset + FILE_SLICE).arrayBuffer());
+    task.checkCancelled();
+    bytes.set(slice, offset);
+    offset += slice.length;
+    if (slice.length === 0) break;
+    task.progress({ stage: "reading", loaded: offset, total: file.size });
+  }
+  return bytes;
 }
 
 async function readStream(stream: ReadableStream<Uint8Array> | null, total: number, task: TaskContext): Promise<Uint8Array> {
