@@ -12,6 +12,7 @@ const encoder = new TextEncoder();
 const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, "0"));
 /** Below this many bytes the synchronous hash is faster than a WebCrypto call. */
 const SYNC_HASH_LIMIT = 32 * 1024;
+const YIELD_EVERY = 2048;
 
 export async function sha256Hex(data: Uint8Array | string): Promise<string> {
   const bytes = typeof data === "string" ? encoder.encode(data) : data;
@@ -45,7 +46,15 @@ let scratch = new Uint8Array(1 << 16);
 export async function digestPayloads(payloads: readonly unknown[]): Promise<PayloadDigest[]> {
   const out: PayloadDigest[] = new Array(payloads.length);
   const large: Promise<void>[] = [];
-  payloads.forEach((payload, i) => {
+  for (let i = 0; i < payloads.length; i++) {
+    // Yield now and then so a worker can answer other messages during a long compaction.
+    if (i > 0 && i % YIELD_EVERY === 0) await new Promise((resolve) => setTimeout(resolve, 0));
+    hashOne(payloads[i], i);
+  }
+  await Promise.all(large);
+  return out;
+
+  function hashOne(payload: unknown, i: number): void {
     const json = JSON.stringify(payload) ?? "null";
     // UTF-8 needs at most 3 bytes per UTF-16 code unit.
     if (json.length * 3 > scratch.length) {
@@ -63,7 +72,5 @@ export async function digestPayloads(payloads: readonly unknown[]): Promise<Payl
       const bytes = scratch.slice(0, written);
       large.push(sha256Hex(bytes).then((sha256) => void (out[i] = { sha256, bytes: written, json })));
     }
-  });
-  await Promise.all(large);
-  return out;
+  }
 }

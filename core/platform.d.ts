@@ -15,3 +15,4 @@ interface SubtleCryptoLike {
   digest(algorithm: "SHA-256", data: Uint8Array): Promise<ArrayBuffer>;
 }
 declare var crypto: { subtle: SubtleCryptoLike };
+declare function setTimeout(callback: (...args: unknown[]) => void, ms?: number): unknown;

@@ -187,7 +187,11 @@ export function PaneView({
           {visible ? ` shown of ${formatCount(view[pane].count)}` : ""}
         </span>
       </header>
-      {count === 0 ? (
+      {pane === "active" && view.pending ? (
+        <div className="empty" aria-busy="true">
+          Compacting {formatCount(view.original.count)} messages: moving payloads out and hashing them…
+        </div>
+      ) : count === 0 ? (
         <div className="empty">{visible ? "No message matches the filters." : "This branch has no messages."}</div>
       ) : (
         <List

@@ -8,6 +8,7 @@ export function StatsBar() {
   const view = useApp((s) => s.view);
   const session = useApp((s) => s.session);
   if (!view || !session) return null;
+  if (view.pending) return <div className="stats" aria-busy="true">Compacting… the statistics appear when the active context is ready.</div>;
   const { stats } = view;
   const total = view.composition.reduce((sum, part) => sum + part.chars, 0) || 1;
   const ratio = stats.originalChars > 0 ? stats.activeChars / stats.originalChars : 0;

@@ -12,7 +12,7 @@ export function Toolbar() {
   const proseCap = useApp((s) => s.proseCap);
   const busy = useApp((s) => s.busy);
   const [capText, setCapText] = useState(proseCap === null ? "" : String(proseCap));
-  const disabled = !session || busy !== null;
+  const disabled = !session || busy !== null || !view || view.pending === true;
 
   const onFile = (event: ChangeEvent<HTMLInputElement>) => {
     const file = event.target.files?.[0];

@@ -9,6 +9,7 @@ import {
   FLAG_HAS_OMISSION,
   ROLE_CODES,
   type DiffResult,
+  type LoadPreview,
   type LoadSource,
   type MessageDetail,
   type Pane,
@@ -150,24 +151,53 @@ function resetViewState(view: ViewSummary): Partial<AppState> {
   return { view, recovered: {}, expandedThinking: {}, selected: null, detail: null, search: null, rowsVersion: get().rowsVersion + 1 };
 }
 
+/** What was on screen before a load started showing its preview; put back if the load fails. */
+let beforePreview: Pick<AppState, "session" | "view"> | null = null;
+
+function pendingView(preview: LoadPreview): ViewSummary {
+  const empty = { count: 0, heights: new Uint16Array(), roles: new Uint8Array(), flags: new Uint8Array(), aligned: new Int32Array() };
+  return {
+    pending: true,
+    strategy: preview.strategy,
+    options: compactOptions(),
+    leafId: preview.leafId,
+    stats: { proseSegments: 0, proseVerbatim: 0, payloads: 0, originalChars: 0, activeChars: 0, metadataFields: 0, capped: 0 },
+    composition: [],
+    estimatedTokens: { original: 0, active: 0 },
+    round: 0,
+    hasPrevious: false,
+    original: preview.original,
+    active: empty,
+  };
+}
+
 /** Loads a file, a demo or bytes; a load in progress is cancelled first. */
 export async function loadSource(source: LoadSource): Promise<void> {
   const engine = client();
   const previous = get().loading;
   if (previous) engine.cancel(previous.id);
+  restoreBeforePreview();
   const name = source.kind === "file" ? source.file.name : source.name;
   const link = get().pendingLink;
   const pending = engine.request(
     { type: "load", source, params: { strategy: link?.strategy ?? get().strategy, options: compactOptions(), leafId: link?.leaf ?? null } },
     (progress) => {
       const loading = get().loading;
-      if (loading?.id === pending.id) set({ loading: { ...loading, progress } });
+      if (loading?.id !== pending.id) return;
+      const { preview, ...rest } = progress;
+      set({ loading: { ...loading, progress: rest } });
+      if (preview) {
+        // The session is read: show its original branch while the compaction runs.
+        beforePreview = { session: get().session, view: get().view };
+        set({ ...resetViewState(pendingView(preview)), session: preview.session });
+      }
     },
   );
   set({ loading: { id: pending.id, name, progress: null }, loadError: null });
   try {
     const { session, view } = await pending.promise;
     if (get().loading?.id !== pending.id) return;
+    beforePreview = null;
     set({
       ...resetViewState(view),
       loading: null,
@@ -181,21 +211,30 @@ export async function loadSource(source: LoadSource): Promise<void> {
     applyPendingLink(session);
   } catch (error) {
     if (get().loading?.id !== pending.id) return;
+    restoreBeforePreview();
     const engineError = error instanceof EngineError ? error : undefined;
     // The previous session stays: only the error is new.
     set({ loading: null, loadError: engineError?.cancelled ? null : { name, message: messageOf(error), line: engineError?.line } });
   }
 }
 
+function restoreBeforePreview(): void {
+  if (!beforePreview) return;
+  const { session, view } = beforePreview;
+  beforePreview = null;
+  set({ ...(view ? resetViewState(view) : { view: null }), session });
+}
+
 export function cancelLoad(): void {
   const loading = get().loading;
   if (!loading) return;
   client().cancel(loading.id);
+  restoreBeforePreview();
   set({ loading: null });
 }
 
 export async function recompact(changes: { strategy?: string; proseCap?: number | null; leafId?: string | null; fromPrevious?: boolean }): Promise<void> {
-  if (!get().session) return;
+  if (!get().session || !ready()) return;
   const next = {
     strategy: changes.strategy ?? get().strategy,
     proseCap: changes.proseCap !== undefined ? changes.proseCap : get().proseCap,
@@ -242,7 +281,14 @@ export function toggleThinking(key: string): void {
   set((state) => ({ expandedThinking: { ...state.expandedThinking, [key]: !state.expandedThinking[key] } }));
 }
 
+/** True once a complete view (both panes) is on screen. */
+function ready(): boolean {
+  const view = get().view;
+  return view !== null && view.pending !== true;
+}
+
 export async function select(selection: Selection | null, scroll = true): Promise<void> {
+  if (selection && !ready()) return;
   set({ selected: selection });
   if (!selection) {
     set({ detail: null });
@@ -305,7 +351,7 @@ export function visibleRows(view: ViewSummary, pane: Pane, filters: Filters): In
 }
 
 export async function runSearch(query: string): Promise<void> {
-  if (!get().view) return;
+  if (!ready()) return;
   if (query.trim() === "") {
     set({ search: null });
     return;
@@ -329,7 +375,7 @@ export function stepSearch(delta: 1 | -1): void {
 /** j/k: the next or previous row in the selected pane (default: active). */
 export function stepRow(delta: 1 | -1): void {
   const { view, selected } = get();
-  if (!view) return;
+  if (!view || !ready()) return;
   const pane = selected?.pane ?? "active";
   const count = view[pane].count;
   if (count === 0) return;
@@ -340,7 +386,7 @@ export function stepRow(delta: 1 | -1): void {
 /** n/p: the next or previous active row with an omission marker. */
 export function stepOmission(delta: 1 | -1): void {
   const { view, selected } = get();
-  if (!view) return;
+  if (!view || !ready()) return;
   const flags = view.active.flags;
   const from = selected?.pane === "active" ? selected.index : selected ? view.original.aligned[selected.index] ?? -1 : -1;
   for (let i = from + delta; i >= 0 && i < flags.length; i += delta) {
@@ -354,7 +400,7 @@ export function stepOmission(delta: 1 | -1): void {
 /** Enter: recover every marker of the selected active row. */
 export async function recoverSelected(): Promise<void> {
   const { selected, view } = get();
-  if (!selected || !view) return;
+  if (!selected || !view || !ready()) return;
   const activeIndex = selected.pane === "active" ? selected.index : view.original.aligned[selected.index] ?? -1;
   if (activeIndex < 0) return;
   const detail = await client().request({ type: "detail", pane: "active", index: activeIndex, full: false }).promise;
@@ -362,7 +408,7 @@ export async function recoverSelected(): Promise<void> {
 }
 
 export async function exportCheckpoint(): Promise<{ blob: Blob; name: string } | null> {
-  if (!get().view) return null;
+  if (!ready()) return null;
   set({ busy: "Exporting…" });
   try {
     return await client().request({ type: "export" }).promise;

@@ -79,6 +79,8 @@ const FILE_SLICE = 16 << 20;
 export class SessionEngine {
   private loaded?: LoadedSession;
   private view?: View;
+  /** The original pane of a session still being compacted; rows requests for it are answered at once. */
+  private preview?: PaneModel;
 
   strategies(): StrategyOption[] {
     return STRATEGIES.map(({ name, label, description }) => ({ name, label, description }));
@@ -100,13 +102,24 @@ export class SessionEngine {
     task.checkCancelled();
     const summary = summarize(session, name, bytes.length, sha256);
     const leafId = params.leafId !== null && session.byId.has(params.leafId) ? params.leafId : session.defaultLeafId;
-    task.progress({ stage: "compacting", loaded: bytes.length, total: bytes.length });
-    const view = await this.buildView(session, summary, { ...params, leafId }, undefined, 0);
-    task.checkCancelled();
-    // Only a complete load replaces what is on screen.
-    this.loaded = { session, summary };
-    this.view = view;
-    return { session: summary, view: view.summary };
+    const preview = buildPaneModel(session.branch(leafId));
+    this.preview = preview;
+    try {
+      task.progress({
+        stage: "compacting",
+        loaded: bytes.length,
+        total: bytes.length,
+        preview: { session: summary, original: paneGeometry(preview, null, new Int32Array(preview.messages.length).fill(-1)), strategy: params.strategy, leafId },
+      });
+      const view = await this.buildView(session, summary, { ...params, leafId }, undefined, 0);
+      task.checkCancelled();
+      // Only a complete load replaces the session the engine serves.
+      this.loaded = { session, summary };
+      this.view = view;
+      return { session: summary, view: view.summary };
+    } finally {
+      if (this.preview === preview) this.preview = undefined;
+    }
   }
 
   async compact(params: CompactParams): Promise<ViewSummary> {
@@ -118,9 +131,14 @@ export class SessionEngine {
   }
 
   rows(pane: Pane, start: number, end: number): RowProjection[] {
+    const out: RowProjection[] = [];
+    if (this.preview) {
+      // A session is loading: its original pane is what the screen shows.
+      if (pane === "original") for (let i = Math.max(0, start); i < Math.min(end, this.preview.messages.length); i++) out.push(projectRow(this.preview, i, -1, false));
+      return out;
+    }
     const view = this.requireView();
     const model = pane === "original" ? view.original : view.active;
-    const out: RowProjection[] = [];
     for (let i = Math.max(0, start); i < Math.min(end, model.messages.length); i++) out.push(this.project(view, pane, i));
     return out;
   }

@@ -84,6 +84,8 @@ export interface PaneGeometry {
 }
 
 export interface ViewSummary {
+  /** True while only the original pane is known (the compaction still runs). */
+  pending?: boolean;
   strategy: string;
   options: Record<string, unknown>;
   leafId: string | null;
@@ -184,7 +186,19 @@ export interface ResponseMap {
   locate: { original: number; active: number };
 }
 
-export type Progress = { stage: "reading" | "parsing" | "compacting"; loaded: number; total: number };
+export interface LoadPreview {
+  session: SessionSummary;
+  original: PaneGeometry;
+  strategy: string;
+  leafId: string | null;
+}
+
+/**
+ * Load progress. The "compacting" stage carries a preview: the session is
+ * read, so the original pane can be shown (and its rows fetched) while the
+ * compaction runs.
+ */
+export type Progress = { stage: "reading" | "parsing" | "compacting"; loaded: number; total: number; preview?: LoadPreview };
 
 export type WorkerInbound = { id: number; request: Request };
 export type WorkerOutbound =

@@ -26,7 +26,10 @@ self.onmessage = (event: MessageEvent<WorkerInbound>) => {
     post({ id, ok: true, result: { cancelled: true } });
     return;
   }
-  queue = queue.then(() => run(id, request));
+  // Row pages are read-only and quick: answered between the steps of a long
+  // load (the compaction yields), so the original pane fills while it runs.
+  if (request.type === "rows") void run(id, request);
+  else queue = queue.then(() => run(id, request));
 };
 
 async function run(id: number, request: Request): Promise<void> {
