@@ -1,0 +1,120 @@
+/** The worker's engine, in-process: projections, geometry, recovery, search, diff, cancel, preview. */
+import { describe, expect, it } from "vitest";
+import { baseRowHeight } from "../../src/layout/rows.ts";
+import { CancelledError, SessionEngine, type TaskContext } from "../../src/worker/engine.ts";
+import type { Progress } from "../../src/worker/protocol.ts";
+import { readFixture } from "../helpers/fixtures.ts";
+
+function bytesOf(relative: string): ArrayBuffer {
+  const bytes = readFixture(relative);
+  return bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
+}
+
+function task(progress: Progress[] = [], cancelAfter?: Progress["stage"]): TaskContext {
+  let cancelled = false;
+  return {
+    progress: (p) => {
+      progress.push(p);
+      if (p.stage === cancelAfter) cancelled = true;
+    },
+    checkCancelled: () => {
+      if (cancelled) throw new CancelledError();
+    },
+  };
+}
+
+async function loaded(relative = "composed/pi-v3-tree.jsonl", options: Record<string, unknown> = {}) {
+  const engine = new SessionEngine();
+  const progress: Progress[] = [];
+  const result = await engine.load({ kind: "bytes", bytes: bytesOf(relative), name: relative.split("/").pop()! }, { strategy: "transparent", options, leafId: null }, task(progress));
+  return { engine, result, progress };
+}
+
+describe("SessionEngine", () => {
+  it("loads, summarises the session and shows a preview of the original pane first", async () => {
+    const { result, progress } = await loaded();
+    expect(result.session).toMatchObject({ name: "pi-v3-tree.jsonl", format: "pi", formatVersion: "3", defaultLeafId: "c0000010", recordedCompactions: 1 });
+    expect(result.session.sha256).toMatch(/^[0-9a-f]{64}$/);
+    expect(result.session.leaves.map((l) => l.label)).toEqual([
+      "Try a migration that backfills null amounts instead.",
+      "Great. Next, add a test for negative amounts in test/ledger.test.ts and open a PR that re…",
+    ]);
+    const preview = progress.find((p) => p.preview)!.preview!;
+    expect(preview.original.count).toBe(18);
+    expect(Array.from(preview.original.heights)).toEqual(Array.from(result.view.original.heights));
+    expect(result.view.original.count).toBe(18);
+    expect(result.view.active.count).toBe(18);
+    expect(result.view.stats.payloads).toBe(9);
+  });
+
+  it("row heights from the geometry equal the heights of the projected rows", async () => {
+    const { engine, result } = await loaded("pi/JohnnyLai92__pi-mono__6edf3497.jsonl");
+    for (const pane of ["original", "active"] as const) {
+      const rows = engine.rows(pane, 0, result.view[pane].count);
+      rows.forEach((row, i) => expect(result.view[pane].heights[i], `${pane} row ${i}`).toBe(baseRowHeight(row)));
+    }
+  });
+
+  it("aligns the panes by source message and pairs calls with results", async () => {
+    const { engine, result } = await loaded();
+    const original = engine.rows("original", 0, 18);
+    const active = engine.rows("active", 0, 18);
+    active.forEach((row, i) => {
+      expect(row.sourceRow).toBe(i);
+      expect(original[row.sourceRow]!.id).toBe(row.id);
+      expect(result.view.active.aligned[i]).toBe(i);
+    });
+    const call = original.find((r) => r.blocks.some((b) => b.callId === "toolu_04"))!;
+    const resultRow = call.blocks.find((b) => b.callId === "toolu_04")!.resultRow!;
+    expect(original[resultRow]!.tool).toMatchObject({ callId: "toolu_04", name: "bash", isError: true, exitCode: 1, callRow: call.index });
+  });
+
+  it("recovers a payload verified against its hash, as display blocks", async () => {
+    const { engine } = await loaded();
+    const marker = engine.rows("active", 0, 18).flatMap((r) => r.blocks).find((b) => b.recoveryId === "c0000006#/blocks")!;
+    const recovered = await engine.recover(marker.recoveryId!, false);
+    expect(recovered).toMatchObject({ verified: true, expected: marker.sha256, found: marker.sha256, kind: "toolResult" });
+    expect(recovered.blocks.map((b) => b.type)).toEqual(["text", "image"]);
+    expect(recovered.blocks[1]!.imageUrl).toMatch(/^data:image\/png;base64,/);
+    await expect(engine.recover("nope#/x", false)).rejects.toThrow(/no archived payload/);
+  });
+
+  it("finds text in both panes, diffs capped prose, locates messages", async () => {
+    const { engine } = await loaded("composed/pi-v3-tree.jsonl", { maxProseChars: 100 });
+    const search = engine.search("MIGRATIONS/");
+    expect(search.original.length).toBeGreaterThan(0);
+    expect(engine.search("   ")).toEqual({ original: [], active: [], total: 0, capped: false });
+    const changed = engine.rows("active", 0, 18).find((r) => r.differs)!;
+    const diff = engine.diff(changed.index, false);
+    expect(diff.parts.some((p) => p.removed)).toBe(true);
+    const row = engine.rows("original", 0, 18).findIndex((r) => r.id === "c0000006");
+    expect(row).toBeGreaterThan(0);
+    expect(engine.locate("c0000006")).toEqual({ original: row, active: row });
+    expect(engine.locate("b0000003")).toEqual({ original: -1, active: -1 });
+  });
+
+  it("recompacts from the previous checkpoint, round by round, with the same ids", async () => {
+    const { engine, result } = await loaded();
+    const before = engine.rows("active", 0, 18).flatMap((r) => r.blocks.map((b) => b.recoveryId)).filter(Boolean);
+    const next = await engine.compact({ strategy: "transparent", options: {}, leafId: result.view.leafId, fromPrevious: true });
+    expect(next.round).toBe(1);
+    expect(next.hasPrevious).toBe(true);
+    expect(engine.rows("active", 0, 18).flatMap((r) => r.blocks.map((b) => b.recoveryId)).filter(Boolean)).toEqual(before);
+  });
+
+  it("a cancelled load throws and leaves the previous session in place", async () => {
+    const { engine } = await loaded();
+    await expect(
+      engine.load({ kind: "bytes", bytes: bytesOf("composed/openai-chat.json"), name: "x.json" }, { strategy: "transparent", options: {}, leafId: null }, task([], "parsing")),
+    ).rejects.toBeInstanceOf(CancelledError);
+    expect(engine.rows("original", 0, 1)[0]!.id).toBe("a0000003");
+  });
+
+  it("exports the checkpoint as a Blob named after the source", async () => {
+    const { engine } = await loaded();
+    const { blob, name } = engine.exportCheckpoint();
+    expect(name).toBe("pi-v3-tree.transparent.checkpoint.json");
+    const checkpoint = JSON.parse(await blob.text());
+    expect(checkpoint.archive).toHaveLength(9);
+  });
+});
