@@ -5,13 +5,16 @@
  * <reason>`), never a stack trace; `verify` exits 1 when a hash does not hold.
  */
 import { FileError, UsageError, parseArgs } from "./cli/args.ts";
-import { runCompact, runInspect, runVerify } from "./cli/commands.ts";
+import { runCheckrideCommand, runCompact, runInspect, runVerify } from "./cli/commands.ts";
 
 const USAGE = `usage:
   npm run cli -- inspect <file> [--leaf ID] [--format pi|claude|codex|openai|anthropic] [--strict]
   npm run cli -- compact <file> [--leaf ID] [--strategy transparent] [--max-prose-characters N]
                                 [--previous CHECKPOINT] [--output FILE] [--format F] [--strict]
-  npm run cli -- verify <checkpoint>`;
+  npm run cli -- verify <checkpoint>
+  npm run cli -- checkride <file> [--strategy NAME|all] [--reader literal|endpoint] [--endpoint URL --model M [--timeout S]]
+                                  [--memory FILE] [--leaf ID] [--json]
+                 (the endpoint's API key, if it needs one, comes from SESSION_INSPECTOR_API_KEY)`;
 
 async function main(argv: string[]): Promise<number> {
   const args = parseArgs(argv);
@@ -22,6 +25,8 @@ async function main(argv: string[]): Promise<number> {
       return runCompact(args);
     case "verify":
       return runVerify(args);
+    case "checkride":
+      return runCheckrideCommand(args);
     case "help":
     case "--help":
       process.stdout.write(USAGE + "\n");

@@ -27,7 +27,7 @@ export async function compactSession(
   const leafId = request.leafId ?? session.defaultLeafId;
   const branch = session.branch(leafId);
   const options = request.options ?? {};
-  const result = await strategy.run(branch, options, { previous: request.previous, warn, keepPayloadJson: request.keepPayloadJson });
+  const result = await strategy.run(branch, options, { previous: request.previous, warn, keepPayloadJson: request.keepPayloadJson, recorded: session.recordedContext(leafId) });
   return {
     schema: CHECKPOINT_SCHEMA,
     source: {

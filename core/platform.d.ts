@@ -16,3 +16,14 @@ interface SubtleCryptoLike {
 }
 declare var crypto: { subtle: SubtleCryptoLike };
 declare function setTimeout(callback: (...args: unknown[]) => void, ms?: number): unknown;
+declare function clearTimeout(handle: unknown): void;
+declare class AbortController {
+  readonly signal: unknown;
+  abort(): void;
+}
+interface FetchResponseLike {
+  ok: boolean;
+  status: number;
+  json(): Promise<unknown>;
+}
+declare function fetch(url: string, init?: { method?: string; headers?: Record<string, string>; body?: string; signal?: unknown }): Promise<FetchResponseLike>;

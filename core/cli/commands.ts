@@ -4,6 +4,7 @@ import { CHECKPOINT_SCHEMA, type Checkpoint } from "../checkpoint.ts";
 import { compactSession } from "../compact.ts";
 import { checkpointChunks } from "../checkpoint-json.ts";
 import { sha256Hex } from "../hash.ts";
+import { checkrideSession } from "../checkride/session.ts";
 import { inspectSession } from "../inspect.ts";
 import { STRATEGIES, findStrategy } from "../strategies/index.ts";
 import { FileError, UsageError, readInput, readSessionFile, stringFlag, writeOutput, type ParsedArgs } from "./args.ts";
@@ -44,6 +45,36 @@ export async function runCompact(args: ParsedArgs): Promise<number> {
     (message) => process.stderr.write(`warning: ${message}\n`),
   );
   writeOutput(checkpointChunks(checkpoint), stringFlag(args, "output"));
+  return 0;
+}
+
+export async function runCheckrideCommand(args: ParsedArgs): Promise<number> {
+  const { session } = readSessionFile(args);
+  const strategy = stringFlag(args, "strategy") ?? "all";
+  if (strategy !== "all" && !findStrategy(strategy)) {
+    throw new UsageError(`unknown strategy "${strategy}" (have: ${STRATEGIES.map((s) => s.name).join(", ")}, all)`);
+  }
+  const reader = stringFlag(args, "reader") ?? "literal";
+  if (reader !== "literal" && reader !== "endpoint") throw new UsageError(`unknown reader "${reader}" (literal or endpoint)`);
+  const endpointUrl = stringFlag(args, "endpoint");
+  const model = stringFlag(args, "model");
+  if (reader === "endpoint" && (!endpointUrl || !model)) throw new UsageError("--reader endpoint needs --endpoint URL and --model NAME");
+  const memoryFile = stringFlag(args, "memory");
+  const memory = memoryFile ? new TextDecoder().decode(readInput(memoryFile)) : undefined;
+  const timeout = stringFlag(args, "timeout");
+  const results = await checkrideSession(session, strategy === "all" ? "all" : [strategy], {
+    reader,
+    memory,
+    endpoint: endpointUrl && model ? { url: endpointUrl, model, apiKey: process.env.SESSION_INSPECTOR_API_KEY, timeoutMs: timeout ? Number(timeout) * 1000 : undefined } : undefined,
+  }, leafFlag(args, session));
+  if (args.flags.has("json")) {
+    writeOutput(JSON.stringify({ results: results.map(({ scoreLabel: _label, ...rest }) => ({ ...rest, probes: rest.probes.map(({ id, status, question, expected, answer, evidence }) => ({ id, status, question, expected, answer, evidence })) })) }, null, 2), undefined);
+  } else {
+    for (const result of results) {
+      process.stdout.write(`${result.strategy} (${result.reader} reader): ${result.passed}/${result.asked} ${result.scoreLabel}\n`);
+      for (const probe of result.probes) process.stdout.write(`  ${probe.status.padEnd(12)} ${probe.id.padEnd(12)} ${probe.status === "skipped" || probe.status === "inconclusive" ? probe.note ?? "" : probe.expected ?? ""}\n`.replace(/\n(?!$)/g, " "));
+    }
+  }
   return 0;
 }
 

@@ -4,6 +4,7 @@
  * this list, so a new strategy slots in here and nowhere else.
  */
 import type { Message } from "../model.ts";
+import { recorded } from "./recorded.ts";
 import { transparent } from "./transparent.ts";
 import type { StrategyContext, StrategyResult } from "./types.ts";
 
@@ -22,6 +23,12 @@ export const STRATEGIES: readonly StrategyInfo[] = [
     description: "All user and assistant prose verbatim; tool output, thinking, images and unknown blocks moved out behind SHA-256 recovery markers.",
     run: (branch, options, context) =>
       transparent(branch, { maxProseChars: typeof options.maxProseChars === "number" ? options.maxProseChars : undefined }, context),
+  },
+  {
+    name: "recorded",
+    label: "Recorded (the compactions in the file)",
+    description: "What the real agent would send now, after the compactions recorded in the session; everything it dropped is listed in the archive.",
+    run: (branch, _options, context) => recorded(branch, context),
   },
 ];
 

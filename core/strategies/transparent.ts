@@ -14,6 +14,7 @@ import { computeStats, recoveryId } from "../checkpoint.ts";
 import { digestPayloads } from "../hash.ts";
 import { rememberPayloadJson } from "../checkpoint-json.ts";
 import type { Block, Message, OmittedBlock, PayloadKind, ToolCallBlock } from "../model.ts";
+import { anchorsIn, errorLineOf } from "../signals.ts";
 import { toolCallsById, toolOutcome } from "../tool-info.ts";
 import type { StrategyContext, StrategyResult } from "./types.ts";
 
@@ -117,6 +118,7 @@ function planMessage(message: Message, messageIndex: number, calls: Map<string, 
     if (blocks.length === 0 || blocks.every((b) => b.type === "omitted")) return blocks;
     const outcome = toolOutcome(message, calls);
     const kind: PayloadKind = role === "bash" ? "bashOutput" : "toolResult";
+    const output = blocks.map((b) => (b.type === "text" ? b.text : "")).join("\n");
     pending.push({
       messageIndex,
       blockIndex: 0,
@@ -124,7 +126,7 @@ function planMessage(message: Message, messageIndex: number, calls: Map<string, 
       path: "/blocks",
       kind,
       payload: blocks,
-      describe: (bytes) => describeResult(outcome, role === "bash", bytes),
+      describe: (bytes) => describeResult(outcome, role === "bash", bytes, output),
     });
     return [blocks[0]!]; // placeholder, replaced by the marker after hashing
   }
@@ -197,15 +199,32 @@ async function hashPayloads(pending: PendingPayload[], known: JsonLengths, keepJ
   }));
 }
 
-function describeResult(outcome: ReturnType<typeof toolOutcome>, isBash: boolean, bytes: number): string {
+/**
+ * The label keeps what a reader needs to stay oriented without the payload:
+ * which tool, which call, error state and exit code, size; for a failure the
+ * line that names it; and any anchors (error codes, SHAs, URLs, issue
+ * numbers) the output mentions.
+ */
+function describeResult(outcome: ReturnType<typeof toolOutcome>, isBash: boolean, bytes: number, output: string): string {
   const name = isBash ? "bash" : outcome.toolName ?? "tool";
   const head = isBash ? `bash output${outcome.command ? ` of \`${truncate(outcome.command, 60)}\`` : ""}` : `${name} result${outcome.callId ? ` (${outcome.callId})` : ""}`;
   const parts: string[] = [];
   if (outcome.isError !== undefined) parts.push(outcome.isError ? "error" : "ok");
   if (outcome.exitCode !== undefined) parts.push(`exit ${outcome.exitCode}`);
   parts.push(formatBytes(bytes));
-  return `${head}: ${parts.join(", ")}`;
+  let label = `${head}: ${parts.join(", ")}`;
+  const failed = outcome.isError === true || (outcome.exitCode !== undefined && outcome.exitCode !== 0);
+  const errorLine = failed ? errorLineOf(output) : undefined;
+  if (errorLine) label += `; says "${truncate(errorLine, LABEL_QUOTE)}"`;
+  const anchors = anchorsIn(output.length > ANCHOR_SCAN ? output.slice(0, ANCHOR_SCAN / 2) + "\n" + output.slice(-ANCHOR_SCAN / 2) : output).slice(0, LABEL_ANCHORS);
+  if (anchors.length > 0) label += `; mentions ${anchors.join(", ")}`;
+  return label;
 }
+
+const LABEL_QUOTE = 160;
+const LABEL_ANCHORS = 4;
+/** Anchors are looked for at both ends of long outputs only: labels stay cheap. */
+const ANCHOR_SCAN = 20_000;
 
 function describeBlock(block: Block, bytes: number): string {
   switch (block.type) {

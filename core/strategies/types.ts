@@ -1,5 +1,5 @@
 import type { ArchiveEntry, Checkpoint, CheckpointStats } from "../checkpoint.ts";
-import type { Message } from "../model.ts";
+import type { Message, RecordedContext } from "../model.ts";
 
 export interface StrategyContext {
   /** An earlier checkpoint of this session, for recompaction. */
@@ -10,6 +10,8 @@ export interface StrategyContext {
    * worker exports rarely and would hold a second copy of every payload).
    */
   keepPayloadJson?: boolean;
+  /** The context the agent itself would send now (for the `recorded` strategy). */
+  recorded?: RecordedContext;
   /** Lenient problems worth telling the user about. */
   warn?: (message: string) => void;
 }

@@ -75,3 +75,26 @@ describe("compact and verify", () => {
     expect(runCli(["compact", fixturePath("composed/pi-v3-tree.jsonl"), "--strategy", "nope"]).stderr).toMatch(/unknown strategy "nope"/);
   });
 });
+
+describe("checkride", () => {
+  it("--json prints {results:[{strategy, reader, probes, passed, asked}]} for every strategy", () => {
+    const { status, stdout } = runCli(["checkride", fixturePath("composed/pi-v3-tree.jsonl"), "--strategy", "all", "--json"]);
+    expect(status).toBe(0);
+    const { results } = JSON.parse(stdout);
+    expect(results.map((r: { strategy: string }) => r.strategy)).toEqual(["transparent", "recorded"]);
+    for (const result of results) {
+      expect(result.reader).toBe("literal");
+      expect(Object.keys(result.probes[0]).sort()).toEqual(["answer", "evidence", "expected", "id", "question", "status"]);
+    }
+    expect(results[0]).toMatchObject({ passed: 5, asked: 5 });
+    expect(results[1].probes.find((p: { id: string }) => p.id === "rules").status).toBe("fail");
+  });
+
+  it("the endpoint reader needs a URL and a model; a memory file is read", () => {
+    expect(runCli(["checkride", fixturePath("composed/pi-v3-tree.jsonl"), "--reader", "endpoint"]).stderr).toMatch(/needs --endpoint URL and --model/);
+    const memory = join(temp, "memory.md");
+    writeFileSync(memory, "## Next\n- Add a test for negative amounts in test/ledger.test.ts\n");
+    const { results } = JSON.parse(runCli(["checkride", fixturePath("composed/pi-v3-tree.jsonl"), "--strategy", "transparent", "--memory", memory, "--json"]).stdout);
+    expect(results[0].probes.find((p: { id: string }) => p.id === "next").status).toBe("pass");
+  });
+});

@@ -1,0 +1,201 @@
+/**
+ * Readers answer the probes holding only the active context.
+ *
+ * `literal` is deterministic and built in: for each probe it searches the
+ * context for the answer key's items and quotes the lines where they stand,
+ * as a careful reader with no inference would. It measures whether the facts
+ * are *present in the context*, never what a model would recall, and is
+ * labelled so everywhere.
+ *
+ * `endpoint` asks any OpenAI-compatible chat completions server (llama.cpp,
+ * Ollama, vLLM, LM Studio) one request per probe set. A timeout, an HTTP
+ * error or an unreadable reply makes every answer inconclusive, never a fail.
+ */
+import type { ContextLine } from "./context.ts";
+import type { Probe, ProbeId } from "./probes.ts";
+import { basename, distinctiveTokens, normalizeText, tokenCoverage } from "./tokens.ts";
+
+export interface ReaderAnswer {
+  answer: string;
+  /** Message ids where the quoted text stands. */
+  evidence: string[];
+  /** Set when the reader could not answer (endpoint errors): the probe is inconclusive. */
+  inconclusive?: string;
+}
+
+export type ReaderAnswers = Partial<Record<ProbeId, ReaderAnswer>>;
+
+const QUOTE_LIMIT = 400;
+
+interface Quote {
+  line: ContextLine;
+  /** Quote the window around this text (a long line is not quoted whole). */
+  around?: string;
+}
+
+/** A line, or for a long one the window around what was looked for, or its two ends (where outcomes are printed). */
+function quote({ line, around }: Quote): string {
+  const text = line.text;
+  if (text.length <= QUOTE_LIMIT) return text;
+  const half = QUOTE_LIMIT / 2;
+  const at = around ? text.toLowerCase().indexOf(around.toLowerCase()) : -1;
+  if (at !== -1) {
+    const start = Math.max(0, at - half);
+    return (start > 0 ? "…" : "") + text.slice(start, at + around!.length + half) + (at + around!.length + half < text.length ? "…" : "");
+  }
+  return text.slice(0, half) + " … " + text.slice(-half);
+}
+
+/** The latest line that best covers `item` (at least `threshold` of its tokens), if any. */
+function bestLine(lines: readonly ContextLine[], item: string, threshold: number): ContextLine | undefined {
+  const tokens = distinctiveTokens(item);
+  if (tokens.length === 0) return undefined;
+  let best: ContextLine | undefined;
+  let bestScore = 0;
+  for (let i = lines.length - 1; i >= 0; i--) {
+    const score = tokenCoverage(lines[i]!.text, tokens);
+    if (score > bestScore) {
+      best = lines[i];
+      bestScore = score;
+      if (score === 1) break;
+    }
+  }
+  return bestScore >= threshold ? best : undefined;
+}
+
+function lastLineContaining(lines: readonly ContextLine[], needle: string): number {
+  const lower = needle.toLowerCase();
+  for (let i = lines.length - 1; i >= 0; i--) if (normalizeText(lines[i]!.text).includes(lower)) return i;
+  return -1;
+}
+
+function answerFrom(found: Quote[]): ReaderAnswer {
+  if (found.length === 0) return { answer: "Not found in the context.", evidence: [] };
+  const quotes = [...new Set(found.map(quote))];
+  return { answer: quotes.join("\n"), evidence: [...new Set(found.map((q) => q.line.messageId))] };
+}
+
+export function literalReader(probes: readonly Probe[], lines: readonly ContextLine[]): ReaderAnswers {
+  const answers: ReaderAnswers = {};
+  for (const probe of probes) {
+    if (probe.expected === null) continue;
+    const found: Quote[] = [];
+    switch (probe.id) {
+      case "files":
+        for (const path of probe.items) {
+          let at = lastLineContaining(lines, path);
+          let around = path;
+          if (at === -1) at = lastLineContaining(lines, (around = basename(path)));
+          if (at !== -1) found.push({ line: lines[at]!, around });
+        }
+        break;
+      case "anchors":
+        for (const anchor of probe.items) {
+          const at = lastLineContaining(lines, anchor);
+          if (at !== -1) found.push({ line: lines[at]!, around: anchor });
+        }
+        break;
+      case "verify": {
+        // The last mention of the command, then what follows it: its result or a marker's label.
+        const command = probe.items[0]!;
+        let at = lastLineContaining(lines, command);
+        if (at === -1) {
+          const line = bestLine(lines, command, 0.75);
+          at = line ? lines.lastIndexOf(line) : -1;
+        }
+        if (at !== -1) {
+          found.push({ line: lines[at]!, around: command.slice(0, 60) });
+          // What follows in the next two messages: the result, or the marker that replaced it.
+          const messages = new Set<string>();
+          for (let i = at + 1; i < lines.length; i++) {
+            messages.add(lines[i]!.messageId);
+            if (messages.size > 2) break;
+            if (/\b(pass|passed|fail|failed|error|ok|exit|exit_code|succeeded|tests?:)\b/i.test(lines[i]!.text)) found.push({ line: lines[i]! });
+          }
+        }
+        break;
+      }
+      case "intent":
+      case "error": {
+        const line = bestLine(lines, probe.expected, 0.5);
+        if (line) found.push({ line, around: probe.items[0] });
+        break;
+      }
+      default:
+        // rules and the memory-backed probes: quote the best line for each item.
+        for (const item of probe.items) {
+          const line = bestLine(lines, item, 0.6);
+          if (line) found.push({ line, around: distinctiveTokens(item)[0] });
+        }
+    }
+    answers[probe.id] = answerFrom(found);
+  }
+  return answers;
+}
+
+export interface EndpointConfig {
+  /** Base URL of an OpenAI-compatible server, e.g. http://127.0.0.1:8080/v1 */
+  url: string;
+  model: string;
+  apiKey?: string;
+  timeoutMs?: number;
+  /** For tests and other runtimes; defaults to globalThis.fetch. */
+  fetch?: typeof fetch;
+}
+
+export function chatCompletionsUrl(base: string): string {
+  const trimmed = base.replace(/\/+$/, "");
+  return trimmed.endsWith("/chat/completions") ? trimmed : `${trimmed}/chat/completions`;
+}
+
+export function quizPrompt(probes: readonly Probe[], context: string): { system: string; user: string } {
+  const asked = probes.filter((p) => p.expected !== null);
+  return {
+    system:
+      "You are taking over a coding session. You hold only the context below. Answer each question from that context alone; quote exact file paths, commands, error text and rules. If the context does not say, answer \"I don't know\". Reply with one JSON object whose keys are the question ids and whose values are your answers as strings, and nothing else.",
+    user: `<context>\n${context}\n</context>\n\nQuestions:\n${asked.map((p) => `- ${p.id}: ${p.question}`).join("\n")}\n\nReply as JSON: {${asked.map((p) => `"${p.id}": "..."`).join(", ")}}`,
+  };
+}
+
+export async function endpointReader(probes: readonly Probe[], context: string, config: EndpointConfig): Promise<ReaderAnswers> {
+  const asked = probes.filter((p) => p.expected !== null);
+  const all = (reason: string): ReaderAnswers => Object.fromEntries(asked.map((p) => [p.id, { answer: "", evidence: [], inconclusive: reason }]));
+  const doFetch = config.fetch ?? globalThis.fetch;
+  const { system, user } = quizPrompt(probes, context);
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(), config.timeoutMs ?? 120_000);
+  let content: string;
+  try {
+    const response = await doFetch(chatCompletionsUrl(config.url), {
+      method: "POST",
+      headers: { "content-type": "application/json", ...(config.apiKey ? { authorization: `Bearer ${config.apiKey}` } : {}) },
+      body: JSON.stringify({ model: config.model, temperature: 0, messages: [{ role: "system", content: system }, { role: "user", content: user }] }),
+      signal: controller.signal,
+    });
+    if (!response.ok) return all(`the endpoint answered HTTP ${response.status}`);
+    const body = (await response.json()) as { choices?: { message?: { content?: unknown } }[] };
+    const text = body.choices?.[0]?.message?.content;
+    if (typeof text !== "string") return all("the endpoint's reply has no message content");
+    content = text;
+  } catch (error) {
+    const aborted = error instanceof Error && error.name === "AbortError";
+    return all(aborted ? "the endpoint timed out" : `the endpoint could not be reached (${error instanceof Error ? error.message : String(error)})`);
+  } finally {
+    clearTimeout(timer);
+  }
+  const json = /\{[\s\S]*\}/.exec(content)?.[0];
+  let parsed: unknown;
+  try {
+    parsed = json ? JSON.parse(json) : undefined;
+  } catch {
+    parsed = undefined;
+  }
+  if (typeof parsed !== "object" || parsed === null) return all("the endpoint's reply is not the JSON object asked for");
+  const answers: ReaderAnswers = {};
+  for (const probe of asked) {
+    const value = (parsed as Record<string, unknown>)[probe.id];
+    answers[probe.id] =
+      value === undefined ? { answer: "", evidence: [], inconclusive: "the reply has no answer for this question" } : { answer: typeof value === "string" ? value : JSON.stringify(value), evidence: [] };
+  }
+  return answers;
+}

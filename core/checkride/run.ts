@@ -1,0 +1,64 @@
+/** One checkride: facts from the branch, probes, a reader on the active context, grades. */
+import type { Message } from "../model.ts";
+import { contextLines, contextText } from "./context.ts";
+import { extractFacts, type Facts } from "./facts.ts";
+import { buildProbes } from "./probes.ts";
+import { endpointReader, literalReader, type EndpointConfig, type ReaderAnswers } from "./readers.ts";
+
+export type ProbeStatus = "pass" | "fail" | "skipped" | "inconclusive";
+
+export interface ProbeResult {
+  id: string;
+  status: ProbeStatus;
+  question: string;
+  expected: string | null;
+  answer: string;
+  /** Message ids in the active context where the answer stands (literal reader), or the fact's source. */
+  evidence: string[];
+  matched: string[];
+  note?: string;
+}
+
+export interface CheckrideResult {
+  strategy: string;
+  reader: "literal" | "endpoint";
+  /** What the score means: never "model recall" for the literal reader. */
+  scoreLabel: string;
+  probes: ProbeResult[];
+  passed: number;
+  asked: number;
+}
+
+export interface CheckrideOptions {
+  reader: "literal" | "endpoint";
+  endpoint?: EndpointConfig;
+  memory?: string;
+  cwd?: string;
+}
+
+export const SCORE_LABELS = {
+  literal: "facts present in context",
+  endpoint: "answered correctly by the model",
+} as const;
+
+export async function runCheckride(strategy: string, branch: readonly Message[], active: readonly Message[], options: CheckrideOptions, facts?: Facts): Promise<CheckrideResult> {
+  const probes = buildProbes(facts ?? extractFacts(branch, { cwd: options.cwd, memory: options.memory }));
+  let answers: ReaderAnswers;
+  if (options.reader === "endpoint") {
+    if (!options.endpoint) throw new Error("the endpoint reader needs an endpoint URL and a model");
+    answers = await endpointReader(probes, contextText(active), options.endpoint);
+  } else {
+    answers = literalReader(probes, contextLines(active));
+  }
+  const results: ProbeResult[] = probes.map((probe) => {
+    const base = { id: probe.id, question: probe.question, expected: probe.expected };
+    if (probe.expected === null) return { ...base, status: "skipped", answer: "", evidence: [], matched: [], note: probe.skipReason };
+    const answer = answers[probe.id] ?? { answer: "", evidence: [], inconclusive: "the reader gave no answer" };
+    if (answer.inconclusive) return { ...base, status: "inconclusive", answer: answer.answer, evidence: [], matched: [], note: answer.inconclusive };
+    const grade = probe.grade(answer.answer);
+    return { ...base, status: grade.pass ? "pass" : "fail", answer: answer.answer, evidence: answer.evidence, matched: grade.matched };
+  });
+  const passed = results.filter((r) => r.status === "pass").length;
+  const asked = results.filter((r) => r.status === "pass" || r.status === "fail").length;
+  return { strategy, reader: options.reader, scoreLabel: SCORE_LABELS[options.reader], probes: results, passed, asked };
+}
