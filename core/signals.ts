@@ -24,11 +24,18 @@ export function anchorsIn(text: string): string[] {
   return [...found];
 }
 
-const ERROR_LINE = /(error|exception|fail(ed|ure)?|panic|traceback|cannot|not found|✗|●)/i;
+/** Most specific first: a named error, then a word of failure, then a test runner's failure mark. */
+const ERROR_TIERS = [/\b\w*(Error|Exception)\b|panic|traceback|fatal/, /\b(error|fail(ed|ure)?|cannot|can't|not found|denied|refused)\b/i, /[✗●×]/];
 
-/** The first line of an output that names the failure (or its first line). */
+/** The line of an output that best names the failure (or its first line). */
 export function errorLineOf(output: string): string | undefined {
-  const lines = output.split("\n").map((line) => line.trim()).filter(Boolean);
-  const hit = lines.find((line) => ERROR_LINE.test(line) && !/^(tests?:|test files)/i.test(line) && !/^(FAIL|●)\s*\S*$/.test(line));
-  return hit ?? lines[0];
+  const lines = output
+    .split("\n")
+    .map((line) => line.trim())
+    .filter((line) => line !== "" && !/^(tests?:|test files)/i.test(line));
+  for (const tier of ERROR_TIERS) {
+    const hit = lines.find((line) => tier.test(line));
+    if (hit) return hit;
+  }
+  return lines[0];
 }

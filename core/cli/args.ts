@@ -96,8 +96,11 @@ function writeAll(fd: number, chunk: string): void {
     try {
       offset += writeSync(fd, bytes, offset);
     } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      // The reader went away (`| head`): nothing more to write, and no error to report.
+      if (code === "EPIPE") return;
       // A non-blocking stdout pipe that is full: try again until the reader drains it.
-      if ((error as NodeJS.ErrnoException).code !== "EAGAIN") throw error;
+      if (code !== "EAGAIN") throw error;
     }
   }
 }

@@ -70,10 +70,15 @@ export async function runCheckrideCommand(args: ParsedArgs): Promise<number> {
   if (args.flags.has("json")) {
     writeOutput(JSON.stringify({ results: results.map(({ scoreLabel: _label, ...rest }) => ({ ...rest, probes: rest.probes.map(({ id, status, question, expected, answer, evidence }) => ({ id, status, question, expected, answer, evidence })) })) }, null, 2), undefined);
   } else {
+    const lines: string[] = [];
     for (const result of results) {
-      process.stdout.write(`${result.strategy} (${result.reader} reader): ${result.passed}/${result.asked} ${result.scoreLabel}\n`);
-      for (const probe of result.probes) process.stdout.write(`  ${probe.status.padEnd(12)} ${probe.id.padEnd(12)} ${probe.status === "skipped" || probe.status === "inconclusive" ? probe.note ?? "" : probe.expected ?? ""}\n`.replace(/\n(?!$)/g, " "));
+      lines.push(`${result.strategy} (${result.reader} reader): ${result.passed}/${result.asked} ${result.scoreLabel}`);
+      for (const probe of result.probes) {
+        const detail = probe.status === "skipped" || probe.status === "inconclusive" ? probe.note ?? "" : probe.expected ?? "";
+        lines.push(`  ${probe.status.padEnd(12)} ${probe.id.padEnd(12)} ${detail.replace(/\s+/g, " ").slice(0, 160)}`);
+      }
     }
+    writeOutput(lines.join("\n"), undefined);
   }
   return 0;
 }

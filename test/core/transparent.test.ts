@@ -178,7 +178,8 @@ describe("tampering", () => {
     const session = loadSession(readFixture("composed/pi-v3-tree.jsonl"));
     const checkpoint = await compactSession(session, SOURCE, { strategy: "transparent" });
     const labels = checkpoint.active.flatMap((m) => m.blocks.flatMap((b) => (b.type === "omitted" ? [b.label] : [])));
-    expect(labels).toContain(`bash result (toolu_04): error, exit 1, ${checkpoint.archive.find((e) => e.id === "c0000004#/blocks")!.bytes} bytes`);
+    const failing = checkpoint.archive.find((e) => e.id === "c0000004#/blocks")!;
+    expect(labels).toContain(`bash result (toolu_04): error, exit 1, ${failing.bytes} bytes; says "TypeError: Cannot read properties of undefined (reading 'toFixed') at toCsv (src/export.ts:9:22)"`);
     expect(labels.some((l) => l.startsWith("bash output of `git status --short`: ok, exit 0"))).toBe(true);
     expect(labels.some((l) => l.startsWith('unknown block "x-future-block"'))).toBe(true);
     expect(labels.some((l) => l.startsWith("thinking,"))).toBe(true);
