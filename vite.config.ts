@@ -2,18 +2,21 @@ import react from "@vitejs/plugin-react";
 import { defineConfig, type Plugin } from "vite";
 
 /**
- * Nothing leaves the machine: the built page may reach only its own origin.
- * The policy goes into the built index.html (the dev server's hot-reload
- * preamble is an inline script, so `npm start` runs without it).
+ * Nothing leaves the machine. The built index.html carries this policy for
+ * everything except connections; src/csp.ts adds `connect-src 'self'` (plus
+ * any model endpoint the user allowed) before the worker starts. The dev
+ * server's hot-reload preamble is an inline script, so `npm start` runs
+ * without the static part.
  */
 export const CONTENT_SECURITY_POLICY = [
-  "default-src 'self'",
   "script-src 'self'",
   "worker-src 'self'",
-  "connect-src 'self'",
   "img-src 'self' data: blob:",
   "style-src 'self'",
   "font-src 'self'",
+  "media-src 'self'",
+  "frame-src 'none'",
+  "manifest-src 'self'",
   "object-src 'none'",
   "base-uri 'none'",
   "form-action 'none'",

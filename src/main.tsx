@@ -5,6 +5,10 @@ import { DEMOS, demoSource } from "./demos.ts";
 import { connect, loadSource, parseDeepLink, setPendingLink } from "./store/store.ts";
 import { WorkerClient } from "./worker/client.ts";
 import "./styles.css";
+import { installConnectPolicy } from "./csp.ts";
+
+// First: where the page may connect, before anything can.
+installConnectPolicy();
 
 connect(new WorkerClient(() => new Worker(new URL("./worker/session.worker.ts", import.meta.url), { type: "module", name: "session-worker" })));
 

@@ -10,6 +10,7 @@ import {
 } from "../store/store.ts";
 import type { Pane } from "../worker/protocol.ts";
 import { CrashBanner, EmptyState, LoadError, LoadProgress, Warnings } from "./Banners.tsx";
+import { CheckridePanel } from "./CheckridePanel.tsx";
 import { DetailPanel } from "./DetailPanel.tsx";
 import { FindBar } from "./FindBar.tsx";
 import { HelpOverlay } from "./HelpOverlay.tsx";
@@ -151,6 +152,7 @@ export function App() {
         <EmptyState />
       )}
       <DetailPanel />
+      <CheckridePanel />
       <HelpOverlay />
       {dragging ? <div className="drop-overlay">Drop the session file to open it</div> : null}
     </div>

@@ -1,7 +1,7 @@
 /** Loading and compaction controls. */
 import { useState, type ChangeEvent } from "react";
 import { DEMOS, demoSource } from "../demos.ts";
-import { exportCheckpoint, loadSource, recompact, recoverSelected, useApp } from "../store/store.ts";
+import { exportCheckpoint, loadSource, recompact, recoverSelected, setCheckride, useApp } from "../store/store.ts";
 
 export function Toolbar() {
   const strategies = useApp((s) => s.strategies);
@@ -11,6 +11,7 @@ export function Toolbar() {
   const leafId = useApp((s) => s.leafId);
   const proseCap = useApp((s) => s.proseCap);
   const busy = useApp((s) => s.busy);
+  const checkrideOpen = useApp((s) => s.checkride.open);
   const [capText, setCapText] = useState(proseCap === null ? "" : String(proseCap));
   const disabled = !session || busy !== null || !view || view.pending === true;
 
@@ -104,6 +105,9 @@ export function Toolbar() {
       </button>
       <button type="button" disabled={disabled} onClick={() => void recoverSelected()} title="Recover every payload of the selected message (Enter)">
         Recover in message
+      </button>
+      <button type="button" disabled={disabled} onClick={() => setCheckride({ open: !checkrideOpen })} aria-pressed={checkrideOpen} data-testid="checkride-toggle">
+        Checkride
       </button>
       <button type="button" disabled={disabled} onClick={() => void onExport()} title="Download the checkpoint JSON (session-inspector/checkpoint@1). It contains the original payloads.">
         Export checkpoint

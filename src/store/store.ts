@@ -3,6 +3,7 @@
  * lives in the worker. Actions talk to the worker through the typed client.
  */
 import { create } from "zustand";
+import type { CheckrideResult } from "../../core/checkride/run.ts";
 import type { Role } from "../../core/model.ts";
 import { EngineError, type EngineClient } from "../worker/client.ts";
 import {
@@ -48,6 +49,27 @@ export interface SearchState {
   cursor: number;
 }
 
+export interface CheckrideSettings {
+  strategies: string[];
+  reader: "literal" | "endpoint";
+  endpointUrl: string;
+  model: string;
+  /** Kept in memory only: never stored, never exported. */
+  apiKey: string;
+  timeoutSeconds: number;
+  memory: File | null;
+}
+
+export interface CheckrideState {
+  open: boolean;
+  running: boolean;
+  results: CheckrideResult[] | null;
+  error: string | null;
+  settings: CheckrideSettings;
+  /** Scores per compaction round of this session, for the history chart. */
+  history: { round: number; strategy: string; reader: string; passed: number; asked: number }[];
+}
+
 export interface DeepLink {
   file?: string;
   message?: string;
@@ -80,6 +102,7 @@ export interface AppState {
   pendingLink: DeepLink | null;
   /** Bumped to ask a pane to scroll a row into view. */
   scrollRequest: { pane: Pane; index: number; nonce: number } | null;
+  checkride: CheckrideState;
 }
 
 export const rowCaches: Record<Pane, RowCache> = {
@@ -114,6 +137,14 @@ const initialState: Omit<AppState, "client"> = {
   showWarnings: false,
   pendingLink: null,
   scrollRequest: null,
+  checkride: {
+    open: false,
+    running: false,
+    results: null,
+    error: null,
+    settings: { strategies: [], reader: "literal", endpointUrl: "", model: "", apiKey: "", timeoutSeconds: 120, memory: null },
+    history: [],
+  },
 };
 
 export const useApp = create<AppState>(() => ({ client: null, ...initialState }));
@@ -148,7 +179,8 @@ function compactOptions(): Record<string, unknown> {
 function resetViewState(view: ViewSummary): Partial<AppState> {
   rowCaches.original.reset();
   rowCaches.active.reset();
-  return { view, recovered: {}, expandedThinking: {}, selected: null, detail: null, search: null, rowsVersion: get().rowsVersion + 1 };
+  const checkride = { ...get().checkride, results: null, error: null };
+  return { view, recovered: {}, expandedThinking: {}, selected: null, detail: null, search: null, rowsVersion: get().rowsVersion + 1, checkride };
 }
 
 /** What was on screen before a load started showing its preview; put back if the load fails. */
@@ -198,8 +230,10 @@ export async function loadSource(source: LoadSource): Promise<void> {
     const { session, view } = await pending.promise;
     if (get().loading?.id !== pending.id) return;
     beforePreview = null;
+    const reset = resetViewState(view);
     set({
-      ...resetViewState(view),
+      ...reset,
+      checkride: { ...reset.checkride!, history: [] },
       loading: null,
       session,
       lastSource: source,
@@ -476,4 +510,47 @@ function writeDeepLink(): void {
   const messageId = state.selected ? (state.detail?.[state.selected.pane] ?? state.detail?.active ?? state.detail?.original)?.id : undefined;
   const hash = deepLinkHash(state, messageId);
   if (hash && window.location.hash !== hash) window.history.replaceState(null, "", hash);
+}
+
+/* The checkride */
+
+export function setCheckride(changes: Partial<CheckrideState>): void {
+  set((state) => ({ checkride: { ...state.checkride, ...changes } }));
+}
+
+export function setCheckrideSettings(changes: Partial<CheckrideSettings>): void {
+  set((state) => ({ checkride: { ...state.checkride, settings: { ...state.checkride.settings, ...changes } } }));
+}
+
+export async function runCheckride(): Promise<void> {
+  if (!ready()) return;
+  const { checkride, strategies, view } = get();
+  const settings = checkride.settings;
+  const chosen = settings.strategies.length > 0 ? settings.strategies : strategies.map((s) => s.name);
+  setCheckride({ running: true, error: null });
+  try {
+    const results = await client().request({
+      type: "checkride",
+      params: {
+        strategies: chosen,
+        reader: settings.reader,
+        endpoint: settings.reader === "endpoint" ? { url: settings.endpointUrl, model: settings.model, apiKey: settings.apiKey || undefined, timeoutMs: settings.timeoutSeconds * 1000 } : undefined,
+        memory: settings.memory ?? undefined,
+      },
+    }).promise;
+    if (get().view !== view) return; // the view changed while we ran
+    const current = results.find((r) => r.strategy === view!.strategy);
+    const history = [...get().checkride.history.filter((h) => !(h.round === view!.round && h.strategy === view!.strategy && h.reader === settings.reader))];
+    if (current) history.push({ round: view!.round, strategy: current.strategy, reader: current.reader, passed: current.passed, asked: current.asked });
+    setCheckride({ running: false, results, history });
+  } catch (error) {
+    setCheckride({ running: false, error: messageOf(error) });
+  }
+}
+
+/** Evidence: jump to the message where the answer stands. */
+export async function jumpToMessage(messageId: string): Promise<void> {
+  const where = await client().request({ type: "locate", messageId }).promise;
+  if (where.active >= 0) await select({ pane: "active", index: where.active });
+  else if (where.original >= 0) await select({ pane: "original", index: where.original });
 }

@@ -4,7 +4,7 @@
  * the main bundle. (test/helpers/in-process-client.ts runs the same engine
  * in-process for component tests.)
  */
-import type { Progress, Request, ResponseMap, WorkerInbound, WorkerOutbound } from "./protocol.ts";
+import type { Progress, ProxiedFetch, ProxiedFetchReply, Request, ResponseMap, WorkerInbound, WorkerOutbound } from "./protocol.ts";
 
 export type RequestOf<T extends Request["type"]> = Extract<Request, { type: T }>;
 
@@ -59,6 +59,10 @@ export class WorkerClient implements EngineClient {
   }
 
   private receive(message: WorkerOutbound): void {
+    if ("fetchId" in message) {
+      void performProxiedFetch(message.fetch).then((reply) => this.worker.postMessage({ fetchId: message.fetchId, reply } satisfies WorkerInbound));
+      return;
+    }
     const waiting = this.waiting.get(message.id);
     if (!waiting) return;
     if ("progress" in message) {
@@ -99,5 +103,20 @@ export class WorkerClient implements EngineClient {
     this.worker.terminate();
     this.crash("restarted");
     this.start();
+  }
+}
+
+/** The worker's endpoint request, made here so the page's CSP governs where it may go. */
+async function performProxiedFetch(request: ProxiedFetch): Promise<ProxiedFetchReply> {
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(), request.timeoutMs);
+  try {
+    const response = await fetch(request.url, { ...request.init, signal: controller.signal, credentials: "omit", referrerPolicy: "no-referrer" });
+    return { ok: response.ok, status: response.status, body: await response.text() };
+  } catch (error) {
+    const aborted = error instanceof Error && error.name === "AbortError";
+    return { error: error instanceof Error ? error.message : String(error), aborted };
+  } finally {
+    clearTimeout(timer);
   }
 }

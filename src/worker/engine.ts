@@ -23,7 +23,11 @@ import {
   textSignature,
   type PaneModel,
 } from "./projection.ts";
+import { extractFacts } from "../../core/checkride/facts.ts";
+import { runCheckride, type CheckrideResult } from "../../core/checkride/run.ts";
+import { sessionCwd } from "../../core/checkride/session.ts";
 import type {
+  CheckrideParams,
   Request,
   CompactParams,
   DiffResult,
@@ -77,6 +81,9 @@ const READ_CHUNK_REPORT = 1 << 20;
 const FILE_SLICE = 16 << 20;
 
 export class SessionEngine {
+  /** How the endpoint reader reaches the model (the worker proxies it through the page). */
+  constructor(private readonly fetchImpl: typeof fetch = (...args) => globalThis.fetch(...args)) {}
+
   private loaded?: LoadedSession;
   private view?: View;
   /** The original pane of a session still being compacted; rows requests for it are answered at once. */
@@ -217,6 +224,27 @@ export class SessionEngine {
       blob: new Blob(checkpointChunks(view.checkpoint), { type: "application/json" }),
       name: `${base}.${view.checkpoint.strategy.name}.checkpoint.json`,
     };
+  }
+
+  /** Every requested strategy on the current branch, the same facts for all; the current strategy uses the checkpoint on screen (its cap, its round). */
+  async checkride(params: CheckrideParams): Promise<CheckrideResult[]> {
+    const { session, summary } = this.requireLoaded();
+    const view = this.requireView();
+    const memory = params.memory === undefined ? undefined : typeof params.memory === "string" ? params.memory : await params.memory.text();
+    const leafId = view.summary.leafId;
+    const branch = session.branch(leafId);
+    const cwd = sessionCwd(session);
+    const facts = extractFacts(branch, { cwd, memory });
+    const results: CheckrideResult[] = [];
+    for (const name of params.strategies) {
+      const active =
+        name === view.checkpoint.strategy.name
+          ? view.checkpoint.active
+          : (await compactSession(session, { name: summary.name, bytes: summary.bytes, sha256: summary.sha256 }, { strategy: name, options: view.summary.options, leafId })).active;
+      const endpoint = params.endpoint ? { ...params.endpoint, fetch: this.fetchImpl } : undefined;
+      results.push(await runCheckride(name, branch, active, { reader: params.reader, endpoint, memory, cwd }, facts));
+    }
+    return results;
   }
 
   locate(messageId: string): ResponseMap["locate"] {
@@ -396,6 +424,8 @@ export function dispatchRequest(engine: SessionEngine, request: Request, task: T
       return engine.exportCheckpoint();
     case "locate":
       return engine.locate(request.messageId);
+    case "checkride":
+      return engine.checkride(request.params);
     case "cancel":
       return { cancelled: false }; // cancels are handled before dispatch
   }

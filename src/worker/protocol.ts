@@ -4,6 +4,7 @@
  * small projections and asks for full content when a row is opened.
  */
 import type { CheckpointStats } from "../../core/checkpoint.ts";
+import type { CheckrideResult } from "../../core/checkride/run.ts";
 import type { LoadWarning, PayloadKind, Role } from "../../core/model.ts";
 
 export type Pane = "original" | "active";
@@ -149,6 +150,14 @@ export interface DiffResult {
   activeChars: number;
 }
 
+export interface CheckrideParams {
+  strategies: string[];
+  reader: "literal" | "endpoint";
+  endpoint?: { url: string; model: string; apiKey?: string; timeoutMs?: number };
+  /** A memory.md the user chose; read in the worker. */
+  memory?: File | string;
+}
+
 export type LoadSource = { kind: "file"; file: File } | { kind: "url"; url: string; name: string } | { kind: "bytes"; bytes: ArrayBuffer; name: string };
 
 export interface CompactParams {
@@ -170,7 +179,8 @@ export type Request =
   | { type: "search"; query: string }
   | { type: "diff"; index: number; full: boolean }
   | { type: "export" }
-  | { type: "locate"; messageId: string };
+  | { type: "locate"; messageId: string }
+  | { type: "checkride"; params: CheckrideParams };
 
 export interface ResponseMap {
   strategies: StrategyOption[];
@@ -184,7 +194,19 @@ export interface ResponseMap {
   diff: DiffResult;
   export: { blob: Blob; name: string };
   locate: { original: number; active: number };
+  checkride: CheckrideResult[];
 }
+
+/**
+ * The endpoint reader's HTTP request, made by the main thread on the worker's
+ * behalf so that the page's Content-Security-Policy governs it.
+ */
+export interface ProxiedFetch {
+  url: string;
+  init: { method?: string; headers?: Record<string, string>; body?: string };
+  timeoutMs: number;
+}
+export type ProxiedFetchReply = { ok: boolean; status: number; body: string } | { error: string; aborted?: boolean };
 
 export interface LoadPreview {
   session: SessionSummary;
@@ -200,8 +222,9 @@ export interface LoadPreview {
  */
 export type Progress = { stage: "reading" | "parsing" | "compacting"; loaded: number; total: number; preview?: LoadPreview };
 
-export type WorkerInbound = { id: number; request: Request };
+export type WorkerInbound = { id: number; request: Request } | { fetchId: number; reply: ProxiedFetchReply };
 export type WorkerOutbound =
+  | { fetchId: number; fetch: ProxiedFetch }
   | { id: number; ok: true; result: unknown }
   | { id: number; ok: false; error: { message: string; line?: number; cancelled?: boolean } }
   | { id: number; progress: Progress };

@@ -6,19 +6,48 @@
  */
 import { SessionError } from "../../core/model.ts";
 import { CancelledError, SessionEngine, dispatchRequest, type TaskContext } from "./engine.ts";
-import type { Request, WorkerInbound, WorkerOutbound } from "./protocol.ts";
+import type { ProxiedFetchReply, Request, WorkerInbound, WorkerOutbound } from "./protocol.ts";
 
 declare const self: DedicatedWorkerGlobalScope;
 
-const engine = new SessionEngine();
 const cancelled = new Set<number>();
 let queue: Promise<void> = Promise.resolve();
+
+/**
+ * The endpoint reader's fetch, made by the page on our behalf: the page's
+ * Content-Security-Policy then decides what may be reached.
+ */
+let nextFetchId = 1;
+const fetchesInFlight = new Map<number, (reply: ProxiedFetchReply) => void>();
+const proxiedFetch = ((url: string, init: RequestInit & { signal?: AbortSignal } = {}) =>
+  new Promise((resolve, reject) => {
+    const fetchId = nextFetchId++;
+    const onAbort = () => {
+      fetchesInFlight.delete(fetchId);
+      reject(new DOMException("the request was aborted", "AbortError"));
+    };
+    init.signal?.addEventListener("abort", onAbort, { once: true });
+    fetchesInFlight.set(fetchId, (reply) => {
+      init.signal?.removeEventListener("abort", onAbort);
+      if ("error" in reply) reject(reply.aborted ? new DOMException(reply.error, "AbortError") : new TypeError(reply.error));
+      else resolve({ ok: reply.ok, status: reply.status, json: async () => JSON.parse(reply.body) } as Response);
+    });
+    post({ fetchId, fetch: { url, init: { method: init.method, headers: init.headers as Record<string, string>, body: init.body as string }, timeoutMs: 600_000 } });
+  })) as typeof fetch;
+
+const engine = new SessionEngine(proxiedFetch);
 
 function post(message: WorkerOutbound, transfer: Transferable[] = []): void {
   self.postMessage(message, transfer);
 }
 
 self.onmessage = (event: MessageEvent<WorkerInbound>) => {
+  if ("fetchId" in event.data) {
+    const { fetchId, reply } = event.data;
+    fetchesInFlight.get(fetchId)?.(reply);
+    fetchesInFlight.delete(fetchId);
+    return;
+  }
   const { id, request } = event.data;
   if (request.type === "cancel") {
     // Handled at once, not queued: the target is still running.

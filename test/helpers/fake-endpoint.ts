@@ -2,7 +2,7 @@
  * A small OpenAI-compatible chat completions server on 127.0.0.1 that
  * answers from fixed text, for the endpoint reader's tests (Node and
  * browser). Paths choose the behaviour: /ok, /error500, /slow, /malformed,
- * /notjson. It records the requests it got and sends CORS headers.
+ * /notjson, /nocors. It records the requests it got and sends CORS headers.
  */
 import { createServer, type IncomingMessage, type Server } from "node:http";
 
@@ -15,9 +15,12 @@ export interface FakeEndpoint {
 export async function startFakeEndpoint(answers: Record<string, string>): Promise<FakeEndpoint> {
   const requests: FakeEndpoint["requests"] = [];
   const server: Server = createServer(async (request, response) => {
-    response.setHeader("access-control-allow-origin", "*");
-    response.setHeader("access-control-allow-headers", "content-type, authorization");
-    response.setHeader("access-control-allow-methods", "POST, OPTIONS");
+    // /nocors behaves like a server that never heard of the browser's CORS rules.
+    if (!request.url?.startsWith("/nocors")) {
+      response.setHeader("access-control-allow-origin", "*");
+      response.setHeader("access-control-allow-headers", "content-type, authorization");
+      response.setHeader("access-control-allow-methods", "POST, OPTIONS");
+    }
     if (request.method === "OPTIONS") {
       response.writeHead(204).end();
       return;

@@ -1,0 +1,243 @@
+/**
+ * The checkride: quiz a reader holding only the active context, graded
+ * against facts from the record. Score cards per strategy side by side, a
+ * strategies × probes matrix, and the score over recompaction rounds.
+ */
+import type { CheckrideResult, ProbeResult } from "../../core/checkride/run.ts";
+import { allowedEndpointOrigins, originOf, setEndpointAllowed } from "../csp.ts";
+import { jumpToMessage, runCheckride, setCheckride, setCheckrideSettings, useApp } from "../store/store.ts";
+
+const STATUS_LABEL: Record<ProbeResult["status"], string> = { pass: "pass", fail: "fail", skipped: "skipped", inconclusive: "inconclusive" };
+
+function ProbeRow({ probe }: { probe: ProbeResult }) {
+  return (
+    <tr data-testid="probe-row" data-probe-id={probe.id} data-status={probe.status} className={`probe probe-${probe.status}`}>
+      <td>
+        <span className={`status status-${probe.status}`}>{STATUS_LABEL[probe.status]}</span>
+      </td>
+      <td>
+        <strong>{probe.id}</strong>
+        <div className="dim small-text">{probe.question}</div>
+      </td>
+      <td className="key">{probe.expected ?? <span className="dim">{probe.note}</span>}</td>
+      <td className="answer">
+        {probe.status === "inconclusive" ? <span className="dim">{probe.note}</span> : probe.answer ? <pre className="pre answer-text">{probe.answer}</pre> : null}
+        {probe.evidence.length > 0 ? (
+          <div className="evidence">
+            evidence:{" "}
+            {probe.evidence.map((id) => (
+              <button key={id} type="button" className="link-button mono" onClick={() => void jumpToMessage(id)} title="Show this message">
+                {id}
+              </button>
+            ))}
+          </div>
+        ) : null}
+      </td>
+    </tr>
+  );
+}
+
+function ScoreCard({ result }: { result: CheckrideResult }) {
+  const label = result.reader === "literal" ? "facts present in context" : `answered correctly by ${useApp.getState().checkride.settings.model || "the model"}`;
+  return (
+    <section className="score-card" aria-label={`Checkride of ${result.strategy}`}>
+      <h3>
+        {result.strategy}{" "}
+        <span data-testid="checkride-score" data-strategy={result.strategy} className="score">
+          {result.passed}/{result.asked}
+        </span>{" "}
+        <span className="dim">{label}</span>
+      </h3>
+      <table className="probes">
+        <thead>
+          <tr>
+            <th>status</th>
+            <th>probe</th>
+            <th>answer key (from the record)</th>
+            <th>reader's answer</th>
+          </tr>
+        </thead>
+        <tbody>
+          {result.probes.map((probe) => (
+            <ProbeRow key={probe.id} probe={probe} />
+          ))}
+        </tbody>
+      </table>
+    </section>
+  );
+}
+
+function Matrix({ results }: { results: CheckrideResult[] }) {
+  const ids = results[0]?.probes.map((p) => p.id) ?? [];
+  return (
+    <table className="matrix" aria-label="Strategies by probes">
+      <thead>
+        <tr>
+          <th>strategy</th>
+          {ids.map((id) => (
+            <th key={id}>{id}</th>
+          ))}
+          <th>score</th>
+        </tr>
+      </thead>
+      <tbody>
+        {results.map((result) => (
+          <tr key={result.strategy}>
+            <th>{result.strategy}</th>
+            {result.probes.map((probe) => (
+              <td key={probe.id} className={`cell cell-${probe.status}`} title={`${probe.id}: ${probe.status}`}>
+                {probe.status === "pass" ? "✓" : probe.status === "fail" ? "✗" : probe.status === "inconclusive" ? "?" : "–"}
+              </td>
+            ))}
+            <td>
+              {result.passed}/{result.asked}
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+function History() {
+  const history = useApp((s) => s.checkride.history);
+  if (history.length < 2) return null;
+  return (
+    <div className="history" aria-label="Score over compaction rounds">
+      <h3>Over recompaction rounds</h3>
+      <ol className="rounds">
+        {history.map((entry) => (
+          <li key={`${entry.round}-${entry.strategy}-${entry.reader}`}>
+            round {entry.round + 1} · {entry.strategy} ({entry.reader}):{" "}
+            <span className="round-bar" style={{ width: `${entry.asked ? (entry.passed / entry.asked) * 120 : 0}px` }} /> {entry.passed}/{entry.asked}
+          </li>
+        ))}
+      </ol>
+    </div>
+  );
+}
+
+function EndpointSettings() {
+  const settings = useApp((s) => s.checkride.settings);
+  const origin = originOf(settings.endpointUrl);
+  const allowed = allowedEndpointOrigins();
+  return (
+    <div className="endpoint-settings">
+      <label className="field">
+        <span>Endpoint (OpenAI-compatible base URL)</span>
+        <input type="url" placeholder="http://127.0.0.1:8080/v1" value={settings.endpointUrl} onChange={(e) => setCheckrideSettings({ endpointUrl: e.target.value })} />
+      </label>
+      <label className="field">
+        <span>Model</span>
+        <input type="text" placeholder="qwen2.5-coder" value={settings.model} onChange={(e) => setCheckrideSettings({ model: e.target.value })} />
+      </label>
+      <label className="field">
+        <span>Timeout (seconds)</span>
+        <input
+          type="number"
+          min={1}
+          value={settings.timeoutSeconds}
+          onChange={(e) => setCheckrideSettings({ timeoutSeconds: Math.max(1, Number(e.target.value) || 120) })}
+          aria-label="Endpoint timeout in seconds"
+          style={{ minWidth: 0, width: 90 }}
+        />
+      </label>
+      <label className="field">
+        <span>API key (optional, kept in memory only)</span>
+        <input type="password" autoComplete="off" value={settings.apiKey} onChange={(e) => setCheckrideSettings({ apiKey: e.target.value })} />
+      </label>
+      {origin && !allowed.includes(origin) ? (
+        <div className="banner info">
+          The page may only connect to its own origin.{" "}
+          <button type="button" className="small primary" onClick={() => setEndpointAllowed(origin, true)}>
+            Allow {origin}
+          </button>{" "}
+          <span className="dim">(reloads the page; drop the session again)</span>
+        </div>
+      ) : null}
+      {allowed.length > 0 ? (
+        <div className="dim small-text">
+          Allowed endpoints:{" "}
+          {allowed.map((o) => (
+            <span key={o}>
+              {o}{" "}
+              <button type="button" className="link-button" onClick={() => setEndpointAllowed(o, false)}>
+                forget
+              </button>
+            </span>
+          ))}
+        </div>
+      ) : null}
+    </div>
+  );
+}
+
+export function CheckridePanel() {
+  const checkride = useApp((s) => s.checkride);
+  const strategies = useApp((s) => s.strategies);
+  const ready = useApp((s) => s.view !== null && s.view.pending !== true);
+  if (!checkride.open) return null;
+  const { settings } = checkride;
+  const chosen = settings.strategies.length > 0 ? settings.strategies : strategies.map((s) => s.name);
+  const endpointReady = settings.reader === "literal" || (settings.endpointUrl !== "" && settings.model !== "" && allowedEndpointOrigins().includes(originOf(settings.endpointUrl) ?? ""));
+  return (
+    <section className="checkride" data-testid="checkride-panel" aria-label="Checkride">
+      <header className="detail-head">
+        <h2>Checkride: would a reader holding only the active context know the facts?</h2>
+        <button type="button" className="small" onClick={() => setCheckride({ open: false })}>
+          Close
+        </button>
+      </header>
+      <div className="checkride-controls">
+        <fieldset className="strategies">
+          <legend>Strategies</legend>
+          {strategies.map((s) => (
+            <label key={s.name}>
+              <input
+                type="checkbox"
+                checked={chosen.includes(s.name)}
+                onChange={(e) => setCheckrideSettings({ strategies: e.target.checked ? [...chosen, s.name] : chosen.filter((n) => n !== s.name) })}
+              />{" "}
+              {s.name}
+            </label>
+          ))}
+        </fieldset>
+        <label className="field">
+          <span>Reader</span>
+          <select value={settings.reader} onChange={(e) => setCheckrideSettings({ reader: e.target.value as "literal" | "endpoint" })}>
+            <option value="literal">literal (built in: facts present in context)</option>
+            <option value="endpoint">a model at an endpoint you run</option>
+          </select>
+        </label>
+        <label className="field">
+          <span>memory.md (optional)</span>
+          <input type="file" accept=".md,text/markdown,text/plain" onChange={(e) => setCheckrideSettings({ memory: e.target.files?.[0] ?? null })} />
+        </label>
+        <button type="button" className="primary" disabled={!ready || checkride.running || chosen.length === 0 || !endpointReady} onClick={() => void runCheckride()}>
+          {checkride.running ? "Running…" : "Run checkride"}
+        </button>
+      </div>
+      {settings.reader === "endpoint" ? <EndpointSettings /> : null}
+      <p className="dim small-text">
+        Facts come from the record (tool calls, exit codes, user messages, your memory.md), never from a model. A probe without ground truth is skipped. The literal reader
+        searches the context and quotes what it finds: its score says which facts are <em>present</em>, not what a model would recall.
+      </p>
+      {checkride.error ? (
+        <div className="banner error" role="alert">
+          The checkride failed: {checkride.error}
+        </div>
+      ) : null}
+      {checkride.results ? (
+        <>
+          <Matrix results={checkride.results} />
+          <div className="score-cards">
+            {checkride.results.map((result) => (
+              <ScoreCard key={result.strategy} result={result} />
+            ))}
+          </div>
+        </>
+      ) : null}
+      <History />
+    </section>
+  );
+}
