@@ -4,6 +4,7 @@
  */
 import { CHECKPOINT_SCHEMA, type Checkpoint, type CheckpointSource } from "./checkpoint.ts";
 import type { Session } from "./model.ts";
+import { sessionCwd } from "./session-info.ts";
 import { findStrategy } from "./strategies/index.ts";
 import type { StrategyContext } from "./strategies/types.ts";
 
@@ -27,7 +28,7 @@ export async function compactSession(
   const leafId = request.leafId ?? session.defaultLeafId;
   const branch = session.branch(leafId);
   const options = request.options ?? {};
-  const result = await strategy.run(branch, options, { previous: request.previous, warn, keepPayloadJson: request.keepPayloadJson, recorded: session.recordedContext(leafId) });
+  const result = await strategy.run(branch, options, { previous: request.previous, warn, keepPayloadJson: request.keepPayloadJson, recorded: session.recordedContext(leafId), format: session.format, path: session.path(leafId), cwd: sessionCwd(session) });
   return {
     schema: CHECKPOINT_SCHEMA,
     source: {

@@ -69,6 +69,28 @@ function lastLineContaining(lines: readonly ContextLine[], needle: string): numb
   return -1;
 }
 
+function allLinesContaining(lines: readonly ContextLine[], needle: string): number[] {
+  const lower = needle.toLowerCase();
+  const out: number[] = [];
+  lines.forEach((line, i) => {
+    if (normalizeText(line.text).includes(lower)) out.push(i);
+  });
+  return out;
+}
+
+const OUTCOME_LINE = /\b(pass|passed|passes|fail|failed|error|ok|exit|exit_code|succeeded|tests?:)\b/i;
+
+/** The first line after `at`, within its message and the next two, that states an outcome: the run's own result. */
+function outcomeLinesAfter(lines: readonly ContextLine[], at: number): Quote[] {
+  const messages = new Set<string>([lines[at]!.messageId]);
+  for (let i = at + 1; i < lines.length; i++) {
+    messages.add(lines[i]!.messageId);
+    if (messages.size > 3) break;
+    if (OUTCOME_LINE.test(lines[i]!.text)) return [{ line: lines[i]! }];
+  }
+  return [];
+}
+
 function answerFrom(found: Quote[]): ReaderAnswer {
   if (found.length === 0) return { answer: "Not found in the context.", evidence: [] };
   const quotes = [...new Set(found.map(quote))];
@@ -96,23 +118,21 @@ export function literalReader(probes: readonly Probe[], lines: readonly ContextL
         }
         break;
       case "verify": {
-        // The last mention of the command, then what follows it: its result or a marker's label.
+        // The latest mention of the command that is followed by an outcome (its result, or the
+        // marker that replaced it, within the next two messages); else just the latest mention.
         const command = probe.items[0]!;
-        let at = lastLineContaining(lines, command);
-        if (at === -1) {
+        const mentions = allLinesContaining(lines, command);
+        if (mentions.length === 0) {
           const line = bestLine(lines, command, 0.75);
-          at = line ? lines.lastIndexOf(line) : -1;
+          if (line) mentions.push(lines.lastIndexOf(line));
         }
-        if (at !== -1) {
-          found.push({ line: lines[at]!, around: command.slice(0, 60) });
-          // What follows in the next two messages: the result, or the marker that replaced it.
-          const messages = new Set<string>();
-          for (let i = at + 1; i < lines.length; i++) {
-            messages.add(lines[i]!.messageId);
-            if (messages.size > 2) break;
-            if (/\b(pass|passed|fail|failed|error|ok|exit|exit_code|succeeded|tests?:)\b/i.test(lines[i]!.text)) found.push({ line: lines[i]! });
-          }
+        let chosen: Quote[] | undefined;
+        for (let m = mentions.length - 1; m >= 0 && !chosen; m--) {
+          const outcome = outcomeLinesAfter(lines, mentions[m]!);
+          if (outcome.length > 0) chosen = [{ line: lines[mentions[m]!]!, around: command.slice(0, 60) }, ...outcome];
         }
+        if (!chosen && mentions.length > 0) chosen = [{ line: lines[mentions[mentions.length - 1]!]!, around: command.slice(0, 60) }];
+        found.push(...(chosen ?? []));
         break;
       }
       case "intent":

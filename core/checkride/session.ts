@@ -1,14 +1,13 @@
 /** The checkride over a loaded session: every requested strategy, the same facts for all. */
 import { compactSession } from "../compact.ts";
-import type { Session } from "../model.ts";
+import type { Checkpoint } from "../checkpoint.ts";
+import type { Message, Session } from "../model.ts";
+import { sessionCwd } from "../session-info.ts";
 import { STRATEGIES } from "../strategies/index.ts";
 import { extractFacts } from "./facts.ts";
 import { runCheckride, type CheckrideOptions, type CheckrideResult } from "./run.ts";
 
-export function sessionCwd(session: Session): string | undefined {
-  const header = session.header as { cwd?: unknown } | undefined;
-  return typeof header?.cwd === "string" ? header.cwd : undefined;
-}
+export { sessionCwd };
 
 export async function checkrideSession(
   session: Session,
@@ -25,7 +24,19 @@ export async function checkrideSession(
   const results: CheckrideResult[] = [];
   for (const name of names) {
     const checkpoint = await compactSession(session, { name: "", bytes: 0, sha256: "" }, { strategy: name, options: strategyOptions, leafId: leaf });
-    results.push(await runCheckride(name, branch, checkpoint.active, { ...options, cwd }, facts));
+    for (const target of checkrideTargets(checkpoint)) results.push(await runCheckride(target.name, branch, target.active, { ...options, cwd }, facts));
   }
   return results;
+}
+
+/**
+ * What to quiz for one checkpoint: the active view, and for a tiered
+ * strategy (handoff) each tier first: "handoff · summary alone", …
+ */
+export function checkrideTargets(checkpoint: Pick<Checkpoint, "strategy" | "active">): { name: string; active: Message[] }[] {
+  const name = checkpoint.strategy.name;
+  const tiers = checkpoint.strategy.tiers as Record<string, number> | undefined;
+  const targets = Object.entries(tiers ?? {}).map(([tier, count]) => ({ name: `${name} · ${tier}`, active: checkpoint.active.slice(0, count) }));
+  targets.push({ name, active: checkpoint.active });
+  return targets;
 }

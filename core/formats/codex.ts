@@ -123,6 +123,8 @@ export function readCodex(records: JsonLine[], strict: boolean): ReaderOutput {
       for (let i = compactedIndex + 1; i < path.length; i++) messages.push(...path[i]!.messages);
       const droppedMessageIds: string[] = [];
       for (let i = 0; i < compactedIndex; i++) for (const m of path[i]!.messages) droppedMessageIds.push(m.id);
+      // With a replacement_history, the compacted record's own message is not sent either.
+      if (Array.isArray(history)) for (const m of compacted.messages) droppedMessageIds.push(m.id);
       return { messages, compactions: path.filter((e) => e.type === "compacted").length, droppedMessageIds };
     },
   };

@@ -1,5 +1,5 @@
 import type { ArchiveEntry, Checkpoint, CheckpointStats } from "../checkpoint.ts";
-import type { Message, RecordedContext } from "../model.ts";
+import type { Entry, FormatName, Message, RecordedContext } from "../model.ts";
 
 export interface StrategyContext {
   /** An earlier checkpoint of this session, for recompaction. */
@@ -10,6 +10,11 @@ export interface StrategyContext {
    * worker exports rarely and would hold a second copy of every payload).
    */
   keepPayloadJson?: boolean;
+  /** The session's working directory, for normalising paths in facts. */
+  cwd?: string;
+  /** The session's format and the branch's entries root → leaf (for strategies that cut on entries). */
+  format?: FormatName;
+  path?: readonly Entry[];
   /** The context the agent itself would send now (for the `recorded` strategy). */
   recorded?: RecordedContext;
   /** Lenient problems worth telling the user about. */

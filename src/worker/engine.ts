@@ -25,7 +25,7 @@ import {
 } from "./projection.ts";
 import { extractFacts } from "../../core/checkride/facts.ts";
 import { runCheckride, type CheckrideResult } from "../../core/checkride/run.ts";
-import { sessionCwd } from "../../core/checkride/session.ts";
+import { checkrideTargets, sessionCwd } from "../../core/checkride/session.ts";
 import type {
   CheckrideParams,
   Request,
@@ -236,13 +236,13 @@ export class SessionEngine {
     const cwd = sessionCwd(session);
     const facts = extractFacts(branch, { cwd, memory });
     const results: CheckrideResult[] = [];
+    const endpoint = params.endpoint ? { ...params.endpoint, fetch: this.fetchImpl } : undefined;
     for (const name of params.strategies) {
-      const active =
+      const checkpoint =
         name === view.checkpoint.strategy.name
-          ? view.checkpoint.active
-          : (await compactSession(session, { name: summary.name, bytes: summary.bytes, sha256: summary.sha256 }, { strategy: name, options: view.summary.options, leafId })).active;
-      const endpoint = params.endpoint ? { ...params.endpoint, fetch: this.fetchImpl } : undefined;
-      results.push(await runCheckride(name, branch, active, { reader: params.reader, endpoint, memory, cwd }, facts));
+          ? view.checkpoint
+          : await compactSession(session, { name: summary.name, bytes: summary.bytes, sha256: summary.sha256 }, { strategy: name, options: view.summary.options, leafId });
+      for (const target of checkrideTargets(checkpoint)) results.push(await runCheckride(target.name, branch, target.active, { reader: params.reader, endpoint, memory, cwd }, facts));
     }
     return results;
   }

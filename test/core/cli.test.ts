@@ -81,7 +81,7 @@ describe("checkride", () => {
     const { status, stdout } = runCli(["checkride", fixturePath("composed/pi-v3-tree.jsonl"), "--strategy", "all", "--json"]);
     expect(status).toBe(0);
     const { results } = JSON.parse(stdout);
-    expect(results.map((r: { strategy: string }) => r.strategy)).toEqual(["transparent", "recorded"]);
+    expect(results.map((r: { strategy: string }) => r.strategy)).toEqual(["transparent", "recorded", "pi-default", "handoff · summary alone", "handoff · summary + staples", "handoff", "brief"]);
     for (const result of results) {
       expect(result.reader).toBe("literal");
       expect(Object.keys(result.probes[0]).sort()).toEqual(["answer", "evidence", "expected", "id", "question", "status"]);

@@ -52,7 +52,7 @@ describe("checkride in the app", () => {
     expect(await statuses(opened, "transparent")).toMatchObject({ files: "pass", verify: "pass", intent: "pass", rules: "pass", error: "skipped", done: "skipped" });
     expect(await statuses(opened, "recorded")).toMatchObject({ rules: "fail" });
     expect(await panel.textContent()).toContain("facts present in context");
-    expect(await panel.locator(".matrix tbody tr").count()).toBe(2);
+    expect(await panel.locator(".matrix tbody tr").count()).toBe(7);
     await page.screenshot({ path: join(SCREENSHOTS, "08-checkride.png") });
     await panel.locator('section.score-card[aria-label="Checkride of transparent"] [data-probe-id=rules] .evidence button').first().click();
     await page.locator("[data-testid=active-pane] .row.selected[data-message-id=a0000003]").waitFor();
