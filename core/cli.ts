@@ -5,7 +5,7 @@
  * <reason>`), never a stack trace; `verify` exits 1 when a hash does not hold.
  */
 import { FileError, UsageError, parseArgs } from "./cli/args.ts";
-import { runCheckrideCommand, runCompact, runInspect, runVerify } from "./cli/commands.ts";
+import { runCheckrideCommand, runCompact, runInspect, runRoundsCommand, runVerify } from "./cli/commands.ts";
 
 const USAGE = `usage:
   npm run cli -- inspect <file> [--leaf ID] [--format pi|claude|codex|openai|anthropic] [--strict]
@@ -14,7 +14,8 @@ const USAGE = `usage:
   npm run cli -- verify <checkpoint>
   npm run cli -- checkride <file> [--strategy NAME|all] [--reader literal|endpoint] [--endpoint URL --model M [--timeout S]]
                                   [--memory FILE] [--leaf ID] [--json]
-                 (the endpoint's API key, if it needs one, comes from SESSION_INSPECTOR_API_KEY)`;
+                 (the endpoint's API key, if it needs one, comes from SESSION_INSPECTOR_API_KEY)
+  npm run cli -- rounds <file> [--rounds N] [--strategy NAME[,NAME…]|all] [--plant TEXT [--plant-at I] [--distractor TEXT]] [--leaf ID]`;
 
 async function main(argv: string[]): Promise<number> {
   const args = parseArgs(argv);
@@ -27,6 +28,8 @@ async function main(argv: string[]): Promise<number> {
       return runVerify(args);
     case "checkride":
       return runCheckrideCommand(args);
+    case "rounds":
+      return runRoundsCommand(args);
     case "help":
     case "--help":
       process.stdout.write(USAGE + "\n");

@@ -12,7 +12,7 @@ export interface ParsedArgs {
   flags: Map<string, string | true>;
 }
 
-const VALUE_FLAGS = new Set(["leaf", "format", "strategy", "max-prose-characters", "previous", "output", "reader", "endpoint", "model", "memory", "timeout"]);
+const VALUE_FLAGS = new Set(["leaf", "format", "strategy", "max-prose-characters", "previous", "output", "reader", "endpoint", "model", "memory", "timeout", "rounds", "plant", "plant-at", "distractor"]);
 const BOOLEAN_FLAGS = new Set(["strict", "json", "help"]);
 
 export function parseArgs(argv: string[]): ParsedArgs {

@@ -4,7 +4,8 @@ import { CHECKPOINT_SCHEMA, type Checkpoint } from "../checkpoint.ts";
 import { compactSession } from "../compact.ts";
 import { checkpointChunks } from "../checkpoint-json.ts";
 import { sha256Hex } from "../hash.ts";
-import { checkrideSession } from "../checkride/session.ts";
+import { deriveDistractor, runRounds } from "../checkride/rounds.ts";
+import { checkrideSession, sessionCwd } from "../checkride/session.ts";
 import { inspectSession } from "../inspect.ts";
 import { STRATEGIES, findStrategy } from "../strategies/index.ts";
 import { FileError, UsageError, readInput, readSessionFile, stringFlag, writeOutput, type ParsedArgs } from "./args.ts";
@@ -80,6 +81,25 @@ export async function runCheckrideCommand(args: ParsedArgs): Promise<number> {
     }
     writeOutput(lines.join("\n"), undefined);
   }
+  return 0;
+}
+
+/** Repeated compaction: N rounds per strategy, scored by the checkride; optionally with a planted fact. */
+export async function runRoundsCommand(args: ParsedArgs): Promise<number> {
+  const { session } = readSessionFile(args);
+  const rounds = Number(stringFlag(args, "rounds") ?? "4");
+  if (!Number.isInteger(rounds) || rounds < 1) throw new UsageError("--rounds takes a whole number of rounds (1 or more)");
+  const strategyFlag = stringFlag(args, "strategy") ?? "all";
+  // The recorded compaction is what the file holds: it has no rounds of its own.
+  const names = strategyFlag === "all" ? STRATEGIES.map((s) => s.name).filter((n) => n !== "recorded") : strategyFlag.split(",");
+  for (const name of names) if (!findStrategy(name)) throw new UsageError(`unknown strategy "${name}"`);
+  const plantText = stringFlag(args, "plant");
+  const plantAt = stringFlag(args, "plant-at");
+  const leaf = leafFlag(args, session);
+  const branch = session.branch(leaf);
+  const plant = plantText ? { text: plantText, at: plantAt ? Number(plantAt) : Math.floor(branch.length / 4), distractor: stringFlag(args, "distractor") } : undefined;
+  const results = await runRounds(branch, names, rounds, { reader: "literal", plant, context: { cwd: sessionCwd(session) } });
+  writeOutput(JSON.stringify({ rounds, plant: plant ? { ...plant, distractor: plant.distractor ?? deriveDistractor(plant.text) } : null, results }, null, 2), undefined);
   return 0;
 }
 

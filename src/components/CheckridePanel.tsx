@@ -5,7 +5,7 @@
  */
 import type { CheckrideResult, ProbeResult } from "../../core/checkride/run.ts";
 import { allowedEndpointOrigins, originOf, setEndpointAllowed } from "../csp.ts";
-import { jumpToMessage, runCheckride, setCheckride, setCheckrideSettings, useApp } from "../store/store.ts";
+import { jumpToMessage, runCheckride, runRoundsNow, setCheckride, setCheckrideSettings, setRounds, useApp } from "../store/store.ts";
 
 const STATUS_LABEL: Record<ProbeResult["status"], string> = { pass: "pass", fail: "fail", skipped: "skipped", inconclusive: "inconclusive" };
 
@@ -172,6 +172,73 @@ function EndpointSettings() {
   );
 }
 
+const PLANTED_LABEL = { pass: "✓ carried", fail: "✗ lost", confused: "✗ only the look-alike" } as const;
+
+/** N rounds of recompaction per strategy: the literal score per round, and where a planted fact survives. */
+function Rounds() {
+  const rounds = useApp((s) => s.checkride.rounds);
+  const messages = useApp((s) => s.view?.original.count ?? 0);
+  const result = rounds.result;
+  return (
+    <section className="rounds-section" aria-label="Repeated compaction" data-testid="rounds-panel">
+      <h3>Repeated compaction</h3>
+      <div className="checkride-controls">
+        <label className="field">
+          <span>Rounds</span>
+          <input type="number" min={1} max={20} value={rounds.count} onChange={(e) => setRounds({ count: Math.max(1, Math.min(20, Number(e.target.value) || 1)) })} aria-label="Number of rounds" style={{ width: 70 }} />
+        </label>
+        <label className="field plant-field">
+          <span>Plant a fact or rule (optional)</span>
+          <input type="text" placeholder="The staging database listens on port 6543." value={rounds.plantText} onChange={(e) => setRounds({ plantText: e.target.value })} aria-label="Planted fact" />
+        </label>
+        <label className="field">
+          <span>before message #</span>
+          <input type="number" min={0} max={messages} value={rounds.plantAt} onChange={(e) => setRounds({ plantAt: Math.max(0, Number(e.target.value) || 0) })} aria-label="Plant before message number" style={{ width: 90 }} />
+        </label>
+        <button type="button" disabled={rounds.running} onClick={() => void runRoundsNow()}>
+          {rounds.running ? "Running rounds…" : "Run rounds"}
+        </button>
+      </div>
+      <p className="dim small-text">
+        The session is cut at {rounds.count} points; each round compacts the previous round's active context plus what came after, and the literal reader grades it against the
+        record up to that point. A planted fact gets a look-alike elsewhere{result?.distractor ? ` ("${result.distractor}")` : ""}: quoting only the look-alike does not count.
+      </p>
+      {rounds.error ? (
+        <div className="banner error" role="alert">
+          {rounds.error}
+        </div>
+      ) : null}
+      {result ? (
+        <table className="matrix rounds-table">
+          <thead>
+            <tr>
+              <th>strategy</th>
+              {result.results[0]?.rounds.map((r) => (
+                <th key={r.round}>
+                  round {r.round} <span className="dim">({r.messages} msgs)</span>
+                </th>
+              ))}
+            </tr>
+          </thead>
+          <tbody>
+            {result.results.map((strategy) => (
+              <tr key={strategy.strategy} data-testid="rounds-row" data-strategy={strategy.strategy}>
+                <th>{strategy.strategy}</th>
+                {strategy.rounds.map((r) => (
+                  <td key={r.round} className={r.planted ? `cell-${r.planted === "pass" ? "pass" : "fail"}` : undefined}>
+                    <span className="round-bar" style={{ width: `${r.asked ? (r.passed / r.asked) * 60 : 0}px` }} /> {r.passed}/{r.asked}
+                    {r.planted ? <div className="small-text" data-planted={r.planted}>{PLANTED_LABEL[r.planted]}</div> : null}
+                  </td>
+                ))}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      ) : null}
+    </section>
+  );
+}
+
 export function CheckridePanel() {
   const checkride = useApp((s) => s.checkride);
   const strategies = useApp((s) => s.strategies);
@@ -238,6 +305,7 @@ export function CheckridePanel() {
         </>
       ) : null}
       <History />
+      <Rounds />
     </section>
   );
 }

@@ -3,6 +3,7 @@
  * lives in the worker. Actions talk to the worker through the typed client.
  */
 import { create } from "zustand";
+import type { RoundsResult } from "../../core/checkride/rounds.ts";
 import type { CheckrideResult } from "../../core/checkride/run.ts";
 import type { Role } from "../../core/model.ts";
 import { EngineError, type EngineClient } from "../worker/client.ts";
@@ -68,7 +69,10 @@ export interface CheckrideState {
   settings: CheckrideSettings;
   /** Scores per compaction round of this session, for the history chart. */
   history: { round: number; strategy: string; reader: string; passed: number; asked: number }[];
+  rounds: { running: boolean; count: number; plantText: string; plantAt: number; result: RoundsResponse | null; error: string | null };
 }
+
+export type RoundsResponse = { results: RoundsResult[]; distractor: string | null };
 
 export interface DeepLink {
   file?: string;
@@ -144,6 +148,7 @@ const initialState: Omit<AppState, "client"> = {
     error: null,
     settings: { strategies: [], reader: "literal", endpointUrl: "", model: "", apiKey: "", timeoutSeconds: 120, memory: null },
     history: [],
+    rounds: { running: false, count: 4, plantText: "", plantAt: 0, result: null, error: null },
   },
 };
 
@@ -553,4 +558,25 @@ export async function jumpToMessage(messageId: string): Promise<void> {
   const where = await client().request({ type: "locate", messageId }).promise;
   if (where.active >= 0) await select({ pane: "active", index: where.active });
   else if (where.original >= 0) await select({ pane: "original", index: where.original });
+}
+
+export function setRounds(changes: Partial<CheckrideState["rounds"]>): void {
+  set((state) => ({ checkride: { ...state.checkride, rounds: { ...state.checkride.rounds, ...changes } } }));
+}
+
+export async function runRoundsNow(): Promise<void> {
+  if (!ready()) return;
+  const { checkride, strategies } = get();
+  const { count, plantText, plantAt } = checkride.rounds;
+  const chosen = (checkride.settings.strategies.length > 0 ? checkride.settings.strategies : strategies.map((s) => s.name)).filter((n) => n !== "recorded");
+  setRounds({ running: true, error: null });
+  try {
+    const result = await client().request({
+      type: "rounds",
+      params: { strategies: chosen, rounds: count, plant: plantText.trim() ? { text: plantText.trim(), at: plantAt } : undefined },
+    }).promise;
+    setRounds({ running: false, result });
+  } catch (error) {
+    setRounds({ running: false, error: messageOf(error) });
+  }
 }

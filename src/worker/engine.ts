@@ -24,10 +24,12 @@ import {
   type PaneModel,
 } from "./projection.ts";
 import { extractFacts } from "../../core/checkride/facts.ts";
+import { deriveDistractor, runRounds } from "../../core/checkride/rounds.ts";
 import { runCheckride, type CheckrideResult } from "../../core/checkride/run.ts";
 import { checkrideTargets, sessionCwd } from "../../core/checkride/session.ts";
 import type {
   CheckrideParams,
+  RoundsParams,
   Request,
   CompactParams,
   DiffResult,
@@ -247,6 +249,21 @@ export class SessionEngine {
     return results;
   }
 
+  /** Repeated compaction of the current branch, N rounds per strategy, literal checkride per round. */
+  async rounds(params: RoundsParams): Promise<ResponseMap["rounds"]> {
+    const { session } = this.requireLoaded();
+    const view = this.requireView();
+    const branch = session.branch(view.summary.leafId);
+    const plant = params.plant && params.plant.text.trim() ? params.plant : undefined;
+    const results = await runRounds(branch, params.strategies, params.rounds, {
+      reader: "literal",
+      strategyOptions: view.summary.options,
+      plant,
+      context: { cwd: sessionCwd(session) },
+    });
+    return { results, distractor: plant ? plant.distractor || deriveDistractor(plant.text) : null };
+  }
+
   locate(messageId: string): ResponseMap["locate"] {
     const view = this.requireView();
     return { original: view.original.indexById.get(messageId) ?? -1, active: view.active.indexById.get(messageId) ?? -1 };
@@ -275,9 +292,10 @@ export class SessionEngine {
       activeToOriginal[i] = source;
       if (originalToActive[source] === -1) originalToActive[source] = i;
       const sourceMessage = original.messages[source]!;
-      // A tool result's text moving out is an omission (it has a marker), not a rewrite.
-      const rewritable = message.role !== "toolResult" && message.role !== "bash";
-      if (rewritable && sourceMessage !== message && textSignature(sourceMessage) !== textSignature(message)) differs[i] = 1;
+      // Text that moved out behind a marker is an omission, not a rewrite; prose moved out by a
+      // cap, a capped or stubbed tool output, a truncation are rewrites worth a diff.
+      const onlyOmitted = message.role === "toolResult" || message.role === "bash" ? message.blocks.some((b) => b.type === "omitted") : false;
+      if (!onlyOmitted && sourceMessage !== message && textSignature(sourceMessage) !== textSignature(message)) differs[i] = 1;
     });
     const archive = new Map(checkpoint.archive.map((entry) => [entry.id, entry]));
     const view: View = { checkpoint, previous, round, original, active, archive, activeToOriginal, originalToActive, differs, summary: undefined as never };
@@ -426,6 +444,8 @@ export function dispatchRequest(engine: SessionEngine, request: Request, task: T
       return engine.locate(request.messageId);
     case "checkride":
       return engine.checkride(request.params);
+    case "rounds":
+      return engine.rounds(request.params);
     case "cancel":
       return { cancelled: false }; // cancels are handled before dispatch
   }

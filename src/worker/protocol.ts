@@ -4,6 +4,7 @@
  * small projections and asks for full content when a row is opened.
  */
 import type { CheckpointStats } from "../../core/checkpoint.ts";
+import type { RoundsResult } from "../../core/checkride/rounds.ts";
 import type { CheckrideResult } from "../../core/checkride/run.ts";
 import type { LoadWarning, PayloadKind, Role } from "../../core/model.ts";
 
@@ -158,6 +159,12 @@ export interface CheckrideParams {
   memory?: File | string;
 }
 
+export interface RoundsParams {
+  strategies: string[];
+  rounds: number;
+  plant?: { text: string; at: number; distractor?: string };
+}
+
 export type LoadSource = { kind: "file"; file: File } | { kind: "url"; url: string; name: string } | { kind: "bytes"; bytes: ArrayBuffer; name: string };
 
 export interface CompactParams {
@@ -180,7 +187,8 @@ export type Request =
   | { type: "diff"; index: number; full: boolean }
   | { type: "export" }
   | { type: "locate"; messageId: string }
-  | { type: "checkride"; params: CheckrideParams };
+  | { type: "checkride"; params: CheckrideParams }
+  | { type: "rounds"; params: RoundsParams };
 
 export interface ResponseMap {
   strategies: StrategyOption[];
@@ -195,6 +203,7 @@ export interface ResponseMap {
   export: { blob: Blob; name: string };
   locate: { original: number; active: number };
   checkride: CheckrideResult[];
+  rounds: { results: RoundsResult[]; distractor: string | null };
 }
 
 /**

@@ -40,6 +40,35 @@ async function statuses(opened: OpenedPage, strategy: string) {
 }
 
 describe("checkride in the app", () => {
+  it("switching strategies re-compacts; the matrix compares all; rounds show a planted fact per strategy", async () => {
+    const opened = await openApp(harness);
+    const { page } = opened;
+    await loadTree(opened);
+    const options = await page.getByTestId("strategy-select").locator("option").evaluateAll((els) => els.map((e) => (e as HTMLOptionElement).value));
+    expect(options).toEqual(["transparent", "recorded", "pi-default", "handoff", "brief"]);
+    await page.getByTestId("strategy-select").selectOption("handoff");
+    await page.getByText("Active context (handoff)").waitFor();
+    await page.locator("[data-testid=active-pane] [data-message-id='handoff:staples']").waitFor();
+    await page.getByTestId("strategy-select").selectOption("brief");
+    await page.getByText("Active context (brief)").waitFor();
+    await page.getByTestId("checkride-toggle").click();
+    const panel = page.getByTestId("checkride-panel");
+    await panel.getByRole("button", { name: "Run checkride" }).click();
+    await panel.locator("[data-testid=checkride-score][data-strategy=brief]").waitFor();
+    const rows = await panel.locator(".matrix tbody th").allTextContents();
+    expect(rows).toEqual(["transparent", "recorded", "pi-default", "handoff · summary alone", "handoff · summary + staples", "handoff", "brief"]);
+    await panel.getByLabel("Number of rounds").fill("3");
+    await panel.getByLabel("Planted fact").fill("The staging database listens on port 6543.");
+    await panel.getByLabel("Plant before message number").fill("2");
+    await panel.getByRole("button", { name: "Run rounds" }).click();
+    await panel.locator("[data-testid=rounds-row][data-strategy=transparent]").waitFor();
+    const transparentRounds = await panel.locator("[data-testid=rounds-row][data-strategy=transparent] [data-planted]").evaluateAll((els) => els.map((e) => e.getAttribute("data-planted")));
+    expect(transparentRounds).toEqual(["pass", "pass", "pass"]);
+    await panel.locator(".rounds-table").scrollIntoViewIfNeeded();
+    await page.screenshot({ path: join(SCREENSHOTS, "10-rounds.png") });
+    await opened.context.close();
+  });
+
   it("literal reader: cards side by side, a matrix, evidence that jumps to the row", async () => {
     const opened = await openApp(harness);
     const { page } = opened;
