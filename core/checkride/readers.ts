@@ -31,13 +31,39 @@ interface Quote {
   line: ContextLine;
   /** Quote the window around this text (a long line is not quoted whole). */
   around?: string;
+  limit?: number;
+}
+
+const MESSAGE_QUOTE_LIMIT = 2000;
+
+/** The latest message whose text best covers `item`, as one pseudo-line. */
+function bestMessage(lines: readonly ContextLine[], item: string, threshold: number): ContextLine | undefined {
+  const tokens = distinctiveTokens(item);
+  if (tokens.length === 0) return undefined;
+  const messages: ContextLine[] = [];
+  for (const line of lines) {
+    const last = messages[messages.length - 1];
+    if (last && last.messageId === line.messageId) last.text += "\n" + line.text;
+    else messages.push({ messageId: line.messageId, text: line.text });
+  }
+  let best: ContextLine | undefined;
+  let bestScore = 0;
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const score = tokenCoverage(messages[i]!.text, tokens);
+    if (score > bestScore) {
+      best = messages[i];
+      bestScore = score;
+      if (score === 1) break;
+    }
+  }
+  return bestScore >= threshold ? best : undefined;
 }
 
 /** A line, or for a long one the window around what was looked for, or its two ends (where outcomes are printed). */
-function quote({ line, around }: Quote): string {
+function quote({ line, around, limit = QUOTE_LIMIT }: Quote): string {
   const text = line.text;
-  if (text.length <= QUOTE_LIMIT) return text;
-  const half = QUOTE_LIMIT / 2;
+  if (text.length <= limit) return text;
+  const half = limit / 2;
   const at = around ? text.toLowerCase().indexOf(around.toLowerCase()) : -1;
   if (at !== -1) {
     const start = Math.max(0, at - half);
@@ -135,7 +161,12 @@ export function literalReader(probes: readonly Probe[], lines: readonly ContextL
         found.push(...(chosen ?? []));
         break;
       }
-      case "intent":
+      case "intent": {
+        // A request spans lines: look for the message that holds it, and quote the message.
+        const message = bestMessage(lines, probe.expected, 0.5);
+        if (message) found.push({ line: message, around: probe.items[0], limit: MESSAGE_QUOTE_LIMIT });
+        break;
+      }
       case "error": {
         const line = bestLine(lines, probe.expected, 0.5);
         if (line) found.push({ line, around: probe.items[0] });
