@@ -5,16 +5,18 @@
  * <reason>`), never a stack trace; `verify` exits 1 when a hash does not hold.
  */
 import { FileError, UsageError, parseArgs } from "./cli/args.ts";
-import { runCheckrideCommand, runCompact, runInspect, runRoundsCommand, runVerify } from "./cli/commands.ts";
+import { runCheckrideCommand, runCompact, runInspect, runReport, runRoundsCommand, runScan, runVerify } from "./cli/commands.ts";
 
 const USAGE = `usage:
   npm run cli -- inspect <file> [--leaf ID] [--format pi|claude|codex|openai|anthropic] [--strict]
-  npm run cli -- compact <file> [--leaf ID] [--strategy transparent] [--max-prose-characters N]
-                                [--previous CHECKPOINT] [--output FILE] [--format F] [--strict]
+  npm run cli -- compact <file> [--leaf ID] [--strategy NAME] [--max-prose-characters N]
+                                [--previous CHECKPOINT] [--output FILE] [--format F] [--strict] [--redact [--keep FINDING,…]]
   npm run cli -- verify <checkpoint>
   npm run cli -- checkride <file> [--strategy NAME|all] [--reader literal|endpoint] [--endpoint URL --model M [--timeout S]]
                                   [--memory FILE] [--leaf ID] [--json]
                  (the endpoint's API key, if it needs one, comes from SESSION_INSPECTOR_API_KEY)
+  npm run cli -- report <file> [--strategy NAME[,NAME…]|all] [--format html|md] [--output FILE] [--keep FINDING,…|--no-redact] [--memory FILE]
+  npm run cli -- scan <file>              (possible secrets; report and compact --redact mask them)
   npm run cli -- rounds <file> [--rounds N] [--strategy NAME[,NAME…]|all] [--plant TEXT [--plant-at I] [--distractor TEXT]] [--leaf ID]`;
 
 async function main(argv: string[]): Promise<number> {
@@ -30,6 +32,10 @@ async function main(argv: string[]): Promise<number> {
       return runCheckrideCommand(args);
     case "rounds":
       return runRoundsCommand(args);
+    case "report":
+      return runReport(args);
+    case "scan":
+      return runScan(args);
     case "help":
     case "--help":
       process.stdout.write(USAGE + "\n");

@@ -12,8 +12,8 @@ export interface ParsedArgs {
   flags: Map<string, string | true>;
 }
 
-const VALUE_FLAGS = new Set(["leaf", "format", "strategy", "max-prose-characters", "previous", "output", "reader", "endpoint", "model", "memory", "timeout", "rounds", "plant", "plant-at", "distractor"]);
-const BOOLEAN_FLAGS = new Set(["strict", "json", "help"]);
+const VALUE_FLAGS = new Set(["leaf", "format", "strategy", "max-prose-characters", "previous", "output", "reader", "endpoint", "model", "memory", "timeout", "rounds", "plant", "plant-at", "distractor", "keep"]);
+const BOOLEAN_FLAGS = new Set(["strict", "json", "help", "redact", "no-redact"]);
 
 export function parseArgs(argv: string[]): ParsedArgs {
   const [command = "help", ...rest] = argv;

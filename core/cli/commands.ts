@@ -7,6 +7,10 @@ import { sha256Hex } from "../hash.ts";
 import { deriveDistractor, runRounds } from "../checkride/rounds.ts";
 import { checkrideSession, sessionCwd } from "../checkride/session.ts";
 import { inspectSession } from "../inspect.ts";
+import { redactCheckpoint, scanMessages, type Finding } from "../redact.ts";
+import { renderHtml } from "../report/html.ts";
+import { renderMarkdown } from "../report/markdown.ts";
+import { buildReport } from "../report/model.ts";
 import { STRATEGIES, findStrategy } from "../strategies/index.ts";
 import { FileError, UsageError, readInput, readSessionFile, stringFlag, writeOutput, type ParsedArgs } from "./args.ts";
 import { basename } from "node:path";
@@ -45,6 +49,13 @@ export async function runCompact(args: ParsedArgs): Promise<number> {
     { strategy: strategyName, options, leafId: leafFlag(args, session), previous, keepPayloadJson: true },
     (message) => process.stderr.write(`warning: ${message}\n`),
   );
+  if (args.flags.has("redact")) {
+    const findings = scanMessages(session.branch(checkpoint.source.leafId));
+    const masked = chooseRedactions(args, findings);
+    process.stderr.write(describeFindings(findings, masked) + "\n");
+    writeOutput(checkpointChunks(await redactCheckpoint(checkpoint, masked)), stringFlag(args, "output"));
+    return 0;
+  }
   writeOutput(checkpointChunks(checkpoint), stringFlag(args, "output"));
   return 0;
 }
@@ -100,6 +111,58 @@ export async function runRoundsCommand(args: ParsedArgs): Promise<number> {
   const plant = plantText ? { text: plantText, at: plantAt ? Number(plantAt) : Math.floor(branch.length / 4), distractor: stringFlag(args, "distractor") } : undefined;
   const results = await runRounds(branch, names, rounds, { reader: "literal", plant, context: { cwd: sessionCwd(session) } });
   writeOutput(JSON.stringify({ rounds, plant: plant ? { ...plant, distractor: plant.distractor ?? deriveDistractor(plant.text) } : null, results }, null, 2), undefined);
+  return 0;
+}
+
+function strategyList(args: ParsedArgs, fallback: string): string[] {
+  const flag = stringFlag(args, "strategy") ?? fallback;
+  const names = flag === "all" ? STRATEGIES.map((s) => s.name) : flag.split(",").map((n) => n.trim()).filter(Boolean);
+  for (const name of names) if (!findStrategy(name)) throw new UsageError(`unknown strategy "${name}" (have: ${STRATEGIES.map((s) => s.name).join(", ")}, all)`);
+  return names;
+}
+
+/** Secrets found on the branch, and which of them to mask (all, unless --keep names some or --no-redact). */
+function chooseRedactions(args: ParsedArgs, findings: Finding[]): Finding[] {
+  if (args.flags.has("no-redact")) return [];
+  const keep = new Set((stringFlag(args, "keep") ?? "").split(",").map((s) => s.trim()).filter(Boolean));
+  return findings.filter((f) => !keep.has(f.id));
+}
+
+function describeFindings(findings: Finding[], masked: Finding[]): string {
+  if (findings.length === 0) return "scan: no secrets found";
+  const maskedIds = new Set(masked.map((f) => f.id));
+  return [`scan: ${findings.length} possible secret(s); ${masked.length} masked`, ...findings.map((f) => `  ${maskedIds.has(f.id) ? "masked" : "KEPT  "} ${f.id.padEnd(20)} ${f.preview} · ${f.occurrences}× in ${f.messageIds.length} message(s)`)].join("\n");
+}
+
+/** `scan`: what the redaction would mask, as JSON (values shown only as previews). */
+export function runScan(args: ParsedArgs): number {
+  const { session } = readSessionFile(args);
+  const findings = scanMessages(session.branch(leafFlag(args, session)));
+  writeOutput(JSON.stringify({ findings: findings.map(({ value: _value, ...rest }) => rest) }, null, 2), undefined);
+  return 0;
+}
+
+/** `report`: the HTML audit report (or, with --format md, the Markdown scorecard), redacted unless told otherwise. */
+export async function runReport(args: ParsedArgs): Promise<number> {
+  // Here --format is the report's format; the session's format is always detected.
+  const output = stringFlag(args, "format") ?? "html";
+  if (output !== "html" && output !== "md") throw new UsageError(`--format is html or md for a report (got "${output}")`);
+  const sessionArgs: ParsedArgs = { ...args, flags: new Map([...args.flags].filter(([k]) => k !== "format")) };
+  const { file, session } = readSessionFile(sessionArgs);
+  const strategies = strategyList(args, "all");
+  const leafId = leafFlag(args, session);
+  const bytes = readInput(file);
+  const findings = scanMessages(session.branch(leafId));
+  const masked = chooseRedactions(args, findings);
+  process.stderr.write(describeFindings(findings, masked) + "\n");
+  const memoryFile = stringFlag(args, "memory");
+  const report = await buildReport(session, { name: basename(file), bytes: bytes.length, sha256: await sha256Hex(bytes) }, {
+    strategies,
+    leafId,
+    redact: masked,
+    memory: memoryFile ? new TextDecoder().decode(readInput(memoryFile)) : undefined,
+  });
+  writeOutput(output === "md" ? renderMarkdown(report) : renderHtml(report), stringFlag(args, "output"));
   return 0;
 }
 

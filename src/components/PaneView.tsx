@@ -20,6 +20,8 @@ interface RowProps {
   expandedThinking: Record<string, boolean>;
   selectedIndex: number;
   rowsVersion: number;
+  /** Whether any payload is recovered or thinking expanded (rows may be taller than their base height). */
+  hasOpenBoxes: boolean;
   onJump: (row: number) => void;
 }
 
@@ -53,10 +55,12 @@ function extraHeight(row: RowProjection | undefined, pane: Pane, recovered: Reco
   return extra;
 }
 
+/** Called for many rows on every scroll: the common case (nothing opened) is a typed-array read. */
 function rowHeight(position: number, props: RowProps): number {
   const index = realIndex(props.visible, position);
   const base = props.view[props.pane].heights[index] ?? 40;
-  return base + extraHeight(rowCaches[props.pane].get(index), props.pane, props.recovered, props.expandedThinking);
+  if (!props.hasOpenBoxes) return base;
+  return base + extraHeight(rowCaches[props.pane].peek(index), props.pane, props.recovered, props.expandedThinking);
 }
 
 function MessageRow({ index: position, style, ariaAttributes, ...props }: { index: number; style: CSSProperties; ariaAttributes: Record<string, unknown> } & RowProps): ReactElement {
@@ -176,7 +180,8 @@ export function PaneView({
 
   const onJump = useCallback((row: number) => void select({ pane, index: row }), [pane]);
   const selectedIndex = selected?.pane === pane ? selected.index : selected ? view[selected.pane].aligned[selected.index] ?? -1 : -1;
-  const rowProps: RowProps = { pane, view, visible, recovered, expandedThinking, selectedIndex, rowsVersion, onJump };
+  const hasOpenBoxes = Object.keys(recovered).length > 0 || Object.values(expandedThinking).some(Boolean);
+  const rowProps: RowProps = { pane, view, visible, recovered, expandedThinking, selectedIndex, rowsVersion, hasOpenBoxes, onJump };
 
   return (
     <section className="pane" data-testid={`${pane}-pane`} aria-label={title} onScrollCapture={() => onLead(pane)} onWheel={() => onLead(pane)} onFocus={() => onLead(pane)}>

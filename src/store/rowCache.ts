@@ -26,6 +26,11 @@ export class RowCache {
     this.generation++;
   }
 
+  /** Without counting as a use (for height lookups, which touch many rows). */
+  peek(index: number): RowProjection | undefined {
+    return this.pages.get(Math.floor(index / PAGE_SIZE))?.[index % PAGE_SIZE];
+  }
+
   get(index: number): RowProjection | undefined {
     const page = this.pages.get(Math.floor(index / PAGE_SIZE));
     if (!page) return undefined;

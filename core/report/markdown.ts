@@ -1,0 +1,34 @@
+/** The Markdown scorecard: headline figures and the checkride matrix, for a PR description or an issue. */
+import type { ReportData } from "./model.ts";
+
+const CELL = { pass: "✅", fail: "❌", skipped: "–", inconclusive: "❔" } as const;
+
+function mdEscape(text: string): string {
+  return text.replace(/\|/g, "\\|").replace(/\r?\n/g, " ");
+}
+
+export function renderMarkdown(report: ReportData): string {
+  const { source } = report;
+  const lines: string[] = [];
+  lines.push(`## Compaction audit: ${mdEscape(source.name)}`);
+  lines.push("");
+  lines.push(`${source.format}${source.formatVersion ? ` ${source.formatVersion}` : ""} · ${source.branchMessages} messages on the branch · ${source.toolCalls} tool calls · sha256 \`${source.sha256.slice(0, 16)}…\``);
+  if (report.redaction) lines.push(`\n> Redacted before sharing: ${report.redaction.masked} value(s) masked (${report.redaction.kinds.join(", ")}).`);
+  lines.push("");
+  lines.push("| strategy | active / original chars | payloads moved out | prose verbatim |");
+  lines.push("|---|---|---|---|");
+  for (const s of report.strategies) {
+    const pct = s.stats.originalChars ? ((s.stats.activeChars / s.stats.originalChars) * 100).toFixed(1) : "0";
+    lines.push(`| ${mdEscape(s.name)} | ${s.stats.activeChars.toLocaleString("en-US")} / ${s.stats.originalChars.toLocaleString("en-US")} (${pct}%) | ${s.stats.payloads} | ${s.stats.proseVerbatim}/${s.stats.proseSegments} |`);
+  }
+  const ids = report.checkride[0]?.probes.map((p) => p.id) ?? [];
+  lines.push("");
+  lines.push("### Checkride (literal reader: facts present in context)");
+  lines.push("");
+  lines.push(`| strategy | ${ids.join(" | ")} | score |`);
+  lines.push(`|---|${ids.map(() => "---").join("|")}|---|`);
+  for (const r of report.checkride) lines.push(`| ${mdEscape(r.strategy)} | ${r.probes.map((p) => CELL[p.status]).join(" | ")} | ${r.passed}/${r.asked} |`);
+  lines.push("");
+  lines.push("✅ pass · ❌ fail · – skipped (no ground truth) · ❔ inconclusive. Facts come from the session record, never from a model.");
+  return lines.join("\n") + "\n";
+}

@@ -1,0 +1,142 @@
+/**
+ * What an audit report shows, computed once and rendered as HTML or as a
+ * Markdown scorecard. Built from the same checkpoints and checkride the app
+ * and the CLI use, so a report's numbers equal the app's for the same
+ * session and strategy.
+ */
+import type { CheckpointStats } from "../checkpoint.ts";
+import { checkrideTargets } from "../checkride/session.ts";
+import { extractFacts } from "../checkride/facts.ts";
+import { runCheckride, type CheckrideResult } from "../checkride/run.ts";
+import { compactSession } from "../compact.ts";
+import type { Message, Session } from "../model.ts";
+import { maskString, maskValue, masksFor, type Finding } from "../redact.ts";
+import { sessionCwd } from "../session-info.ts";
+import { findStrategy } from "../strategies/index.ts";
+
+export interface ReportRow {
+  id: string;
+  role: string;
+  text: string;
+  /** Active rows: the row of the same message in the original pane, -1 when none. */
+  source?: number;
+}
+
+export interface ReportStrategy {
+  name: string;
+  label: string;
+  stats: CheckpointStats;
+  composition: { label: string; chars: number }[];
+  omissions: { id: string; kind: string; bytes: number; sha256: string; label: string }[];
+  omissionCount: number;
+}
+
+export interface ReportData {
+  source: { name: string; bytes: number; sha256: string; format: string; formatVersion: string | null; leafId: string | null; branchMessages: number; toolCalls: number; warnings: number };
+  strategies: ReportStrategy[];
+  checkride: CheckrideResult[];
+  primary: string;
+  original: ReportRow[];
+  active: ReportRow[];
+  redaction: { masked: number; kinds: string[] } | null;
+}
+
+const ROW_TEXT_LIMIT = 4000;
+const OMISSION_LIMIT = 2000;
+
+export function messageText(message: Message): string {
+  const parts: string[] = [];
+  for (const block of message.blocks) {
+    if (block.type === "text" || block.type === "thinking") parts.push(block.type === "thinking" ? `(thinking) ${block.text}` : block.text);
+    else if (block.type === "toolCall") parts.push(`→ ${block.name} ${JSON.stringify(block.arguments)}`);
+    else if (block.type === "omitted") parts.push(`[moved out: ${block.label} · ${block.recoveryId} · sha256 ${block.sha256.slice(0, 12)}…]`);
+    else if (block.type === "image") parts.push(`[image ${block.mimeType}]`);
+    else parts.push(JSON.stringify(block.value) ?? "");
+  }
+  const text = parts.join("\n");
+  return text.length > ROW_TEXT_LIMIT ? `${text.slice(0, ROW_TEXT_LIMIT)}\n[… ${text.length - ROW_TEXT_LIMIT} more characters in the session]` : text;
+}
+
+export function compositionOf(active: readonly Message[]): { label: string; chars: number }[] {
+  const totals = new Map<string, number>();
+  for (const message of active) {
+    for (const block of message.blocks) {
+      const label =
+        block.type === "text"
+          ? message.role === "user" || message.role === "assistant"
+            ? `${message.role} prose`
+            : message.role === "summary"
+              ? "summaries"
+              : message.role === "toolResult" || message.role === "bash"
+                ? "tool output"
+                : "other text"
+          : block.type === "toolCall"
+            ? "tool calls"
+            : block.type === "omitted"
+              ? "omission markers"
+              : block.type === "thinking"
+                ? "thinking"
+                : "other blocks";
+      const chars = block.type === "text" || block.type === "thinking" ? block.text.length : (JSON.stringify(block) ?? "").length;
+      totals.set(label, (totals.get(label) ?? 0) + chars);
+    }
+  }
+  return [...totals].map(([label, chars]) => ({ label, chars })).sort((a, b) => b.chars - a.chars);
+}
+
+export async function buildReport(
+  session: Session,
+  file: { name: string; bytes: number; sha256: string },
+  options: { strategies: string[]; leafId?: string | null; strategyOptions?: Record<string, unknown>; redact?: readonly Finding[]; memory?: string },
+): Promise<ReportData> {
+  const leafId = options.leafId ?? session.defaultLeafId;
+  const branch = session.branch(leafId);
+  const cwd = sessionCwd(session);
+  const facts = extractFacts(branch, { cwd, memory: options.memory });
+  const masks = masksFor(options.redact ?? []);
+  const strategies: ReportStrategy[] = [];
+  const checkride: CheckrideResult[] = [];
+  let primaryActive: Message[] = [];
+  for (const [i, name] of options.strategies.entries()) {
+    const strategy = findStrategy(name);
+    if (!strategy) throw new Error(`unknown strategy "${name}"`);
+    const checkpoint = await compactSession(session, file, { strategy: name, options: options.strategyOptions ?? {}, leafId });
+    if (i === 0) primaryActive = checkpoint.active;
+    const omissions = checkpoint.archive.map((e) => ({ id: e.id, kind: e.kind, bytes: e.bytes, sha256: e.sha256, label: labelOf(checkpoint.active, e.id) ?? e.kind }));
+    strategies.push({
+      name,
+      label: strategy.label,
+      stats: checkpoint.stats,
+      composition: compositionOf(checkpoint.active),
+      omissions: maskValue(omissions.slice(0, OMISSION_LIMIT), masks),
+      omissionCount: omissions.length,
+    });
+    for (const target of checkrideTargets(checkpoint)) checkride.push(await runCheckride(target.name, branch, target.active, { reader: "literal", cwd, memory: options.memory }, facts));
+  }
+  const originalIndex = new Map(branch.map((m, i) => [m.id, i]));
+  const rows = (messages: readonly Message[], withSource: boolean): ReportRow[] =>
+    messages.map((m) => ({ id: m.id, role: m.role, text: maskString(messageText(m), masks), ...(withSource ? { source: originalIndex.get(m.id) ?? -1 } : {}) }));
+  return {
+    source: {
+      ...file,
+      name: file.name,
+      format: session.format,
+      formatVersion: session.formatVersion ?? null,
+      leafId,
+      branchMessages: branch.length,
+      toolCalls: session.toolCallIds.size,
+      warnings: session.warnings.length,
+    },
+    strategies,
+    checkride: maskValue(checkride, masks),
+    primary: options.strategies[0]!,
+    original: rows(branch, false),
+    active: rows(primaryActive, true),
+    redaction: masks.size > 0 ? { masked: masks.size, kinds: [...new Set((options.redact ?? []).map((f) => f.kind))].sort() } : null,
+  };
+}
+
+function labelOf(active: readonly Message[], recoveryId: string): string | undefined {
+  for (const message of active) for (const block of message.blocks) if (block.type === "omitted" && block.recoveryId === recoveryId) return block.label;
+  return undefined;
+}
