@@ -44,7 +44,7 @@ table { border-collapse: collapse; font-size: 13px; } th, td { border: 1px solid
 .cards { display: grid; grid-template-columns: repeat(auto-fit, minmax(520px, 1fr)); gap: 16px; }
 .card table { width: 100%; } .answer { white-space: pre-wrap; overflow-wrap: anywhere; max-height: 120px; overflow: auto; font-family: ui-monospace, Menlo, Consolas, monospace; font-size: 12px; }
 .pair { display: grid; grid-template-columns: 1fr 1fr; gap: 12px; border-bottom: 1px solid var(--border); padding: 6px 0; }
-.msg { white-space: pre-wrap; overflow-wrap: anywhere; font-size: 13px; } .msg .role { font-weight: 600; font-size: 11px; text-transform: uppercase; color: var(--dim); display: block; }
+.msg { white-space: pre-wrap; overflow-wrap: anywhere; font-size: 13px; } .msg .head { display: block; } .msg .role { font-weight: 600; font-size: 11px; text-transform: uppercase; color: var(--dim); }
 .pager { display: flex; gap: 8px; align-items: center; margin: 8px 0; position: sticky; top: 0; background: var(--bg); padding: 4px 0; }
 .notice { background: var(--warnbg); color: var(--warn); padding: 6px 10px; border-radius: 6px; }
 `;
@@ -62,10 +62,17 @@ const SCRIPT = `
     var div = document.createElement("div");
     div.className = "msg";
     if (!row) { div.className += " dim"; div.textContent = "(not in this context)"; return div; }
+    var head = document.createElement("span");
+    head.className = "head";
     var role = document.createElement("span");
     role.className = "role";
-    role.textContent = row.role + " · " + row.id;
-    div.appendChild(role);
+    role.textContent = row.role;
+    var id = document.createElement("span");
+    id.className = "mono dim";
+    id.textContent = " · " + row.id;
+    head.appendChild(role);
+    head.appendChild(id);
+    div.appendChild(head);
     div.appendChild(document.createTextNode(row.text));
     return div;
   }

@@ -1,17 +1,12 @@
 /** The inspector: controls, stats, the two aligned panes and the selected message. */
 import { useCallback, useEffect, useRef, useState, type DragEvent } from "react";
-import {
-  loadSource,
-  recoverSelected,
-  select,
-  stepOmission,
-  stepRow,
-  useApp,
-} from "../store/store.ts";
+import { loadSource, recompact, recoverSelected, select, setPresenting, stepOmission, stepRow, useApp } from "../store/store.ts";
 import type { Pane } from "../worker/protocol.ts";
 import { CrashBanner, EmptyState, LoadError, LoadProgress, Warnings } from "./Banners.tsx";
 import { CheckridePanel } from "./CheckridePanel.tsx";
 import { DetailPanel } from "./DetailPanel.tsx";
+import { PresenterBar } from "./Presenter.tsx";
+import { SharePanel } from "./SharePanel.tsx";
 import { FindBar } from "./FindBar.tsx";
 import { HelpOverlay } from "./HelpOverlay.tsx";
 import { PaneView, positionOf, type PaneHandle } from "./PaneView.tsx";
@@ -28,6 +23,7 @@ export function App() {
   const session = useApp((s) => s.session);
   const loading = useApp((s) => s.loading);
   const pendingLink = useApp((s) => s.pendingLink);
+  const presenting = useApp((s) => s.presenting);
   const [dragging, setDragging] = useState(false);
   const [findNonce, setFindNonce] = useState(0);
   const panes = useRef<Partial<Record<Pane, PaneHandle>>>({});
@@ -40,10 +36,24 @@ export function App() {
       if (event.ctrlKey || event.metaKey || event.altKey) return;
       if (event.key === "Escape") {
         if (useApp.getState().showHelp) useApp.setState({ showHelp: false });
+        else if (useApp.getState().presenting) setPresenting(false);
         else void select(null);
         return;
       }
       if (isTyping(event.target)) return;
+      if (useApp.getState().presenting) {
+        const presenterKeys: Record<string, () => void> = {
+          ArrowRight: () => stepOmission(1),
+          ArrowLeft: () => stepOmission(-1),
+          ArrowDown: () => void recompact({ fromPrevious: true }),
+        };
+        const step = presenterKeys[event.key];
+        if (step) {
+          event.preventDefault();
+          step();
+          return;
+        }
+      }
       const actions: Record<string, () => void> = {
         j: () => stepRow(1),
         k: () => stepRow(-1),
@@ -104,7 +114,7 @@ export function App() {
 
   return (
     <div
-      className="app"
+      className={`app${presenting ? " presenting" : ""}`}
       data-testid="drop-zone"
       onDragOver={(e) => {
         e.preventDefault();
@@ -115,6 +125,7 @@ export function App() {
       }}
       onDrop={onDrop}
     >
+      {presenting ? <PresenterBar /> : null}
       <header className="topbar">
         <h1>
           Session Inspector
@@ -151,8 +162,13 @@ export function App() {
       ) : (
         <EmptyState />
       )}
-      <DetailPanel />
-      <CheckridePanel />
+      {presenting ? null : (
+        <>
+          <DetailPanel />
+          <CheckridePanel />
+          <SharePanel />
+        </>
+      )}
       <HelpOverlay />
       {dragging ? <div className="drop-overlay">Drop the session file to open it</div> : null}
     </div>

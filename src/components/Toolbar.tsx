@@ -1,7 +1,8 @@
 /** Loading and compaction controls. */
 import { useState, type ChangeEvent } from "react";
 import { DEMOS, demoSource } from "../demos.ts";
-import { exportCheckpoint, loadSource, recompact, recoverSelected, setCheckride, useApp } from "../store/store.ts";
+import { download } from "./download.ts";
+import { exportCheckpoint, loadSource, openShare, recompact, recoverSelected, setCheckride, setPresenting, useApp } from "../store/store.ts";
 
 export function Toolbar() {
   const strategies = useApp((s) => s.strategies);
@@ -28,16 +29,7 @@ export function Toolbar() {
     if (cap !== proseCap) void recompact({ proseCap: cap });
   };
 
-  const onExport = async () => {
-    const exported = await exportCheckpoint();
-    if (!exported) return;
-    const url = URL.createObjectURL(exported.blob);
-    const anchor = document.createElement("a");
-    anchor.href = url;
-    anchor.download = exported.name;
-    anchor.click();
-    setTimeout(() => URL.revokeObjectURL(url), 10_000);
-  };
+  const onExport = async () => download(await exportCheckpoint());
 
   return (
     <div className="toolbar" role="toolbar" aria-label="Session controls">
@@ -108,6 +100,12 @@ export function Toolbar() {
       </button>
       <button type="button" disabled={disabled} onClick={() => setCheckride({ open: !checkrideOpen })} aria-pressed={checkrideOpen} data-testid="checkride-toggle">
         Checkride
+      </button>
+      <button type="button" disabled={disabled} onClick={() => void openShare()} data-testid="share-toggle" title="Scan for secrets, then download the audit report, the scorecard or a masked checkpoint">
+        Share…
+      </button>
+      <button type="button" disabled={disabled} onClick={() => setPresenting(true)} data-testid="present-toggle" title="Large type, the two panes and the score only; arrow keys step through omissions">
+        Present
       </button>
       <button type="button" disabled={disabled} onClick={() => void onExport()} title="Download the checkpoint JSON (session-inspector/checkpoint@1). It contains the original payloads.">
         Export checkpoint

@@ -11,6 +11,7 @@ import {
   FLAG_HAS_OMISSION,
   ROLE_CODES,
   type DiffResult,
+  type FindingView,
   type LoadPreview,
   type LoadSource,
   type MessageDetail,
@@ -107,6 +108,18 @@ export interface AppState {
   /** Bumped to ask a pane to scroll a row into view. */
   scrollRequest: { pane: Pane; index: number; nonce: number } | null;
   checkride: CheckrideState;
+  share: ShareState;
+  presenting: boolean;
+}
+
+export interface ShareState {
+  open: boolean;
+  scanning: boolean;
+  findings: FindingView[] | null;
+  /** Finding id → masked (the default) or kept. */
+  masked: Record<string, boolean>;
+  busy: string | null;
+  error: string | null;
 }
 
 export const rowCaches: Record<Pane, RowCache> = {
@@ -150,6 +163,8 @@ const initialState: Omit<AppState, "client"> = {
     history: [],
     rounds: { running: false, count: 4, plantText: "", plantAt: 0, result: null, error: null },
   },
+  share: { open: false, scanning: false, findings: null, masked: {}, busy: null, error: null },
+  presenting: false,
 };
 
 export const useApp = create<AppState>(() => ({ client: null, ...initialState }));
@@ -238,6 +253,7 @@ export async function loadSource(source: LoadSource): Promise<void> {
     const reset = resetViewState(view);
     set({
       ...reset,
+      share: { ...initialState.share },
       checkride: { ...reset.checkride!, history: [] },
       loading: null,
       session,
@@ -527,11 +543,11 @@ export function setCheckrideSettings(changes: Partial<CheckrideSettings>): void 
   set((state) => ({ checkride: { ...state.checkride, settings: { ...state.checkride.settings, ...changes } } }));
 }
 
-export async function runCheckride(): Promise<void> {
+export async function runCheckride(only?: string[]): Promise<void> {
   if (!ready()) return;
   const { checkride, strategies, view } = get();
   const settings = checkride.settings;
-  const chosen = settings.strategies.length > 0 ? settings.strategies : strategies.map((s) => s.name);
+  const chosen = only ?? (settings.strategies.length > 0 ? settings.strategies : strategies.map((s) => s.name));
   setCheckride({ running: true, error: null });
   try {
     const results = await client().request({
@@ -579,4 +595,61 @@ export async function runRoundsNow(): Promise<void> {
   } catch (error) {
     setRounds({ running: false, error: messageOf(error) });
   }
+}
+
+/* Sharing: the secret scan, the review list, the report and the redacted export */
+
+export function setShare(changes: Partial<ShareState>): void {
+  set((state) => ({ share: { ...state.share, ...changes } }));
+}
+
+export async function openShare(): Promise<void> {
+  if (!ready()) return;
+  setShare({ open: true, scanning: true, error: null });
+  try {
+    const findings = await client().request({ type: "scan" }).promise;
+    const previous = get().share.masked;
+    // Everything found is masked unless the user keeps it.
+    setShare({ scanning: false, findings, masked: Object.fromEntries(findings.map((f) => [f.id, previous[f.id] ?? true])) });
+  } catch (error) {
+    setShare({ scanning: false, error: messageOf(error) });
+  }
+}
+
+function maskedIds(): string[] {
+  return Object.entries(get().share.masked)
+    .filter(([, masked]) => masked)
+    .map(([id]) => id);
+}
+
+export async function downloadReport(format: "html" | "md"): Promise<{ blob: Blob; name: string } | null> {
+  if (!ready()) return null;
+  const { strategies, checkride } = get();
+  setShare({ busy: format === "html" ? "Writing the report…" : "Writing the scorecard…", error: null });
+  try {
+    const chosen = checkride.settings.strategies.length > 0 ? checkride.settings.strategies : strategies.map((s) => s.name);
+    return await client().request({ type: "report", params: { strategies: chosen, format, masked: maskedIds(), memory: checkride.settings.memory ?? undefined } }).promise;
+  } catch (error) {
+    setShare({ error: messageOf(error) });
+    return null;
+  } finally {
+    setShare({ busy: null });
+  }
+}
+
+export async function exportRedacted(): Promise<{ blob: Blob; name: string } | null> {
+  if (!ready()) return null;
+  setShare({ busy: "Exporting…", error: null });
+  try {
+    return await client().request({ type: "exportRedacted", masked: maskedIds() }).promise;
+  } catch (error) {
+    setShare({ error: messageOf(error) });
+    return null;
+  } finally {
+    setShare({ busy: null });
+  }
+}
+
+export function setPresenting(presenting: boolean): void {
+  set({ presenting, showHelp: false });
 }

@@ -24,11 +24,16 @@ import {
   type PaneModel,
 } from "./projection.ts";
 import { extractFacts } from "../../core/checkride/facts.ts";
+import { redactCheckpoint, scanMessages, type Finding } from "../../core/redact.ts";
+import { renderHtml } from "../../core/report/html.ts";
+import { renderMarkdown } from "../../core/report/markdown.ts";
+import { buildReport } from "../../core/report/model.ts";
 import { deriveDistractor, runRounds } from "../../core/checkride/rounds.ts";
 import { runCheckride, type CheckrideResult } from "../../core/checkride/run.ts";
 import { checkrideTargets, sessionCwd } from "../../core/checkride/session.ts";
 import type {
   CheckrideParams,
+  FindingView,
   RoundsParams,
   Request,
   CompactParams,
@@ -264,6 +269,49 @@ export class SessionEngine {
     return { results, distractor: plant ? plant.distractor || deriveDistractor(plant.text) : null };
   }
 
+  /** Possible secrets on the branch; the values stay here, the page gets previews. */
+  scan(): FindingView[] {
+    return this.findings().map(({ value: _value, ...view }) => view);
+  }
+
+  private findings(): Finding[] {
+    const { session } = this.requireLoaded();
+    const view = this.requireView();
+    const key = `${view.summary.leafId}`;
+    if (this.scanCache?.key !== key || this.scanCache.session !== session) this.scanCache = { key, session, findings: scanMessages(session.branch(view.summary.leafId)) };
+    return this.scanCache.findings;
+  }
+
+  private scanCache?: { key: string; session: Session; findings: Finding[] };
+
+  async report(params: { strategies: string[]; format: "html" | "md"; masked: string[]; memory?: File | string }): Promise<ResponseMap["report"]> {
+    const { session, summary } = this.requireLoaded();
+    const view = this.requireView();
+    const masked = new Set(params.masked);
+    const memory = params.memory === undefined ? undefined : typeof params.memory === "string" ? params.memory : await params.memory.text();
+    // The strategy on screen first: it is the one the side-by-side view shows.
+    const strategies = [view.summary.strategy, ...params.strategies.filter((s) => s !== view.summary.strategy)];
+    const report = await buildReport(session, { name: summary.name, bytes: summary.bytes, sha256: summary.sha256 }, {
+      strategies,
+      leafId: view.summary.leafId,
+      strategyOptions: view.summary.options,
+      redact: this.findings().filter((f) => masked.has(f.id)),
+      memory,
+    });
+    const base = summary.name.replace(/\.[^.]+$/, "");
+    return params.format === "md"
+      ? { blob: new Blob([renderMarkdown(report)], { type: "text/markdown" }), name: `${base}.scorecard.md` }
+      : { blob: new Blob([renderHtml(report)], { type: "text/html" }), name: `${base}.audit.html` };
+  }
+
+  async exportRedacted(maskedIds: string[]): Promise<ResponseMap["exportRedacted"]> {
+    const view = this.requireView();
+    const masked = new Set(maskedIds);
+    const redacted = await redactCheckpoint(view.checkpoint, this.findings().filter((f) => masked.has(f.id)));
+    const base = view.checkpoint.source.name.replace(/\.[^.]+$/, "");
+    return { blob: new Blob(checkpointChunks(redacted), { type: "application/json" }), name: `${base}.${view.checkpoint.strategy.name}.redacted.checkpoint.json` };
+  }
+
   locate(messageId: string): ResponseMap["locate"] {
     const view = this.requireView();
     return { original: view.original.indexById.get(messageId) ?? -1, active: view.active.indexById.get(messageId) ?? -1 };
@@ -446,6 +494,12 @@ export function dispatchRequest(engine: SessionEngine, request: Request, task: T
       return engine.checkride(request.params);
     case "rounds":
       return engine.rounds(request.params);
+    case "scan":
+      return engine.scan();
+    case "report":
+      return engine.report(request.params);
+    case "exportRedacted":
+      return engine.exportRedacted(request.masked);
     case "cancel":
       return { cancelled: false }; // cancels are handled before dispatch
   }

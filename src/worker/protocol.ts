@@ -188,7 +188,10 @@ export type Request =
   | { type: "export" }
   | { type: "locate"; messageId: string }
   | { type: "checkride"; params: CheckrideParams }
-  | { type: "rounds"; params: RoundsParams };
+  | { type: "rounds"; params: RoundsParams }
+  | { type: "scan" }
+  | { type: "report"; params: { strategies: string[]; format: "html" | "md"; masked: string[]; memory?: File | string } }
+  | { type: "exportRedacted"; masked: string[] };
 
 export interface ResponseMap {
   strategies: StrategyOption[];
@@ -204,6 +207,18 @@ export interface ResponseMap {
   locate: { original: number; active: number };
   checkride: CheckrideResult[];
   rounds: { results: RoundsResult[]; distractor: string | null };
+  scan: FindingView[];
+  report: { blob: Blob; name: string };
+  exportRedacted: { blob: Blob; name: string };
+}
+
+/** A possible secret as the page sees it: never the value itself. */
+export interface FindingView {
+  id: string;
+  kind: string;
+  preview: string;
+  occurrences: number;
+  messageIds: string[];
 }
 
 /**

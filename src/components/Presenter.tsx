@@ -1,0 +1,79 @@
+/**
+ * Presenter mode: large type, the two panes and the score only. ← → step
+ * through the omission markers, ↓ runs the next compaction round (and the
+ * checkride again), Esc leaves; "Capture PNG" saves the view as a picture.
+ */
+import { useEffect, useState } from "react";
+import { recompact, runCheckride, setPresenting, stepOmission, useApp } from "../store/store.ts";
+import { captureElement } from "./capture.ts";
+import { download } from "./download.ts";
+
+export function PresenterBar() {
+  const view = useApp((s) => s.view);
+  const session = useApp((s) => s.session);
+  const results = useApp((s) => s.checkride.results);
+  const running = useApp((s) => s.checkride.running);
+  const busy = useApp((s) => s.busy);
+  const [message, setMessage] = useState<string | null>(null);
+  const score = results?.find((r) => r.strategy === view?.strategy);
+
+  useEffect(() => {
+    // The score shown is computed for what is on screen, not remembered from elsewhere.
+    if (view && !view.pending && !results && !running) void runCheckride([view.strategy]);
+  }, [view, results, running]);
+
+  const capture = async () => {
+    const target = document.querySelector<HTMLElement>(".app");
+    if (!target) return;
+    try {
+      download({ blob: await captureElement(target), name: `${session?.name.replace(/\.[^.]+$/, "") ?? "session"}.${view?.strategy ?? "view"}.png` });
+      setMessage("Saved a PNG of this view.");
+    } catch (error) {
+      setMessage(`Could not capture the view: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  };
+
+  if (!view || !session) return null;
+  const ratio = view.stats.originalChars ? (view.stats.activeChars / view.stats.originalChars) * 100 : 0;
+  return (
+    <header className="presenter-bar" data-testid="presenter-bar">
+      <div>
+        <strong>{session.name}</strong> · {view.strategy}
+        {view.round > 0 ? ` · round ${view.round + 1}` : ""}
+      </div>
+      <div className="presenter-figures">
+        <span>
+          active context <strong>{ratio.toFixed(1)}%</strong> of the original
+        </span>
+        <span>
+          <strong>{view.stats.payloads.toLocaleString("en-US")}</strong> payloads moved out, all recoverable
+        </span>
+        <span data-testid="presenter-score">
+          checkride{" "}
+          <strong>
+            {score ? `${score.passed}/${score.asked}` : running ? "…" : "–"}
+          </strong>{" "}
+          facts present in context
+        </span>
+      </div>
+      <div className="presenter-keys">
+        <button type="button" onClick={() => stepOmission(-1)} aria-label="Previous omission">
+          ←
+        </button>
+        <button type="button" onClick={() => stepOmission(1)} aria-label="Next omission">
+          →
+        </button>
+        <button type="button" disabled={busy !== null} onClick={() => void recompact({ fromPrevious: true })} aria-label="Next compaction round">
+          ↓ next round
+        </button>
+        <button type="button" onClick={() => void capture()}>
+          Capture PNG
+        </button>
+        <button type="button" onClick={() => setPresenting(false)}>
+          Exit (Esc)
+        </button>
+        {message ? <span className="small-text" role="status">{message}</span> : null}
+      </div>
+    </header>
+  );
+}
