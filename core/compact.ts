@@ -28,7 +28,11 @@ export async function compactSession(
   const leafId = request.leafId ?? session.defaultLeafId;
   const branch = session.branch(leafId);
   const options = request.options ?? {};
-  const result = await strategy.run(branch, options, { previous: request.previous, warn, keepPayloadJson: request.keepPayloadJson, recorded: session.recordedContext(leafId), format: session.format, path: session.path(leafId), cwd: sessionCwd(session) });
+  const context: StrategyContext = { previous: request.previous, warn, keepPayloadJson: request.keepPayloadJson, format: session.format, cwd: sessionCwd(session) };
+  // Computed only for the strategies that read them (recorded, pi-default).
+  Object.defineProperty(context, "recorded", { get: () => session.recordedContext(leafId), enumerable: true });
+  Object.defineProperty(context, "path", { get: () => session.path(leafId), enumerable: true });
+  const result = await strategy.run(branch, options, context);
   return {
     schema: CHECKPOINT_SCHEMA,
     source: {
