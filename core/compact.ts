@@ -15,6 +15,8 @@ export interface CompactRequest {
   previous?: StrategyContext["previous"];
   /** See StrategyContext.keepPayloadJson. */
   keepPayloadJson?: boolean;
+  /** See StrategyContext.endpoint. */
+  endpoint?: StrategyContext["endpoint"];
 }
 
 export async function compactSession(
@@ -28,7 +30,7 @@ export async function compactSession(
   const leafId = request.leafId ?? session.defaultLeafId;
   const branch = session.branch(leafId);
   const options = request.options ?? {};
-  const context: StrategyContext = { previous: request.previous, warn, keepPayloadJson: request.keepPayloadJson, format: session.format, cwd: sessionCwd(session) };
+  const context: StrategyContext = { previous: request.previous, warn, keepPayloadJson: request.keepPayloadJson, format: session.format, cwd: sessionCwd(session), endpoint: request.endpoint };
   // Computed only for the strategies that read them (recorded, pi-default).
   Object.defineProperty(context, "recorded", { get: () => session.recordedContext(leafId), enumerable: true });
   Object.defineProperty(context, "path", { get: () => session.path(leafId), enumerable: true });

@@ -5,6 +5,7 @@ import type { Message, Session } from "../model.ts";
 import { sessionCwd } from "../session-info.ts";
 import { STRATEGIES } from "../strategies/index.ts";
 import { extractFacts } from "./facts.ts";
+import type { EndpointConfig } from "./readers.ts";
 import { runCheckride, type CheckrideOptions, type CheckrideResult } from "./run.ts";
 
 export { sessionCwd };
@@ -15,6 +16,8 @@ export async function checkrideSession(
   options: CheckrideOptions,
   leafId: string | null = null,
   strategyOptions: Record<string, unknown> = {},
+  /** A model for the strategies' summary slots (pi-default, handoff). */
+  summaryEndpoint?: EndpointConfig,
 ): Promise<CheckrideResult[]> {
   const names = strategies === "all" ? STRATEGIES.map((s) => s.name) : strategies;
   const leaf = leafId ?? session.defaultLeafId;
@@ -23,7 +26,7 @@ export async function checkrideSession(
   const facts = extractFacts(branch, { cwd, memory: options.memory });
   const results: CheckrideResult[] = [];
   for (const name of names) {
-    const checkpoint = await compactSession(session, { name: "", bytes: 0, sha256: "" }, { strategy: name, options: strategyOptions, leafId: leaf });
+    const checkpoint = await compactSession(session, { name: "", bytes: 0, sha256: "" }, { strategy: name, options: strategyOptions, leafId: leaf, endpoint: summaryEndpoint });
     for (const target of checkrideTargets(checkpoint)) results.push(await runCheckride(target.name, branch, target.active, { ...options, cwd }, facts));
   }
   return results;

@@ -5,6 +5,7 @@ import { compactSession } from "../compact.ts";
 import { checkpointChunks } from "../checkpoint-json.ts";
 import { sha256Hex } from "../hash.ts";
 import { deriveDistractor, runRounds } from "../checkride/rounds.ts";
+import type { EndpointConfig } from "../checkride/readers.ts";
 import { checkrideSession, sessionCwd } from "../checkride/session.ts";
 import { inspectSession } from "../inspect.ts";
 import { redactCheckpoint, scanMessages, type Finding } from "../redact.ts";
@@ -14,6 +15,16 @@ import { buildReport } from "../report/model.ts";
 import { STRATEGIES, findStrategy } from "../strategies/index.ts";
 import { FileError, UsageError, readInput, readSessionFile, stringFlag, writeOutput, type ParsedArgs } from "./args.ts";
 import { basename } from "node:path";
+
+/** --endpoint URL --model M: the model that writes summaries (pi-default, handoff) and, with --reader endpoint, answers the quiz. */
+function endpointFlags(args: ParsedArgs): EndpointConfig | undefined {
+  const url = stringFlag(args, "endpoint");
+  const model = stringFlag(args, "model");
+  if (!url && !model) return undefined;
+  if (!url || !model) throw new UsageError("--endpoint and --model go together");
+  const timeout = stringFlag(args, "timeout");
+  return { url, model, apiKey: process.env.SESSION_INSPECTOR_API_KEY, timeoutMs: timeout ? Number(timeout) * 1000 : undefined };
+}
 
 function leafFlag(args: ParsedArgs, session: { byId: Map<string, unknown> }): string | null {
   const leaf = stringFlag(args, "leaf") ?? null;
@@ -46,7 +57,7 @@ export async function runCompact(args: ParsedArgs): Promise<number> {
   const checkpoint = await compactSession(
     session,
     { name: basename(file), bytes: bytes.length, sha256: await sha256Hex(bytes) },
-    { strategy: strategyName, options, leafId: leafFlag(args, session), previous, keepPayloadJson: true },
+    { strategy: strategyName, options, leafId: leafFlag(args, session), previous, keepPayloadJson: true, endpoint: endpointFlags(args) },
     (message) => process.stderr.write(`warning: ${message}\n`),
   );
   if (args.flags.has("redact")) {
@@ -68,17 +79,11 @@ export async function runCheckrideCommand(args: ParsedArgs): Promise<number> {
   }
   const reader = stringFlag(args, "reader") ?? "literal";
   if (reader !== "literal" && reader !== "endpoint") throw new UsageError(`unknown reader "${reader}" (literal or endpoint)`);
-  const endpointUrl = stringFlag(args, "endpoint");
-  const model = stringFlag(args, "model");
-  if (reader === "endpoint" && (!endpointUrl || !model)) throw new UsageError("--reader endpoint needs --endpoint URL and --model NAME");
+  const endpoint = endpointFlags(args);
+  if (reader === "endpoint" && !endpoint) throw new UsageError("--reader endpoint needs --endpoint URL and --model NAME");
   const memoryFile = stringFlag(args, "memory");
   const memory = memoryFile ? new TextDecoder().decode(readInput(memoryFile)) : undefined;
-  const timeout = stringFlag(args, "timeout");
-  const results = await checkrideSession(session, strategy === "all" ? "all" : [strategy], {
-    reader,
-    memory,
-    endpoint: endpointUrl && model ? { url: endpointUrl, model, apiKey: process.env.SESSION_INSPECTOR_API_KEY, timeoutMs: timeout ? Number(timeout) * 1000 : undefined } : undefined,
-  }, leafFlag(args, session));
+  const results = await checkrideSession(session, strategy === "all" ? "all" : [strategy], { reader, memory, endpoint }, leafFlag(args, session), {}, endpoint);
   if (args.flags.has("json")) {
     writeOutput(JSON.stringify({ results: results.map(({ scoreLabel: _label, ...rest }) => ({ ...rest, probes: rest.probes.map(({ id, status, question, expected, answer, evidence }) => ({ id, status, question, expected, answer, evidence })) })) }, null, 2), undefined);
   } else {

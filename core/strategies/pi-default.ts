@@ -9,7 +9,8 @@
  */
 import { computeStats, recoveryId, type ArchiveEntry } from "../checkpoint.ts";
 import { digestPayloads } from "../hash.ts";
-import type { Block, Entry, Message } from "../model.ts";
+import { textOf, type Block, type Entry, type Message } from "../model.ts";
+import { summarizeWithEndpoint } from "../summarize.ts";
 import type { StrategyContext, StrategyResult } from "./types.ts";
 
 export const PI_KEEP_RECENT_TOKENS = 20_000;
@@ -204,7 +205,20 @@ export async function piDefault(branch: readonly Message[], options: { keepRecen
   const sections: string[] = [];
   if (readFiles.length > 0) sections.push(`<read-files>\n${readFiles.join("\n")}\n</read-files>`);
   if (modifiedFiles.length > 0) sections.push(`<modified-files>\n${modifiedFiles.join("\n")}\n</modified-files>`);
-  const summaryText = NO_SUMMARY_NOTE + (sections.length ? `\n\n${sections.join("\n\n")}` : "");
+  let summaryBody = NO_SUMMARY_NOTE;
+  let summaryStatus = "none (no model endpoint)";
+  if (context.endpoint && summarised.length + turnPrefix.length > 0) {
+    const previousSummary = previous?.messages[0] ? textOf(previous.messages[0]) : undefined;
+    const written = await summarizeWithEndpoint([...(previousSummary ? [previous!.messages[0]!] : []), ...summarised, ...turnPrefix], context.endpoint);
+    if (written.ok) {
+      summaryBody = written.text;
+      summaryStatus = `written by ${context.endpoint.model}`;
+    } else {
+      summaryBody = `No summary was written: the model endpoint failed (${written.reason}). Everything before the cut is in the archive.`;
+      summaryStatus = `failed: ${written.reason}`;
+    }
+  }
+  const summaryText = summaryBody + (sections.length ? `\n\n${sections.join("\n\n")}` : "");
   const summary: Message = { id: "pi-default:summary", role: "summary", meta: { strategy: "pi-default", tokensBefore, firstKeptEntryId: firstKept.id }, blocks: [{ type: "text", text: summaryText }] };
 
   // What the model sees next: the summary, then every entry from the cut on, as buildSessionContext would.
@@ -238,6 +252,6 @@ export async function piDefault(branch: readonly Message[], options: { keepRecen
     active,
     archive,
     stats: computeStats(branch, active, archive.length, 0),
-    details: { cut: piCut, readFiles, modifiedFiles, summarisedMessages: summarised.length, turnPrefixMessages: turnPrefix.length, summary: "none (no model endpoint)" },
+    details: { cut: piCut, readFiles, modifiedFiles, summarisedMessages: summarised.length, turnPrefixMessages: turnPrefix.length, summary: summaryStatus },
   };
 }

@@ -1,4 +1,5 @@
 import type { ArchiveEntry, Checkpoint, CheckpointStats } from "../checkpoint.ts";
+import type { EndpointConfig } from "../checkride/readers.ts";
 import type { Entry, FormatName, Message, RecordedContext } from "../model.ts";
 
 export interface StrategyContext {
@@ -10,6 +11,11 @@ export interface StrategyContext {
    * worker exports rarely and would hold a second copy of every payload).
    */
   keepPayloadJson?: boolean;
+  /**
+   * A model endpoint for the strategies with a summary slot (pi-default,
+   * handoff). Not an option: options are exported, and this may carry a key.
+   */
+  endpoint?: EndpointConfig;
   /** The session's working directory, for normalising paths in facts. */
   cwd?: string;
   /** The session's format and the branch's entries root → leaf (for strategies that cut on entries). */

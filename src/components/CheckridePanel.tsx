@@ -5,7 +5,7 @@
  */
 import type { CheckrideResult, ProbeResult } from "../../core/checkride/run.ts";
 import { allowedEndpointOrigins, originOf, setEndpointAllowed } from "../csp.ts";
-import { jumpToMessage, runCheckride, runRoundsNow, setCheckride, setCheckrideSettings, setRounds, useApp } from "../store/store.ts";
+import { jumpToMessage, recompact, runCheckride, runRoundsNow, setCheckride, setCheckrideSettings, setRounds, useApp } from "../store/store.ts";
 
 const STATUS_LABEL: Record<ProbeResult["status"], string> = { pass: "pass", fail: "fail", skipped: "skipped", inconclusive: "inconclusive" };
 
@@ -145,6 +145,17 @@ function EndpointSettings() {
       <label className="field">
         <span>API key (optional, kept in memory only)</span>
         <input type="password" autoComplete="off" value={settings.apiKey} onChange={(e) => setCheckrideSettings({ apiKey: e.target.value })} />
+      </label>
+      <label className="filter" title="pi-default and handoff leave their summary slot empty without a model; with this on, the model writes it (handoff also quizzes it, regenerates once and splices missed facts).">
+        <input
+          type="checkbox"
+          checked={settings.summaries}
+          onChange={(e) => {
+            setCheckrideSettings({ summaries: e.target.checked });
+            void recompact({});
+          }}
+        />{" "}
+        also write pi-default and handoff summaries with this model
       </label>
       {origin && !allowed.includes(origin) ? (
         <div className="banner info">

@@ -10,6 +10,7 @@ import { EngineError, type EngineClient } from "../worker/client.ts";
 import {
   FLAG_HAS_OMISSION,
   ROLE_CODES,
+  type CompactParams,
   type DiffResult,
   type FindingView,
   type LoadPreview,
@@ -59,6 +60,8 @@ export interface CheckrideSettings {
   /** Kept in memory only: never stored, never exported. */
   apiKey: string;
   timeoutSeconds: number;
+  /** Also let this model write the summary slots of pi-default and handoff. */
+  summaries: boolean;
   memory: File | null;
 }
 
@@ -159,7 +162,7 @@ const initialState: Omit<AppState, "client"> = {
     running: false,
     results: null,
     error: null,
-    settings: { strategies: [], reader: "literal", endpointUrl: "", model: "", apiKey: "", timeoutSeconds: 120, memory: null },
+    settings: { strategies: [], reader: "literal", endpointUrl: "", model: "", apiKey: "", timeoutSeconds: 120, summaries: false, memory: null },
     history: [],
     rounds: { running: false, count: 4, plantText: "", plantAt: 0, result: null, error: null },
   },
@@ -299,7 +302,13 @@ export async function recompact(changes: { strategy?: string; proseCap?: number 
   try {
     const view = await client().request({
       type: "compact",
-      params: { strategy: next.strategy, options: next.proseCap !== null ? { maxProseChars: next.proseCap } : {}, leafId: next.leafId, fromPrevious: changes.fromPrevious },
+      params: {
+        strategy: next.strategy,
+        options: next.proseCap !== null ? { maxProseChars: next.proseCap } : {},
+        leafId: next.leafId,
+        fromPrevious: changes.fromPrevious,
+        summaryEndpoint: summaryEndpoint(),
+      },
     }).promise;
     set({ ...resetViewState(view), busy: null });
     writeDeepLink();
@@ -557,6 +566,7 @@ export async function runCheckride(only?: string[]): Promise<void> {
         reader: settings.reader,
         endpoint: settings.reader === "endpoint" ? { url: settings.endpointUrl, model: settings.model, apiKey: settings.apiKey || undefined, timeoutMs: settings.timeoutSeconds * 1000 } : undefined,
         memory: settings.memory ?? undefined,
+        summaryEndpoint: summaryEndpoint(),
       },
     }).promise;
     if (get().view !== view) return; // the view changed while we ran
@@ -652,4 +662,11 @@ export async function exportRedacted(): Promise<{ blob: Blob; name: string } | n
 
 export function setPresenting(presenting: boolean): void {
   set({ presenting, showHelp: false });
+}
+
+/** The model for summary slots, when the user turned it on and allowed its origin. */
+function summaryEndpoint(): CompactParams["summaryEndpoint"] {
+  const settings = get().checkride.settings;
+  if (!settings.summaries || !settings.endpointUrl || !settings.model) return undefined;
+  return { url: settings.endpointUrl, model: settings.model, apiKey: settings.apiKey || undefined, timeoutMs: settings.timeoutSeconds * 1000 };
 }

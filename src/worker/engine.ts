@@ -248,7 +248,11 @@ export class SessionEngine {
       const checkpoint =
         name === view.checkpoint.strategy.name
           ? view.checkpoint
-          : await compactSession(session, { name: summary.name, bytes: summary.bytes, sha256: summary.sha256 }, { strategy: name, options: view.summary.options, leafId });
+          : await compactSession(
+              session,
+              { name: summary.name, bytes: summary.bytes, sha256: summary.sha256 },
+              { strategy: name, options: view.summary.options, leafId, endpoint: params.summaryEndpoint ? { ...params.summaryEndpoint, fetch: this.fetchImpl } : undefined },
+            );
       for (const target of checkrideTargets(checkpoint)) results.push(await runCheckride(target.name, branch, target.active, { reader: params.reader, endpoint, memory, cwd }, facts));
     }
     return results;
@@ -327,7 +331,13 @@ export class SessionEngine {
     const checkpoint = await compactSession(
       session,
       { name: summary.name, bytes: summary.bytes, sha256: summary.sha256 },
-      { strategy: params.strategy, options: params.options, leafId: params.leafId, previous },
+      {
+        strategy: params.strategy,
+        options: params.options,
+        leafId: params.leafId,
+        previous,
+        endpoint: params.summaryEndpoint ? { ...params.summaryEndpoint, fetch: this.fetchImpl } : undefined,
+      },
     );
     const original = buildPaneModel(branch);
     const active = buildPaneModel(checkpoint.active);

@@ -157,6 +157,8 @@ export interface CheckrideParams {
   endpoint?: { url: string; model: string; apiKey?: string; timeoutMs?: number };
   /** A memory.md the user chose; read in the worker. */
   memory?: File | string;
+  /** See CompactParams.summaryEndpoint. */
+  summaryEndpoint?: CompactParams["summaryEndpoint"];
 }
 
 export interface RoundsParams {
@@ -173,6 +175,8 @@ export interface CompactParams {
   leafId: string | null;
   /** Recompact the current checkpoint plus whatever the branch has beyond it. */
   fromPrevious?: boolean;
+  /** A model that writes the summary slots of pi-default and handoff (reached through the page). */
+  summaryEndpoint?: { url: string; model: string; apiKey?: string; timeoutMs?: number };
 }
 
 export type Request =

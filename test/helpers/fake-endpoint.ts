@@ -2,7 +2,8 @@
  * A small OpenAI-compatible chat completions server on 127.0.0.1 that
  * answers from fixed text, for the endpoint reader's tests (Node and
  * browser). Paths choose the behaviour: /ok, /error500, /slow, /malformed,
- * /notjson, /nocors. It records the requests it got and sends CORS headers.
+ * /notjson, /nocors; for summaries /summary-poor (misses the facts) and
+ * /summary-learns (misses them until the prompt lists what it must state). It records the requests it got and sends CORS headers.
  */
 import { createServer, type IncomingMessage, type Server } from "node:http";
 
@@ -32,7 +33,15 @@ export async function startFakeEndpoint(answers: Record<string, string>): Promis
       response.writeHead(200, { "content-type": "application/json" });
       response.end(JSON.stringify({ id: "fake", object: "chat.completion", choices: [{ index: 0, message: { role: "assistant", content } }] }));
     };
-    if (path.startsWith("/error500")) response.writeHead(500).end("boom");
+    const parsed = safeParse(body) as { messages?: { content?: string }[] } | string;
+    const prompt = typeof parsed === "object" ? parsed.messages?.map((m) => m.content ?? "").join("\n") ?? "" : "";
+    if (path.startsWith("/summary-poor")) reply("## Goal\nFix the export.\n\n## Next Steps\n1. Keep going.");
+    else if (path.startsWith("/summary-learns")) {
+      // Poor at first; once told what it must state, it states exactly that.
+      const at = prompt.indexOf("must state each of these");
+      const lines = at === -1 ? [] : prompt.slice(at).split("\n").filter((line) => line.startsWith("- "));
+      reply(lines.length ? `## Goal\nFix the export.\n\n## Critical Context\n${lines.join("\n")}` : "## Goal\nFix the export.");
+    } else if (path.startsWith("/error500")) response.writeHead(500).end("boom");
     else if (path.startsWith("/slow")) setTimeout(() => reply(JSON.stringify(answers)), 3_000);
     else if (path.startsWith("/malformed")) reply("Sure! Here are my answers: files are src/export.ts");
     else if (path.startsWith("/notjson")) {
