@@ -130,8 +130,18 @@ export const rowCaches: Record<Pane, RowCache> = {
   active: new RowCache("active", () => bumpRows()),
 };
 
+let bumpScheduled = false;
+
+/** Pages arrive in bursts while scrolling: re-render the panes once per frame, not once per page. */
 function bumpRows() {
-  useApp.setState((state) => ({ rowsVersion: state.rowsVersion + 1 }));
+  if (bumpScheduled) return;
+  bumpScheduled = true;
+  const flush = () => {
+    bumpScheduled = false;
+    useApp.setState((state) => ({ rowsVersion: state.rowsVersion + 1 }));
+  };
+  if (typeof requestAnimationFrame === "function") requestAnimationFrame(flush);
+  else setTimeout(flush, 0);
 }
 
 const initialState: Omit<AppState, "client"> = {
