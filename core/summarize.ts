@@ -4,7 +4,7 @@
  * endpoint the user runs. Without an endpoint the slot says that no summary
  * was written; with one that fails, it says why. Never invented.
  */
-import { chatCompletionsUrl, type EndpointConfig } from "./checkride/readers.ts";
+import { chatCompletion, type EndpointConfig } from "./endpoint.ts";
 import { textOf, type Message } from "./model.ts";
 
 export type SummaryResult = { ok: true; text: string } | { ok: false; reason: string };
@@ -33,25 +33,8 @@ export function summaryPrompt(transcript: string, mustState: readonly string[] =
 }
 
 export async function summarizeWithEndpoint(messages: readonly Message[], endpoint: EndpointConfig, mustState: readonly string[] = []): Promise<SummaryResult> {
-  const doFetch = endpoint.fetch ?? globalThis.fetch;
   const { system, user } = summaryPrompt(transcriptFor(messages), mustState);
-  const controller = new AbortController();
-  const timer = setTimeout(() => controller.abort(), endpoint.timeoutMs ?? 300_000);
-  try {
-    const response = await doFetch(chatCompletionsUrl(endpoint.url), {
-      method: "POST",
-      headers: { "content-type": "application/json", ...(endpoint.apiKey ? { authorization: `Bearer ${endpoint.apiKey}` } : {}) },
-      body: JSON.stringify({ model: endpoint.model, temperature: 0, messages: [{ role: "system", content: system }, { role: "user", content: user }] }),
-      signal: controller.signal,
-    });
-    if (!response.ok) return { ok: false, reason: `the endpoint answered HTTP ${response.status}` };
-    const body = (await response.json()) as { choices?: { message?: { content?: unknown } }[] };
-    const text = body.choices?.[0]?.message?.content;
-    return typeof text === "string" && text.trim() ? { ok: true, text: text.trim() } : { ok: false, reason: "the endpoint's reply has no text" };
-  } catch (error) {
-    const aborted = error instanceof Error && error.name === "AbortError";
-    return { ok: false, reason: aborted ? "the endpoint timed out" : `the endpoint could not be reached (${error instanceof Error ? error.message : String(error)})` };
-  } finally {
-    clearTimeout(timer);
-  }
+  const reply = await chatCompletion(endpoint, system, user, 300_000);
+  if (!reply.ok) return reply;
+  return reply.text.trim() ? { ok: true, text: reply.text.trim() } : { ok: false, reason: "the endpoint's reply has no text" };
 }

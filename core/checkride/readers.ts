@@ -11,6 +11,7 @@
  * Ollama, vLLM, LM Studio) one request per probe set. A timeout, an HTTP
  * error or an unreadable reply makes every answer inconclusive, never a fail.
  */
+import { chatCompletion, type EndpointConfig } from "../endpoint.ts";
 import type { ContextLine } from "./context.ts";
 import type { Probe, ProbeId } from "./probes.ts";
 import { basename, distinctiveTokens, normalizeText, tokenCoverage } from "./tokens.ts";
@@ -184,20 +185,7 @@ export function literalReader(probes: readonly Probe[], lines: readonly ContextL
   return answers;
 }
 
-export interface EndpointConfig {
-  /** Base URL of an OpenAI-compatible server, e.g. http://127.0.0.1:8080/v1 */
-  url: string;
-  model: string;
-  apiKey?: string;
-  timeoutMs?: number;
-  /** For tests and other runtimes; defaults to globalThis.fetch. */
-  fetch?: typeof fetch;
-}
-
-export function chatCompletionsUrl(base: string): string {
-  const trimmed = base.replace(/\/+$/, "");
-  return trimmed.endsWith("/chat/completions") ? trimmed : `${trimmed}/chat/completions`;
-}
+export { chatCompletionsUrl, type EndpointConfig } from "../endpoint.ts";
 
 export function quizPrompt(probes: readonly Probe[], context: string): { system: string; user: string } {
   const asked = probes.filter((p) => p.expected !== null);
@@ -211,30 +199,10 @@ export function quizPrompt(probes: readonly Probe[], context: string): { system:
 export async function endpointReader(probes: readonly Probe[], context: string, config: EndpointConfig): Promise<ReaderAnswers> {
   const asked = probes.filter((p) => p.expected !== null);
   const all = (reason: string): ReaderAnswers => Object.fromEntries(asked.map((p) => [p.id, { answer: "", evidence: [], inconclusive: reason }]));
-  const doFetch = config.fetch ?? globalThis.fetch;
   const { system, user } = quizPrompt(probes, context);
-  const controller = new AbortController();
-  const timer = setTimeout(() => controller.abort(), config.timeoutMs ?? 120_000);
-  let content: string;
-  try {
-    const response = await doFetch(chatCompletionsUrl(config.url), {
-      method: "POST",
-      headers: { "content-type": "application/json", ...(config.apiKey ? { authorization: `Bearer ${config.apiKey}` } : {}) },
-      body: JSON.stringify({ model: config.model, temperature: 0, messages: [{ role: "system", content: system }, { role: "user", content: user }] }),
-      signal: controller.signal,
-    });
-    if (!response.ok) return all(`the endpoint answered HTTP ${response.status}`);
-    const body = (await response.json()) as { choices?: { message?: { content?: unknown } }[] };
-    const text = body.choices?.[0]?.message?.content;
-    if (typeof text !== "string") return all("the endpoint's reply has no message content");
-    content = text;
-  } catch (error) {
-    const aborted = error instanceof Error && error.name === "AbortError";
-    return all(aborted ? "the endpoint timed out" : `the endpoint could not be reached (${error instanceof Error ? error.message : String(error)})`);
-  } finally {
-    clearTimeout(timer);
-  }
-  const json = /\{[\s\S]*\}/.exec(content)?.[0];
+  const reply = await chatCompletion(config, system, user, 120_000);
+  if (!reply.ok) return all(reply.reason);
+  const json = /\{[\s\S]*\}/.exec(reply.text)?.[0];
   let parsed: unknown;
   try {
     parsed = json ? JSON.parse(json) : undefined;

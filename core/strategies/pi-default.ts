@@ -7,8 +7,8 @@
  * a model endpoint the summary slot says that none was written. The cut is
  * checked against Pi's own prepareCompaction in test/core/strategies.
  */
-import { computeStats, recoveryId, type ArchiveEntry } from "../checkpoint.ts";
-import { digestPayloads } from "../hash.ts";
+import { computeStats } from "../checkpoint.ts";
+import { archiveRemovals } from "./shared.ts";
 import { textOf, type Block, type Entry, type Message } from "../model.ts";
 import { summarizeWithEndpoint } from "../summarize.ts";
 import type { StrategyContext, StrategyResult } from "./types.ts";
@@ -237,16 +237,7 @@ export async function piDefault(branch: readonly Message[], options: { keepRecen
   // Everything the compaction dropped stays recoverable, whole.
   const keptIds = new Set(kept.map((m) => m.id));
   const dropped = branch.filter((m) => !keptIds.has(m.id));
-  const digests = await digestPayloads(dropped);
-  const archive: ArchiveEntry[] = dropped.map((message, i) => ({
-    id: recoveryId(message.id, ""),
-    sha256: digests[i]!.sha256,
-    bytes: digests[i]!.bytes,
-    kind: "message",
-    messageId: message.id,
-    path: "",
-    payload: message,
-  }));
+  const archive = await archiveRemovals(dropped.map((message) => ({ message, path: "", payload: message, kind: "message" as const })));
   const piCut: PiCut = { firstKeptEntryId: firstKept.id, isSplitTurn: cut.isSplitTurn, tokensBefore };
   return {
     active,

@@ -6,8 +6,8 @@
  * longer sends is referenced in the archive, whole: the audit view of what
  * the real compaction dropped.
  */
-import { computeStats, recoveryId, type ArchiveEntry } from "../checkpoint.ts";
-import { digestPayloads } from "../hash.ts";
+import { computeStats } from "../checkpoint.ts";
+import { archiveRemovals } from "./shared.ts";
 import type { Message } from "../model.ts";
 import type { StrategyContext, StrategyResult } from "./types.ts";
 
@@ -15,16 +15,7 @@ export async function recorded(branch: readonly Message[], context: StrategyCont
   const recordedContext = context.recorded ?? { messages: [...branch], compactions: 0, droppedMessageIds: [] };
   const dropped = new Set(recordedContext.droppedMessageIds);
   const droppedMessages = branch.filter((message) => dropped.has(message.id));
-  const digests = await digestPayloads(droppedMessages);
-  const archive: ArchiveEntry[] = droppedMessages.map((message, i) => ({
-    id: recoveryId(message.id, ""),
-    sha256: digests[i]!.sha256,
-    bytes: digests[i]!.bytes,
-    kind: "message",
-    messageId: message.id,
-    path: "",
-    payload: message,
-  }));
+  const archive = await archiveRemovals(droppedMessages.map((message) => ({ message, path: "", payload: message, kind: "message" as const })));
   const active = recordedContext.messages;
   return {
     active,
