@@ -16,6 +16,7 @@ import { checkpointChunks } from "../core/checkpoint-json.ts";
 import { compactSession } from "../core/compact.ts";
 import { sha256Hex } from "../core/hash.ts";
 import { loadSession } from "../core/session.ts";
+import { useNodeHasher } from "../core/cli/node-hash.ts";
 import { generatePiSession } from "./generate.ts";
 
 const args = process.argv.slice(2);
@@ -24,6 +25,8 @@ const flag = (name: string, fallback: number) => {
   return at === -1 ? fallback : Number(args[at + 1]);
 };
 const MB = flag("mb", 100);
+// Measure what the CLI runs: it hashes small payloads with Node's native SHA-256.
+useNodeHasher();
 const RUNS = flag("runs", 3);
 
 function parseEveryLine(bytes: Uint8Array): number {

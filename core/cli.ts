@@ -5,6 +5,7 @@
  * <reason>`), never a stack trace; `verify` exits 1 when a hash does not hold.
  */
 import { FileError, UsageError, parseArgs } from "./cli/args.ts";
+import { useNodeHasher } from "./cli/node-hash.ts";
 import { runCheckrideCommand, runCompact, runInspect, runReport, runRoundsCommand, runScan, runVerify } from "./cli/commands.ts";
 
 const USAGE = `usage:
@@ -20,6 +21,7 @@ const USAGE = `usage:
   npm run cli -- rounds <file> [--rounds N] [--strategy NAME[,NAME…]|all] [--plant TEXT [--plant-at I] [--distractor TEXT]] [--leaf ID]`;
 
 async function main(argv: string[]): Promise<number> {
+  useNodeHasher();
   const args = parseArgs(argv);
   switch (args.command) {
     case "inspect":

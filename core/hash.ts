@@ -39,6 +39,19 @@ export async function digestPayload(payload: unknown): Promise<PayloadDigest> {
 let scratch = new Uint8Array(1 << 16);
 
 /**
+ * The synchronous hasher for small payloads: core/sha256.ts by default; a
+ * platform with a native SHA-256 (the CLI on Node) may put its own in. Any
+ * replacement must give the same digest: test/core/sha256.test.ts checks
+ * both against WebCrypto.
+ */
+export type SyncHasher = (bytes: Uint8Array, length: number) => string;
+let syncHasher: SyncHasher = sha256HexSync;
+
+export function useSyncHasher(hasher: SyncHasher): void {
+  syncHasher = hasher;
+}
+
+/**
  * The archive's digest of many payloads, fastest path per payload. Serializes
  * each payload once (the JSON is returned for reuse) and encodes into one
  * reused buffer instead of allocating per payload.
@@ -67,7 +80,7 @@ export async function digestPayloads(payloads: readonly unknown[]): Promise<Payl
     }
     const { written } = encoder.encodeInto(json, scratch);
     if (written <= SYNC_HASH_LIMIT) {
-      out[i] = { sha256: sha256HexSync(scratch, written), bytes: written, json };
+      out[i] = { sha256: syncHasher(scratch, written), bytes: written, json };
     } else {
       const bytes = scratch.slice(0, written);
       large.push(sha256Hex(bytes).then((sha256) => void (out[i] = { sha256, bytes: written, json })));

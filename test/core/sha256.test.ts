@@ -3,6 +3,8 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { digestPayload, digestPayloads, sha256Hex } from "../../core/hash.ts";
 import { sha256HexSync } from "../../core/sha256.ts";
+import { useNodeHasher } from "../../core/cli/node-hash.ts";
+import { useSyncHasher } from "../../core/hash.ts";
 
 describe("sha256HexSync", () => {
   it("matches the FIPS 180-4 examples", () => {
@@ -34,5 +36,21 @@ describe("sha256HexSync", () => {
     );
     const big = [{ type: "text", text: "é".repeat(100_000) }, "x".repeat(40_000), { t: "ü".repeat(20_000) }];
     expect(await digestPayloads(big)).toEqual(await Promise.all(big.map(digestPayload)));
+  });
+});
+
+describe("the CLI's native hasher", () => {
+  it("gives the same archive digests as WebCrypto", async () => {
+    useNodeHasher();
+    try {
+      await fc.assert(
+        fc.asyncProperty(fc.array(fc.jsonValue(), { maxLength: 8 }), async (payloads) => {
+          expect(await digestPayloads(payloads)).toEqual(await Promise.all(payloads.map(digestPayload)));
+        }),
+        { numRuns: 100 },
+      );
+    } finally {
+      useSyncHasher(sha256HexSync);
+    }
   });
 });
