@@ -152,8 +152,9 @@ export function App() {
       <FindBar focusNonce={findNonce} />
       {view ? (
         <main className="panes">
-          <PaneView pane="original" view={view} title="Original branch" onRegister={onRegister} onLead={onLead} onFirstRow={onFirstRow} />
-          <PaneView pane="active" view={view} title={`Active context (${view.strategy})`} onRegister={onRegister} onLead={onLead} onFirstRow={onFirstRow} />
+          {/* A new session or branch starts at the top: the panes are new. */}
+          <PaneView key={`o-${session?.sha256}-${view.leafId}`} pane="original" view={view} title="Original branch" onRegister={onRegister} onLead={onLead} onFirstRow={onFirstRow} />
+          <PaneView key={`a-${session?.sha256}-${view.leafId}`} pane="active" view={view} title={`Active context (${view.strategy})`} onRegister={onRegister} onLead={onLead} onFirstRow={onFirstRow} />
         </main>
       ) : loading ? (
         <div className="empty-state" aria-busy="true">
