@@ -1,3 +1,5 @@
+import { textOf, type Message } from "./model.ts";
+
 /**
  * Small signals found in text that a reader needs to stay oriented: anchors
  * (URLs, commit SHAs, issue and PR numbers, error codes) and the line of an
@@ -43,4 +45,14 @@ export function errorLineOf(output: string): string | undefined {
     if (hit) return hit;
   }
   return lines[0];
+}
+
+/**
+ * A request the user typed: not a tool result, a compaction summary, a
+ * Claude Code meta line or context an agent injects as a user message.
+ */
+export function isRealUserMessage(message: Message): boolean {
+  if (message.role !== "user" || message.meta.isMeta === true || message.meta.isCompactSummary === true) return false;
+  const text = textOf(message).trim();
+  return text !== "" && !/^<(environment_context|user_instructions|permissions|system)/.test(text) && !/^This session is being continued/.test(text);
 }

@@ -4,7 +4,7 @@
  * an optional memory.md. Never from a model.
  */
 import { textOf, type Message, type ToolCallBlock } from "../model.ts";
-import { anchorsIn, errorLineOf } from "../signals.ts";
+import { anchorsIn, errorLineOf, isRealUserMessage } from "../signals.ts";
 import { toolCallsById, toolOutcome, type ToolOutcome } from "../tool-info.ts";
 
 export interface CommandRun {
@@ -118,14 +118,6 @@ export function rulesIn(text: string): string[] {
   return out;
 }
 
-/** A real request typed by the user (not a tool result, a compaction summary or injected context). */
-function isUserRequest(message: Message): boolean {
-  if (message.role !== "user") return false;
-  if (message.meta.isMeta === true || message.meta.isCompactSummary === true) return false;
-  const text = textOf(message).trim();
-  return text !== "" && !/^<(environment_context|user_instructions|permissions|system)/.test(text) && !/^This session is being continued/.test(text);
-}
-
 export function extractFacts(branch: readonly Message[], options: { cwd?: string; memory?: string } = {}): Facts {
   const calls = toolCallsById(branch);
   const outcomes = new Map<string, { outcome: ToolOutcome; message: Message }>();
@@ -178,7 +170,7 @@ export function extractFacts(branch: readonly Message[], options: { cwd?: string
   const rules: Facts["rules"] = [];
   for (let i = branch.length - 1; i >= 0; i--) {
     const message = branch[i]!;
-    if (!isUserRequest(message)) continue;
+    if (!isRealUserMessage(message)) continue;
     const text = textOf(message);
     latestRequest ??= { text, messageId: message.id };
     for (const rule of rulesIn(text)) rules.push({ text: rule, messageId: message.id });

@@ -1,18 +1,15 @@
 /** Pieces the summarising strategies (brief, handoff) share. */
 import { computeStats, recoveryId, type ArchiveEntry, type CheckpointStats } from "../checkpoint.ts";
 import { digestPayloads } from "../hash.ts";
-import { textOf, type Block, type Message } from "../model.ts";
+import type { Block, Message } from "../model.ts";
+import { isRealUserMessage } from "../signals.ts";
+
+export { isRealUserMessage };
 
 export function estimateTokens(text: string): number {
   return Math.ceil(text.length / 4);
 }
 
-/** A real request typed by the user (not injected context or a compaction summary). */
-export function isRealUserMessage(message: Message): boolean {
-  if (message.role !== "user" || message.meta.isMeta === true || message.meta.isCompactSummary === true) return false;
-  const text = textOf(message).trim();
-  return text !== "" && !/^<(environment_context|user_instructions|permissions|system)/.test(text) && !/^This session is being continued/.test(text);
-}
 
 export function words(text: string): string[] {
   return text.split(/\s+/).filter(Boolean);
