@@ -18,38 +18,85 @@ export interface JsonLinesResult {
 }
 
 export function parseJsonLines(text: string, strict: boolean): JsonLinesResult {
-  const records: JsonLine[] = [];
-  const warnings: LoadWarning[] = [];
-  let start = 0;
-  let lineNo = 0;
-  const length = text.length;
-  while (start <= length) {
-    let end = text.indexOf("\n", start);
-    if (end === -1) end = length;
-    lineNo++;
-    let lineEnd = end;
-    if (lineEnd > start && text.charCodeAt(lineEnd - 1) === 13) lineEnd--;
-    if (lineEnd > start && !isBlank(text, start, lineEnd)) {
-      const raw = text.slice(start, lineEnd);
-      try {
-        records.push({ line: lineNo, value: JSON.parse(raw) });
-      } catch (error) {
-        const parts = splitRunTogether(raw);
-        if (parts) {
-          warnings.push({ line: lineNo, message: `${parts.length} JSON objects on one line; split them` });
-          for (const value of parts) records.push({ line: lineNo, value });
-        } else {
-          const reason = end === length && lineNo > 1 ? "the last line is cut off or is not JSON" : "not valid JSON";
-          const detail = error instanceof Error ? ` (${error.message.slice(0, 120)})` : "";
-          if (strict) throw new SessionError(lineNo, reason + detail);
-          warnings.push({ line: lineNo, message: `${reason}; skipped${detail}` });
-        }
+  const parser = new JsonLinesParser(strict);
+  parser.push(text);
+  return parser.finish();
+}
+
+/**
+ * The same parse, fed text in pieces as it arrives (a file read in slices):
+ * whole lines are parsed as soon as they are complete, a line cut by a piece
+ * boundary waits for the rest. Any split of a text gives the same result as
+ * the whole text at once.
+ */
+export class JsonLinesParser {
+  private readonly records: JsonLine[] = [];
+  private readonly warnings: LoadWarning[] = [];
+  /** The start of the line the last piece ended in. */
+  private partial = "";
+  private lineNo = 0;
+  private finished = false;
+  /** Lines with something on them. */
+  contentLines = 0;
+  /** Whether the first line with content was one JSON value (JSONL's first record, not a pretty-printed "{"). */
+  firstLineIsJson = false;
+
+  constructor(private readonly strict: boolean) {}
+
+  push(text: string): void {
+    if (this.finished) throw new Error("JsonLinesParser: push after finish");
+    let start = 0;
+    let end = text.indexOf("\n");
+    if (end === -1) {
+      this.partial += text;
+      return;
+    }
+    if (this.partial !== "") {
+      this.line(this.partial + text.slice(0, end), false);
+      this.partial = "";
+      start = end + 1;
+      end = text.indexOf("\n", start);
+    }
+    for (; end !== -1; end = text.indexOf("\n", start)) {
+      this.line(text.slice(start, end), false);
+      start = end + 1;
+    }
+    this.partial = text.slice(start);
+  }
+
+  finish(): JsonLinesResult {
+    if (!this.finished) {
+      this.finished = true;
+      this.line(this.partial, true);
+      this.partial = "";
+    }
+    return { records: this.records, warnings: this.warnings };
+  }
+
+  /** One line without its "\n"; `last` for the text after the final newline (possibly empty). */
+  private line(raw: string, last: boolean): void {
+    this.lineNo++;
+    const lineNo = this.lineNo;
+    const content = raw.length > 0 && raw.charCodeAt(raw.length - 1) === 13 ? raw.slice(0, -1) : raw;
+    if (content === "" || isBlank(content, 0, content.length)) return;
+    this.contentLines++;
+    const first = this.contentLines === 1;
+    try {
+      this.records.push({ line: lineNo, value: JSON.parse(content) });
+      if (first) this.firstLineIsJson = true;
+    } catch (error) {
+      const parts = splitRunTogether(content);
+      if (parts) {
+        this.warnings.push({ line: lineNo, message: `${parts.length} JSON objects on one line; split them` });
+        for (const value of parts) this.records.push({ line: lineNo, value });
+      } else {
+        const reason = last && lineNo > 1 ? "the last line is cut off or is not JSON" : "not valid JSON";
+        const detail = error instanceof Error ? ` (${error.message.slice(0, 120)})` : "";
+        if (this.strict) throw new SessionError(lineNo, reason + detail);
+        this.warnings.push({ line: lineNo, message: `${reason}; skipped${detail}` });
       }
     }
-    if (end === length) break;
-    start = end + 1;
   }
-  return { records, warnings };
 }
 
 function isBlank(text: string, from: number, to: number): boolean {

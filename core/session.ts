@@ -4,7 +4,7 @@
  */
 import { decodeSessionBytes } from "./decode.ts";
 import { readAnyFormat } from "./formats/detect.ts";
-import { messagesOf, type BranchContext } from "./formats/common.ts";
+import { messagesOf, type BranchContext, type ReaderOutput } from "./formats/common.ts";
 import type { Entry, FormatName, Message, Session } from "./model.ts";
 import { SessionError } from "./model.ts";
 import { buildTree, childlessEntries, pathTo } from "./tree.ts";
@@ -20,7 +20,11 @@ export function loadSession(input: Uint8Array | string, options: LoadOptions = {
   const text = typeof input === "string" ? stripBom(input) : decodeSessionBytes(input);
   if (text.trim() === "") throw new SessionError(0, "the file is empty");
   const strict = options.strict ?? false;
-  const output = readAnyFormat(text, { format: options.format, strict });
+  return sessionFromReader(readAnyFormat(text, { format: options.format, strict }), strict);
+}
+
+/** A reader's entries → the Session: the tree built and checked, the leaves listed, branches served. */
+export function sessionFromReader(output: ReaderOutput, strict: boolean): Session {
   const warnings = output.warnings;
   const tree = buildTree(output.entries, strict, warnings);
   const context: BranchContext = { children: tree.children, byId: tree.byId };

@@ -26,11 +26,34 @@ function asRecord(value: unknown): Record<string, unknown> | undefined {
 const EXIT_LINE = /(?:Process exited with code|Command exited with code|Exit code:?|exit code:?)\s*(-?\d+)/i;
 const JSON_EXIT = /"exit_code"\s*:\s*(-?\d+)/;
 
+/** Every phrase EXIT_LINE knows contains "xit": a cheap test that rules out most outputs. */
+const EXIT_HINT = /xit/i;
+const END_WINDOW = 2000;
+
 export function exitCodeFromText(text: string): number | undefined {
   // Shell tools print the exit line near the start (Codex) or the end (Pi); look at both ends only.
-  const window = text.length > 4000 ? text.slice(0, 2000) + "\n" + text.slice(-2000) : text;
-  const match = EXIT_LINE.exec(window) ?? JSON_EXIT.exec(window);
+  const window = text.length > 2 * END_WINDOW ? text.slice(0, END_WINDOW) + "\n" + text.slice(-END_WINDOW) : text;
+  const match = (EXIT_HINT.test(window) ? EXIT_LINE.exec(window) : null) ?? (window.includes('"exit_code"') ? JSON_EXIT.exec(window) : null);
   return match ? Number(match[1]) : undefined;
+}
+
+/** The printed exit code of a result, read once per message: panes, labels and facts all ask. */
+const printedExitCodes = new WeakMap<Message, number | null>();
+
+function printedExitCode(message: Message): number | undefined {
+  let code = printedExitCodes.get(message);
+  if (code === undefined) {
+    const first = message.blocks[0];
+    code = (first?.type === "text" ? exitCodeFromText(first.text) : undefined) ?? null;
+    printedExitCodes.set(message, code);
+  }
+  return code ?? undefined;
+}
+
+/** The call a tool result answers, from whichever field its format uses. */
+export function resultCallId(message: Message): string | undefined {
+  const meta = message.meta;
+  return str(meta.toolCallId) ?? str(asRecord(meta.toolResult)?.tool_use_id) ?? str(meta.call_id) ?? str(meta.tool_call_id);
 }
 
 export function toolOutcome(message: Message, calls?: Map<string, ToolCallBlock>): ToolOutcome {
@@ -45,7 +68,7 @@ export function toolOutcome(message: Message, calls?: Map<string, ToolCallBlock>
     return out;
   }
   const anthropic = asRecord(meta.toolResult);
-  out.callId = str(meta.toolCallId) ?? str(anthropic?.tool_use_id) ?? str(meta.call_id) ?? str(meta.tool_call_id);
+  out.callId = resultCallId(message);
   out.toolName = str(meta.toolName) ?? str(meta.name) ?? (out.callId ? calls?.get(out.callId)?.name : undefined);
   const flag = meta.isError ?? anthropic?.is_error;
   if (typeof flag === "boolean") out.isError = flag;
@@ -53,8 +76,8 @@ export function toolOutcome(message: Message, calls?: Map<string, ToolCallBlock>
   if (typeof meta.exitCode === "number") out.exitCode = meta.exitCode;
   else if (typeof details?.exitCode === "number") out.exitCode = details.exitCode;
   else {
-    const first = message.blocks[0];
-    if (first?.type === "text") out.exitCode = exitCodeFromText(first.text);
+    const printed = printedExitCode(message);
+    if (printed !== undefined) out.exitCode = printed;
   }
   if (out.isError === undefined && out.exitCode !== undefined) out.isError = out.exitCode !== 0;
   return out;

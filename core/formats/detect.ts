@@ -4,7 +4,7 @@
  */
 import type { FormatName } from "../model.ts";
 import { SessionError } from "../model.ts";
-import { parseJsonLines, type JsonLine } from "../jsonl.ts";
+import { parseJsonLines, type JsonLine, type JsonLinesResult } from "../jsonl.ts";
 import { looksLikeClaude, readClaude } from "./claude.ts";
 import { looksLikeCodex, readCodex } from "./codex.ts";
 import type { ReaderOutput } from "./common.ts";
@@ -38,7 +38,12 @@ export function readAnyFormat(text: string, options: { format?: FormatName; stri
     }
   }
 
-  const { records, warnings } = parseJsonLines(text, strict);
+  return readJsonLinesRecords(parseJsonLines(text, strict), options);
+}
+
+/** JSON Lines already split into records (whole or as it streamed in) → the reader its format needs. */
+export function readJsonLinesRecords({ records, warnings }: JsonLinesResult, options: { format?: FormatName; strict: boolean }): ReaderOutput {
+  const { strict } = options;
   if (records.length === 0) {
     const firstProblem = warnings[0];
     throw new SessionError(firstProblem?.line ?? 1, firstProblem ? `no JSON records: ${firstProblem.message}` : "no JSON records in the file");

@@ -21,6 +21,7 @@ function isTyping(target: EventTarget | null): boolean {
 export function App() {
   const view = useApp((s) => s.view);
   const session = useApp((s) => s.session);
+  const sessionSerial = useApp((s) => s.sessionSerial);
   const loading = useApp((s) => s.loading);
   const pendingLink = useApp((s) => s.pendingLink);
   const presenting = useApp((s) => s.presenting);
@@ -130,7 +131,7 @@ export function App() {
         <h1>
           Session Inspector
           {session ? (
-            <span className="session-name" title={`sha256 ${session.sha256}`}>
+            <span className="session-name" title={session.sha256 ? `sha256 ${session.sha256}` : "sha256 being computed"}>
               {" "}
               · {session.name}
             </span>
@@ -153,8 +154,8 @@ export function App() {
       {view ? (
         <main className="panes">
           {/* A new session or branch starts at the top: the panes are new. */}
-          <PaneView key={`o-${session?.sha256}-${view.leafId}`} pane="original" view={view} title="Original branch" onRegister={onRegister} onLead={onLead} onFirstRow={onFirstRow} />
-          <PaneView key={`a-${session?.sha256}-${view.leafId}`} pane="active" view={view} title={`Active context (${view.strategy})`} onRegister={onRegister} onLead={onLead} onFirstRow={onFirstRow} />
+          <PaneView key={`o-${sessionSerial}-${view.leafId}`} pane="original" view={view} title="Original branch" onRegister={onRegister} onLead={onLead} onFirstRow={onFirstRow} />
+          <PaneView key={`a-${sessionSerial}-${view.leafId}`} pane="active" view={view} title={`Active context (${view.strategy})`} onRegister={onRegister} onLead={onLead} onFirstRow={onFirstRow} />
         </main>
       ) : loading ? (
         <div className="empty-state" aria-busy="true">

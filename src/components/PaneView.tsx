@@ -4,24 +4,33 @@
  * projections come from the bounded page cache; a row not fetched yet shows
  * a placeholder of the right height.
  */
-import { useCallback, useEffect, useMemo, type CSSProperties, type ReactElement } from "react";
+import { useCallback, useDeferredValue, useEffect, useMemo, useSyncExternalStore, type CSSProperties, type ReactElement } from "react";
 import { List, useListRef, type ListImperativeAPI } from "react-window";
 import { EXPANDED_THINKING_BOX, RECOVERED_BOX } from "../layout/rows.ts";
-import { rowCaches, select, useApp, visibleRows, type RecoveryState } from "../store/store.ts";
+import { rowCaches, select, useApp, visibleRows, type RecoveryState, type Selection } from "../store/store.ts";
 import type { Pane, RowProjection, ViewSummary } from "../worker/protocol.ts";
 import { RecoveredPayload, RowBlock } from "./blocks.tsx";
 import { ROLE_LABELS, formatCount } from "./format.ts";
 
+/** What row heights depend on beyond the worker's base heights: the boxes the user opened. */
+interface OpenBoxes {
+  recovered: Record<string, RecoveryState>;
+  expandedThinking: Record<string, boolean>;
+  /** Whether any payload is recovered or thinking expanded (rows may be taller than their base height). */
+  any: boolean;
+  /** While boxes are open, a row's height depends on its projection being known: the cache's version. */
+  cacheVersion: number;
+}
+
+/**
+ * react-window rebuilds its whole table of row offsets whenever these props change (shallowly),
+ * so they hold only what heights depend on; rows subscribe to their own content and selection.
+ */
 interface RowProps {
   pane: Pane;
   view: ViewSummary;
   visible: Int32Array | null;
-  recovered: Record<string, RecoveryState>;
-  expandedThinking: Record<string, boolean>;
-  selectedIndex: number;
-  rowsVersion: number;
-  /** Whether any payload is recovered or thinking expanded (rows may be taller than their base height). */
-  hasOpenBoxes: boolean;
+  boxes: OpenBoxes;
   onJump: (row: number) => void;
 }
 
@@ -45,12 +54,18 @@ export function positionOf(visible: Int32Array | null, row: number): number {
   return best;
 }
 
-function extraHeight(row: RowProjection | undefined, pane: Pane, recovered: Record<string, RecoveryState>, expanded: Record<string, boolean>): number {
+/** The row of `pane` that is selected, or that the selection in the other pane aligns with; -1 for none. */
+function selectedRowIn(selected: Selection | null, pane: Pane, view: ViewSummary): number {
+  if (!selected) return -1;
+  return selected.pane === pane ? selected.index : view[selected.pane].aligned[selected.index] ?? -1;
+}
+
+function extraHeight(row: RowProjection | undefined, pane: Pane, boxes: OpenBoxes): number {
   if (!row) return 0;
   let extra = 0;
   row.blocks.forEach((block, i) => {
-    if (block.recoveryId && recovered[block.recoveryId]) extra += RECOVERED_BOX;
-    if (block.type === "thinking" && expanded[`${pane}:${row.index}:${i}`]) extra += EXPANDED_THINKING_BOX;
+    if (block.recoveryId && boxes.recovered[block.recoveryId]) extra += RECOVERED_BOX;
+    if (block.type === "thinking" && boxes.expandedThinking[`${pane}:${row.index}:${i}`]) extra += EXPANDED_THINKING_BOX;
   });
   return extra;
 }
@@ -59,14 +74,19 @@ function extraHeight(row: RowProjection | undefined, pane: Pane, recovered: Reco
 function rowHeight(position: number, props: RowProps): number {
   const index = realIndex(props.visible, position);
   const base = props.view[props.pane].heights[index] ?? 40;
-  if (!props.hasOpenBoxes) return base;
-  return base + extraHeight(rowCaches[props.pane].peek(index), props.pane, props.recovered, props.expandedThinking);
+  if (!props.boxes.any) return base;
+  return base + extraHeight(rowCaches[props.pane].peek(index), props.pane, props.boxes);
 }
 
-function MessageRow({ index: position, style, ariaAttributes, ...props }: { index: number; style: CSSProperties; ariaAttributes: Record<string, unknown> } & RowProps): ReactElement {
-  const index = realIndex(props.visible, position);
-  const row = rowCaches[props.pane].get(index);
-  const selected = props.selectedIndex === index;
+function MessageRow({ index: position, style, ariaAttributes, pane, view, visible, onJump }: { index: number; style: CSSProperties; ariaAttributes: Record<string, unknown> } & RowProps): ReactElement {
+  const index = realIndex(visible, position);
+  const cache = rowCaches[pane];
+  const cached = useSyncExternalStore(cache.subscribe, () => cache.peek(index));
+  // A row scrolled into view mounts as an empty box (null) and gets its content in a deferred,
+  // time-sliced render: scrolling fast never waits for a screenful of rows to be built at once.
+  const row = useDeferredValue<RowProjection | null | undefined>(cached, null);
+  const selected = useApp((state) => selectedRowIn(state.selected, pane, view) === index);
+  if (row === null) return <div style={style} {...ariaAttributes} className="row row-pending" />;
   if (!row) {
     return (
       <div style={style} {...ariaAttributes} className="row row-loading" aria-busy="true">
@@ -83,17 +103,15 @@ function MessageRow({ index: position, style, ariaAttributes, ...props }: { inde
       data-message-id={row.id}
       data-row={index}
       aria-selected={selected}
-      onClick={() => void select({ pane: props.pane, index }, false)}
+      onClick={() => void select({ pane, index }, false)}
     >
       <div className="row-inner">
-        <RowHeader row={row} pane={props.pane} onJump={props.onJump} />
+        <RowHeader row={row} pane={pane} onJump={onJump} />
         {row.blocks.map((block, i) => (
           <div key={i}>
-            <RowBlock block={block} rowKey={`${props.pane}:${index}`} blockIndex={i} onJump={props.onJump} />
-            {block.recoveryId && props.recovered[block.recoveryId] ? (
-              <RecoveredPayload recoveryId={block.recoveryId} state={props.recovered[block.recoveryId]!} height={RECOVERED_BOX - 8} />
-            ) : null}
-            {block.type === "thinking" && props.expandedThinking[`${props.pane}:${index}:${i}`] ? <ThinkingBox pane={props.pane} index={index} /> : null}
+            <RowBlock block={block} rowKey={`${pane}:${index}`} blockIndex={i} onJump={onJump} />
+            {block.recoveryId ? <RecoveredBox recoveryId={block.recoveryId} /> : null}
+            {block.type === "thinking" ? <ThinkingBox pane={pane} index={index} thinkingKey={`${pane}:${index}:${i}`} /> : null}
           </div>
         ))}
         {row.hiddenBlocks > 0 ? <div className="more-blocks">+{row.hiddenBlocks} more blocks (select the row to see all)</div> : null}
@@ -102,8 +120,15 @@ function MessageRow({ index: position, style, ariaAttributes, ...props }: { inde
   );
 }
 
-function ThinkingBox({ pane, index }: { pane: Pane; index: number }) {
-  const detail = useApp((state) => state.detail?.[pane]);
+function RecoveredBox({ recoveryId }: { recoveryId: string }) {
+  const state = useApp((s) => s.recovered[recoveryId]);
+  return state ? <RecoveredPayload recoveryId={recoveryId} state={state} height={RECOVERED_BOX - 8} /> : null;
+}
+
+function ThinkingBox({ pane, index, thinkingKey }: { pane: Pane; index: number; thinkingKey: string }) {
+  const expanded = useApp((state) => state.expandedThinking[thinkingKey] === true);
+  const detail = useApp((state) => (expanded ? state.detail?.[pane] : undefined));
+  if (!expanded) return null;
   const text = detail && detail.index === index ? detail.blocks.filter((b) => b.type === "thinking").map((b) => b.text).join("\n\n") : "Select the row to load the full thinking.";
   return (
     <pre className="thinking-box" style={{ height: EXPANDED_THINKING_BOX - 8 }}>
@@ -163,8 +188,6 @@ export function PaneView({
   const filters = useApp((state) => state.filters);
   const recovered = useApp((state) => state.recovered);
   const expandedThinking = useApp((state) => state.expandedThinking);
-  const selected = useApp((state) => state.selected);
-  const rowsVersion = useApp((state) => state.rowsVersion);
   const scrollRequest = useApp((state) => state.scrollRequest);
   const visible = useMemo(() => visibleRows(view, pane, filters), [view, pane, filters]);
   const count = visible ? visible.length : view[pane].count;
@@ -179,9 +202,11 @@ export function PaneView({
   }, [scrollRequest, pane, visible, count, listRef]);
 
   const onJump = useCallback((row: number) => void select({ pane, index: row }), [pane]);
-  const selectedIndex = selected?.pane === pane ? selected.index : selected ? view[selected.pane].aligned[selected.index] ?? -1 : -1;
-  const hasOpenBoxes = Object.keys(recovered).length > 0 || Object.values(expandedThinking).some(Boolean);
-  const rowProps: RowProps = { pane, view, visible, recovered, expandedThinking, selectedIndex, rowsVersion, hasOpenBoxes, onJump };
+  const anyOpen = Object.keys(recovered).length > 0 || Object.values(expandedThinking).some(Boolean);
+  const cache = rowCaches[pane];
+  const cacheVersion = useSyncExternalStore(cache.subscribe, () => (anyOpen ? cache.version : 0));
+  const boxes = useMemo<OpenBoxes>(() => ({ recovered, expandedThinking, any: anyOpen, cacheVersion }), [recovered, expandedThinking, anyOpen, cacheVersion]);
+  const rowProps = useMemo<RowProps>(() => ({ pane, view, visible, boxes, onJump }), [pane, view, visible, boxes, onJump]);
 
   return (
     <section className="pane" data-testid={`${pane}-pane`} aria-label={title} onScrollCapture={() => onLead(pane)} onWheel={() => onLead(pane)} onFocus={() => onLead(pane)}>

@@ -1,6 +1,6 @@
 /** Original vs active size, what moved out, and what the active context is made of. */
 import { useApp } from "../store/store.ts";
-import { formatCount } from "./format.ts";
+import { formatCount, formatSeconds } from "./format.ts";
 
 const COLORS = ["var(--c1)", "var(--c2)", "var(--c3)", "var(--c4)", "var(--c5)", "var(--c6)", "var(--c7)"];
 
@@ -50,6 +50,10 @@ export function StatsBar() {
             {session.formatVersion ? ` ${session.formatVersion}` : ""} · {formatCount(session.toolCalls)} tool calls
             {session.recordedCompactions > 0 ? ` · ${session.recordedCompactions} recorded compaction${session.recordedCompactions > 1 ? "s" : ""}` : ""}
             {view.round > 0 ? ` · round ${view.round + 1}` : ""}
+          </dd>
+          <dd className="dim" data-testid="stats-timings" title="Measured in the worker on this machine, for this file. JSON Lines are decoded while the file is read, so reading includes decoding.">
+            read and decoded {formatSeconds(session.timings.readMs)} · session built {formatSeconds(session.timings.parseMs)}
+            {view.pending ? "" : ` · compacted ${formatSeconds(view.compactMs)}`}
           </dd>
         </div>
       </dl>

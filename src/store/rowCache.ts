@@ -2,6 +2,10 @@
  * A bounded cache of row projections, fetched from the worker a page at a
  * time as rows scroll into view. The main thread never holds more than
  * MAX_PAGES pages per pane, however large the session.
+ *
+ * Rows subscribe to the cache themselves (useSyncExternalStore), so a page
+ * arriving re-renders the rows it fills and nothing else: the list, its
+ * other rows and the other pane stay as they are.
  */
 import type { EngineClient } from "../worker/client.ts";
 import type { Pane, RowProjection } from "../worker/protocol.ts";
@@ -9,43 +13,50 @@ import type { Pane, RowProjection } from "../worker/protocol.ts";
 export const PAGE_SIZE = 100;
 const MAX_PAGES = 40;
 
+type Listener = () => void;
+
 export class RowCache {
   private pages = new Map<number, RowProjection[]>();
   private inFlight = new Set<number>();
   private generation = 0;
+  private listeners = new Set<Listener>();
+  private notifyScheduled = false;
+  /** Changes whenever rows appear or go: a snapshot for whoever depends on which rows are known. */
+  version = 0;
 
-  constructor(
-    private readonly pane: Pane,
-    private readonly onChange: () => void,
-  ) {}
+  constructor(private readonly pane: Pane) {}
 
   /** Forget everything (a new session or a new compaction). */
   reset(): void {
     this.pages.clear();
     this.inFlight.clear();
     this.generation++;
+    this.changed();
   }
 
-  /** Without counting as a use (for height lookups, which touch many rows). */
+  /** For useSyncExternalStore: a stable function, hence an arrow property. */
+  subscribe = (listener: Listener): (() => void) => {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  };
+
+  /** A row if its page is cached; reading never changes the cache. */
   peek(index: number): RowProjection | undefined {
     return this.pages.get(Math.floor(index / PAGE_SIZE))?.[index % PAGE_SIZE];
   }
 
-  get(index: number): RowProjection | undefined {
-    const page = this.pages.get(Math.floor(index / PAGE_SIZE));
-    if (!page) return undefined;
-    // Most recently used pages go to the back of the map's order.
-    const key = Math.floor(index / PAGE_SIZE);
-    this.pages.delete(key);
-    this.pages.set(key, page);
-    return page[index % PAGE_SIZE];
-  }
-
-  /** Fetches the pages covering [start, end] that are not cached yet. */
+  /** Fetches the pages covering [start, end] that are not cached yet; cached ones count as just used. */
   ensure(client: EngineClient, start: number, end: number): void {
     const generation = this.generation;
     for (let page = Math.floor(start / PAGE_SIZE); page <= Math.floor(end / PAGE_SIZE); page++) {
-      if (this.pages.has(page) || this.inFlight.has(page)) continue;
+      const cached = this.pages.get(page);
+      if (cached) {
+        // Most recently used pages go to the back of the map's order.
+        this.pages.delete(page);
+        this.pages.set(page, cached);
+        continue;
+      }
+      if (this.inFlight.has(page)) continue;
       this.inFlight.add(page);
       client
         .request({ type: "rows", pane: this.pane, start: page * PAGE_SIZE, end: (page + 1) * PAGE_SIZE })
@@ -55,7 +66,7 @@ export class RowCache {
             this.inFlight.delete(page);
             this.pages.set(page, rows);
             while (this.pages.size > MAX_PAGES) this.pages.delete(this.pages.keys().next().value!);
-            this.onChange();
+            this.changed();
           },
           () => {
             if (generation === this.generation) this.inFlight.delete(page);
@@ -66,5 +77,18 @@ export class RowCache {
 
   get size(): number {
     return this.pages.size;
+  }
+
+  /** Pages arrive in bursts while scrolling: rows re-render once per frame, not once per page. */
+  private changed(): void {
+    this.version++;
+    if (this.notifyScheduled) return;
+    this.notifyScheduled = true;
+    const flush = () => {
+      this.notifyScheduled = false;
+      for (const listener of [...this.listeners]) listener();
+    };
+    if (typeof requestAnimationFrame === "function") requestAnimationFrame(flush);
+    else setTimeout(flush, 0);
   }
 }

@@ -93,12 +93,16 @@ export interface AppState {
   crashed: string | null;
   busy: string | null;
   session: SessionSummary | null;
+  /**
+   * Counts the sessions shown, so views keyed by it start fresh for a new one. A load's preview and
+   * its final result are the same session (its hash only arrives with the latter): one count.
+   */
+  sessionSerial: number;
   view: ViewSummary | null;
   lastSource: LoadSource | null;
   strategy: string;
   proseCap: number | null;
   leafId: string | null;
-  rowsVersion: number;
   recovered: Record<string, RecoveryState>;
   expandedThinking: Record<string, boolean>;
   selected: Selection | null;
@@ -126,23 +130,9 @@ export interface ShareState {
 }
 
 export const rowCaches: Record<Pane, RowCache> = {
-  original: new RowCache("original", () => bumpRows()),
-  active: new RowCache("active", () => bumpRows()),
+  original: new RowCache("original"),
+  active: new RowCache("active"),
 };
-
-let bumpScheduled = false;
-
-/** Pages arrive in bursts while scrolling: re-render the panes once per frame, not once per page. */
-function bumpRows() {
-  if (bumpScheduled) return;
-  bumpScheduled = true;
-  const flush = () => {
-    bumpScheduled = false;
-    useApp.setState((state) => ({ rowsVersion: state.rowsVersion + 1 }));
-  };
-  if (typeof requestAnimationFrame === "function") requestAnimationFrame(flush);
-  else setTimeout(flush, 0);
-}
 
 const initialState: Omit<AppState, "client"> = {
   strategies: [],
@@ -151,12 +141,12 @@ const initialState: Omit<AppState, "client"> = {
   crashed: null,
   busy: null,
   session: null,
+  sessionSerial: 0,
   view: null,
   lastSource: null,
   strategy: "transparent",
   proseCap: null,
   leafId: null,
-  rowsVersion: 0,
   recovered: {},
   expandedThinking: {},
   selected: null,
@@ -213,11 +203,11 @@ function resetViewState(view: ViewSummary): Partial<AppState> {
   rowCaches.original.reset();
   rowCaches.active.reset();
   const checkride = { ...get().checkride, results: null, error: null };
-  return { view, recovered: {}, expandedThinking: {}, selected: null, detail: null, search: null, rowsVersion: get().rowsVersion + 1, checkride };
+  return { view, recovered: {}, expandedThinking: {}, selected: null, detail: null, search: null, checkride };
 }
 
 /** What was on screen before a load started showing its preview; put back if the load fails. */
-let beforePreview: Pick<AppState, "session" | "view"> | null = null;
+let beforePreview: Pick<AppState, "session" | "view" | "sessionSerial"> | null = null;
 
 function pendingView(preview: LoadPreview): ViewSummary {
   const empty = { count: 0, heights: new Uint16Array(), roles: new Uint8Array(), flags: new Uint8Array(), aligned: new Int32Array() };
@@ -231,6 +221,7 @@ function pendingView(preview: LoadPreview): ViewSummary {
     estimatedTokens: { original: 0, active: 0 },
     round: 0,
     hasPrevious: false,
+    compactMs: 0,
     original: preview.original,
     active: empty,
   };
@@ -244,6 +235,7 @@ export async function loadSource(source: LoadSource): Promise<void> {
   restoreBeforePreview();
   const name = source.kind === "file" ? source.file.name : source.name;
   const link = get().pendingLink;
+  let previewed = false;
   const pending = engine.request(
     { type: "load", source, params: { strategy: link?.strategy ?? get().strategy, options: compactOptions(), leafId: link?.leaf ?? null } },
     (progress) => {
@@ -253,8 +245,9 @@ export async function loadSource(source: LoadSource): Promise<void> {
       set({ loading: { ...loading, progress: rest } });
       if (preview) {
         // The session is read: show its original branch while the compaction runs.
-        beforePreview = { session: get().session, view: get().view };
-        set({ ...resetViewState(pendingView(preview)), session: preview.session });
+        beforePreview = { session: get().session, view: get().view, sessionSerial: get().sessionSerial };
+        previewed = true;
+        set({ ...resetViewState(pendingView(preview)), session: preview.session, sessionSerial: get().sessionSerial + 1 });
       }
     },
   );
@@ -271,6 +264,7 @@ export async function loadSource(source: LoadSource): Promise<void> {
       loading: null,
       session,
       lastSource: source,
+      sessionSerial: previewed ? get().sessionSerial : get().sessionSerial + 1,
       strategy: view.strategy,
       leafId: view.leafId,
       crashed: null,
@@ -288,9 +282,9 @@ export async function loadSource(source: LoadSource): Promise<void> {
 
 function restoreBeforePreview(): void {
   if (!beforePreview) return;
-  const { session, view } = beforePreview;
+  const { session, view, sessionSerial } = beforePreview;
   beforePreview = null;
-  set({ ...(view ? resetViewState(view) : { view: null }), session });
+  set({ ...(view ? resetViewState(view) : { view: null }), session, sessionSerial });
 }
 
 export function cancelLoad(): void {

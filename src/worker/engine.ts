@@ -11,7 +11,7 @@ import type { ArchiveEntry, Checkpoint } from "../../core/checkpoint.ts";
 import { compactSession } from "../../core/compact.ts";
 import { sha256Hex } from "../../core/hash.ts";
 import { SessionError, textOf, type Message, type Session } from "../../core/model.ts";
-import { loadSession } from "../../core/session.ts";
+import { StreamingSessionLoader } from "../../core/session-stream.ts";
 import { STRATEGIES } from "../../core/strategies/index.ts";
 import {
   buildPaneModel,
@@ -101,31 +101,31 @@ export class SessionEngine {
   }
 
   async load(source: LoadSource, params: Omit<CompactParams, "fromPrevious">, task: TaskContext): Promise<ResponseMap["load"]> {
-    const { bytes, name } = await readSource(source, task);
+    const started = performance.now();
+    // JSON Lines are decoded and split into records slice by slice while the next slice is read.
+    const loader = new StreamingSessionLoader();
+    const { bytes, name } = await readSource(source, task, (chunk) => loader.push(chunk));
+    const read = performance.now();
     task.checkCancelled();
     task.progress({ stage: "parsing", loaded: bytes.length, total: bytes.length });
-    // WebCrypto hashes the file off this thread while we parse it.
-    const fileHash = sha256Hex(bytes);
-    let session: Session;
-    try {
-      session = loadSession(bytes);
-    } finally {
-      await fileHash.catch(() => undefined);
-    }
-    const sha256 = await fileHash;
+    const session = loader.finish(bytes);
     task.checkCancelled();
-    const summary = summarize(session, name, bytes.length, sha256);
     const leafId = params.leafId !== null && session.byId.has(params.leafId) ? params.leafId : session.defaultLeafId;
     const preview = buildPaneModel(session.branch(leafId));
+    const timings = { readMs: Math.round(read - started), parseMs: Math.round(performance.now() - read) };
+    // The first rows go out before the file's hash: on a worker WebCrypto digests on this very thread.
+    const previewSummary = summarize(session, name, bytes.length, "", timings);
     this.preview = preview;
     try {
       task.progress({
         stage: "compacting",
         loaded: bytes.length,
         total: bytes.length,
-        preview: { session: summary, original: paneGeometry(preview, null, new Int32Array(preview.messages.length).fill(-1)), strategy: params.strategy, leafId },
+        preview: { session: previewSummary, original: paneGeometry(preview, null, new Int32Array(preview.messages.length).fill(-1)), strategy: params.strategy, leafId },
       });
-      const view = await this.buildView(session, summary, { ...params, leafId }, undefined, 0);
+      const summary = { ...previewSummary, sha256: await sha256Hex(bytes) };
+      task.checkCancelled();
+      const view = await this.buildView(session, summary, { ...params, leafId }, undefined, 0, preview);
       task.checkCancelled();
       // Only a complete load replaces the session the engine serves.
       this.loaded = { session, summary };
@@ -326,7 +326,9 @@ export class SessionEngine {
     return projectRow(view.active, index, view.activeToOriginal[index]!, view.differs[index] === 1);
   }
 
-  private async buildView(session: Session, summary: SessionSummary, params: CompactParams, previous: Checkpoint | undefined, round: number): Promise<View> {
+  /** `originalModel`: the branch's pane model when the caller already built it (the load's preview). */
+  private async buildView(session: Session, summary: SessionSummary, params: CompactParams, previous: Checkpoint | undefined, round: number, originalModel?: PaneModel): Promise<View> {
+    const started = performance.now();
     const branch = session.branch(params.leafId);
     const checkpoint = await compactSession(
       session,
@@ -339,7 +341,7 @@ export class SessionEngine {
         endpoint: params.summaryEndpoint ? { ...params.summaryEndpoint, fetch: this.fetchImpl } : undefined,
       },
     );
-    const original = buildPaneModel(branch);
+    const original = originalModel ?? buildPaneModel(branch);
     const active = buildPaneModel(checkpoint.active);
     const activeToOriginal = new Int32Array(active.messages.length).fill(-1);
     const originalToActive = new Int32Array(original.messages.length).fill(-1);
@@ -366,9 +368,11 @@ export class SessionEngine {
       estimatedTokens: { original: Math.ceil(checkpoint.stats.originalChars / 4), active: Math.ceil(checkpoint.stats.activeChars / 4) },
       round,
       hasPrevious: previous !== undefined,
+      compactMs: 0,
       original: paneGeometry(original, null, originalToActive),
       active: paneGeometry(active, differs, activeToOriginal),
     };
+    view.summary.compactMs = Math.round(performance.now() - started);
     return view;
   }
 
@@ -393,7 +397,7 @@ function searchableText(message: Message): string {
   return out;
 }
 
-function summarize(session: Session, name: string, bytes: number, sha256: string): SessionSummary {
+function summarize(session: Session, name: string, bytes: number, sha256: string, timings: SessionSummary["timings"]): SessionSummary {
   const leaves: LeafOption[] = session.leaves.map((id) => {
     const path = session.path(id);
     let label = "";
@@ -415,38 +419,50 @@ function summarize(session: Session, name: string, bytes: number, sha256: string
     warnings: session.warnings,
     toolCalls: session.toolCallIds.size,
     recordedCompactions: session.recordedContext(null).compactions,
+    timings,
   };
 }
 
-async function readSource(source: LoadSource, task: TaskContext): Promise<{ bytes: Uint8Array; name: string }> {
-  if (source.kind === "bytes") return { bytes: new Uint8Array(source.bytes), name: source.name };
+/** Called with each slice of the file as it is read, in order, before the next slice is awaited. */
+type OnChunk = (chunk: Uint8Array) => void;
+
+async function readSource(source: LoadSource, task: TaskContext, onChunk: OnChunk): Promise<{ bytes: Uint8Array; name: string }> {
+  if (source.kind === "bytes") {
+    const bytes = new Uint8Array(source.bytes);
+    onChunk(bytes);
+    return { bytes, name: source.name };
+  }
   if (source.kind === "url") {
     const response = await fetch(source.url);
     if (!response.ok) throw new SessionError(0, `could not fetch ${source.name} (HTTP ${response.status})`);
     const total = Number(response.headers.get("content-length") ?? 0);
-    return { bytes: await readStream(response.body, total, task), name: source.name };
+    return { bytes: await readStream(response.body, total, task, onChunk), name: source.name };
   }
-  return { bytes: await readFile(source.file, task), name: source.file.name };
+  return { bytes: await readFile(source.file, task, onChunk), name: source.file.name };
 }
 
 /**
- * Reads a local file in large slices into one buffer: far faster than its
- * stream's 64 KB chunks for big files, and still reports bytes read.
+ * Reads a local file in large slices into one buffer (far faster than its
+ * stream's 64 KB chunks for big files), asking for the next slice before
+ * handing this one to `onChunk`, so the reading and the parsing overlap.
  */
-async function readFile(file: File, task: TaskContext): Promise<Uint8Array> {
+async function readFile(file: File, task: TaskContext, onChunk: OnChunk): Promise<Uint8Array> {
   const bytes = new Uint8Array(file.size);
-  for (let offset = 0; offset < file.size; ) {
-    const slice = new Uint8Array(await file.slice(offset, offset + FILE_SLICE).arrayBuffer());
+  let next: Promise<ArrayBuffer> | null = file.slice(0, FILE_SLICE).arrayBuffer();
+  for (let offset = 0; next; ) {
+    const slice: Uint8Array = new Uint8Array(await next);
     task.checkCancelled();
+    const end = offset + slice.length;
+    next = slice.length > 0 && end < file.size ? file.slice(end, end + FILE_SLICE).arrayBuffer() : null;
     bytes.set(slice, offset);
-    offset += slice.length;
-    if (slice.length === 0) break;
+    onChunk(bytes.subarray(offset, end));
+    offset = end;
     task.progress({ stage: "reading", loaded: offset, total: file.size });
   }
   return bytes;
 }
 
-async function readStream(stream: ReadableStream<Uint8Array> | null, total: number, task: TaskContext): Promise<Uint8Array> {
+async function readStream(stream: ReadableStream<Uint8Array> | null, total: number, task: TaskContext, onChunk: OnChunk): Promise<Uint8Array> {
   if (!stream) return new Uint8Array();
   const reader = stream.getReader();
   const chunks: Uint8Array[] = [];
@@ -458,6 +474,7 @@ async function readStream(stream: ReadableStream<Uint8Array> | null, total: numb
       if (done) break;
       task.checkCancelled();
       chunks.push(value);
+      onChunk(value);
       loaded += value.length;
       if (loaded - reported >= READ_CHUNK_REPORT) {
         reported = loaded;

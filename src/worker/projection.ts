@@ -3,7 +3,7 @@
  * full display blocks with a size gate. Runs in the worker only.
  */
 import type { Block, Message } from "../../core/model.ts";
-import { toolOutcome } from "../../core/tool-info.ts";
+import { resultCallId, toolOutcome } from "../../core/tool-info.ts";
 import type { ToolCallBlock } from "../../core/model.ts";
 import { HEADER_HEIGHT, MAX_PREVIEW_LINES, MAX_ROW_BLOCKS, MORE_BLOCKS_LINE, ROW_PADDING, blockHeight } from "../layout/rows.ts";
 import {
@@ -47,7 +47,7 @@ export function buildPaneModel(messages: readonly Message[]): PaneModel {
   });
   messages.forEach((message, index) => {
     if (message.role !== "toolResult") return;
-    const { callId } = toolOutcome(message, calls);
+    const callId = resultCallId(message);
     if (callId && !resultRow.has(callId)) resultRow.set(callId, index);
   });
   return { messages, indexById, callRow, resultRow, calls };

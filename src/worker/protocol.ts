@@ -54,6 +54,7 @@ export interface LeafOption {
 export interface SessionSummary {
   name: string;
   bytes: number;
+  /** Of the file's bytes; "" in a load's preview, which goes out before the hash is computed. */
   sha256: string;
   format: string;
   formatVersion: string | null;
@@ -62,6 +63,11 @@ export interface SessionSummary {
   warnings: LoadWarning[];
   toolCalls: number;
   recordedCompactions: number;
+  /**
+   * Wall-clock milliseconds in the worker: reading the file (JSON Lines decoded into records as the
+   * slices arrive), then building the session from the records (the format's reader and the tree).
+   */
+  timings: { readMs: number; parseMs: number };
 }
 
 export interface StrategyOption {
@@ -97,6 +103,8 @@ export interface ViewSummary {
   estimatedTokens: { original: number; active: number };
   round: number;
   hasPrevious: boolean;
+  /** Wall-clock milliseconds the worker spent on this compaction and its two pane models. */
+  compactMs: number;
   original: PaneGeometry;
   active: PaneGeometry;
 }

@@ -1,0 +1,155 @@
+/**
+ * The streaming loader against the whole-bytes loader: every real fixture,
+ * cut into random slices (multi-byte characters and CRLF pairs split
+ * included), and generated texts of every shape (JSON Lines, one object,
+ * arrays, blank lead, broken lines, bad bytes) give the same session, or the
+ * same error, as loadSession on the whole file.
+ */
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { JsonLinesParser, parseJsonLines } from "../../core/jsonl.ts";
+import type { Session } from "../../core/model.ts";
+import { loadSession } from "../../core/session.ts";
+import { StreamingSessionLoader } from "../../core/session-stream.ts";
+import { allFixtures, readFixture } from "../helpers/fixtures.ts";
+
+const encoder = new TextEncoder();
+
+/** What a session is, for comparison: every entry, leaf, warning and branch. */
+function shape(session: Session) {
+  return {
+    format: session.format,
+    formatVersion: session.formatVersion,
+    header: session.header,
+    entries: session.entries,
+    leaves: session.leaves,
+    defaultLeafId: session.defaultLeafId,
+    warnings: session.warnings,
+    toolCallIds: [...session.toolCallIds],
+    offTreeRecords: session.offTreeRecords,
+    branches: session.leaves.map((leaf) => session.branch(leaf)),
+    recorded: session.recordedContext(null),
+  };
+}
+
+function outcome(load: () => Session): unknown {
+  try {
+    return { ok: shape(load()) };
+  } catch (error) {
+    return { error: error instanceof Error ? `${error.constructor.name}: ${error.message}` : String(error) };
+  }
+}
+
+function streamed(bytes: Uint8Array, cuts: number[], loader = new StreamingSessionLoader()): Session {
+  let from = 0;
+  for (const cut of [...cuts].sort((a, b) => a - b)) {
+    const to = Math.min(bytes.length, cut);
+    if (to <= from) continue;
+    loader.push(bytes.subarray(from, to));
+    from = to;
+  }
+  loader.push(bytes.subarray(from));
+  return loader.finish(bytes);
+}
+
+function cutsFor(seed: number, length: number, count: number): number[] {
+  // A small deterministic generator: the same cuts on every run of the suite.
+  let state = seed;
+  return Array.from({ length: count }, () => {
+    state = (state * 1103515245 + 12345) & 0x7fffffff;
+    return state % Math.max(1, length);
+  });
+}
+
+describe("every fixture, streamed in random slices", () => {
+  for (const name of allFixtures()) {
+    it(name, () => {
+      const bytes = readFixture(name);
+      const whole = outcome(() => loadSession(bytes));
+      expect(whole).toHaveProperty("ok");
+      for (const [seed, count] of [
+        [1, 1],
+        [7, 9],
+        [42, 60],
+      ] as const) {
+        const loader = new StreamingSessionLoader();
+        expect(outcome(() => streamed(bytes, cutsFor(seed, bytes.length, count), loader))).toEqual(whole);
+        // JSON Lines really streamed; a single JSON value is read whole.
+        expect(loader.streamed).toBe(name.endsWith(".jsonl"));
+      }
+    });
+  }
+});
+
+const piLine = (i: number, text: string) => JSON.stringify({ type: "message", id: `m${i}`, parentId: i === 0 ? null : `m${i - 1}`, timestamp: "t", message: { role: i % 2 ? "assistant" : "user", content: [{ type: "text", text }] } });
+const header = JSON.stringify({ type: "session", version: 3, id: "s", timestamp: "2026-01-01T00:00:00Z", cwd: "/" });
+
+/** Texts of every shape the loader must tell apart. */
+const textArb = fc.oneof(
+  // Pi JSON Lines with Unicode, CRLF or LF, maybe a broken line, maybe no final newline.
+  fc
+    .record({
+      texts: fc.array(fc.string({ unit: "grapheme", maxLength: 20 }), { minLength: 1, maxLength: 12 }),
+      crlf: fc.boolean(),
+      broken: fc.option(fc.nat(12)),
+      finalNewline: fc.boolean(),
+      lead: fc.constantFrom("", "\n\n", "  \t", "\uFEFF"),
+    })
+    .map(({ texts, crlf, broken, finalNewline, lead }) => {
+      const lines = [header, ...texts.map((text, i) => piLine(i, text))];
+      if (broken !== null && broken < lines.length) lines[broken] = lines[broken]!.slice(0, -3);
+      const eol = crlf ? "\r\n" : "\n";
+      return lead + lines.join(eol) + (finalNewline ? eol : "");
+    }),
+  // One JSON value: a message array, a {messages} wrapper on one line or pretty-printed.
+  fc.array(fc.string({ unit: "grapheme", maxLength: 12 }), { minLength: 1, maxLength: 5 }).chain((texts) => {
+    const messages = texts.map((text, i) => ({ role: i % 2 ? "assistant" : "user", content: text }));
+    return fc.constantFrom(JSON.stringify(messages), JSON.stringify({ messages }), JSON.stringify({ messages }, null, 2), `\n ${JSON.stringify(messages, null, 1)}\n`);
+  }),
+  // Odd inputs: empty, blank, HTML, run-together records, a lone object.
+  fc.constantFrom("", "   \n\n", "<!doctype html><p>hi", `${header}\n${piLine(0, "a")}${piLine(1, "b")}\n`, `${header}\n`, "{\"messages\": 3}", "not json\nat all\n"),
+);
+
+describe("generated texts, streamed in random slices", () => {
+  it("the same session or the same error as the whole-bytes load", () => {
+    fc.assert(
+      fc.property(textArb, fc.array(fc.nat(), { maxLength: 8 }), (text, rawCuts) => {
+        const bytes = encoder.encode(text);
+        const cuts = rawCuts.map((cut) => cut % (bytes.length + 1));
+        expect(outcome(() => streamed(bytes, cuts))).toEqual(outcome(() => loadSession(bytes)));
+      }),
+      { numRuns: 400 },
+    );
+  });
+
+  it("bytes that are not UTF-8, or hold a NUL, fail exactly as the whole-bytes load does", () => {
+    const good = encoder.encode(`${header}\n${piLine(0, "héllo")}\n${piLine(1, "wörld")}\n`);
+    for (const bad of [
+      Uint8Array.of(...good.subarray(0, 80), 0xff, 0xfe, ...good.subarray(80)),
+      Uint8Array.of(...good.subarray(0, 120), 0, ...good.subarray(120)),
+    ]) {
+      const whole = outcome(() => loadSession(bad));
+      expect(whole).toHaveProperty("error");
+      for (let cut = 1; cut < bad.length; cut += 17) expect(outcome(() => streamed(bad, [cut]))).toEqual(whole);
+    }
+  });
+});
+
+describe("JsonLinesParser", () => {
+  it("any split of a text gives the whole text's records and warnings", () => {
+    fc.assert(
+      fc.property(fc.array(fc.oneof(fc.json(), fc.constantFrom("", " ", "{bad", "{}{}", "\r")), { maxLength: 10 }), fc.array(fc.nat(), { maxLength: 6 }), (lines, rawCuts) => {
+        const text = lines.join("\n");
+        const parser = new JsonLinesParser(false);
+        let from = 0;
+        for (const cut of rawCuts.map((c) => c % (text.length + 1)).sort((a, b) => a - b)) {
+          parser.push(text.slice(from, Math.max(from, cut)));
+          from = Math.max(from, cut);
+        }
+        parser.push(text.slice(from));
+        expect(parser.finish()).toEqual(parseJsonLines(text, false));
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
