@@ -11,7 +11,7 @@ import type { EngineClient } from "../worker/client.ts";
 import type { Pane, RowProjection } from "../worker/protocol.ts";
 
 export const PAGE_SIZE = 100;
-const MAX_PAGES = 40;
+export const MAX_PAGES = 40;
 
 type Listener = () => void;
 

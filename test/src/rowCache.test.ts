@@ -1,0 +1,83 @@
+// @vitest-environment happy-dom
+/**
+ * The row-page cache rows subscribe to: pages fetched once, arrivals batched
+ * into one notification per frame, a reset heard by every row, and never
+ * more than its bound of pages however far the user scrolls.
+ */
+import { beforeEach, describe, expect, it } from "vitest";
+import { generatePiSession } from "../../bench/generate.ts";
+import { MAX_PAGES, PAGE_SIZE, RowCache } from "../../src/store/rowCache.ts";
+import { connect, loadSource, useApp } from "../../src/store/store.ts";
+import type { EngineClient } from "../../src/worker/client.ts";
+import { InProcessClient } from "../helpers/in-process-client.ts";
+import { readFixture } from "../helpers/fixtures.ts";
+
+const nextFrame = () => new Promise((resolve) => requestAnimationFrame(() => resolve(undefined)));
+const settle = async () => {
+  await new Promise((resolve) => setTimeout(resolve, 20));
+  await nextFrame();
+};
+
+let client: EngineClient;
+
+beforeEach(async () => {
+  connect(new InProcessClient());
+  client = useApp.getState().client!;
+  const data = readFixture("pi/badlogic__pi-mono__before-compaction.jsonl");
+  await loadSource({ kind: "bytes", bytes: data.buffer.slice(data.byteOffset, data.byteOffset + data.byteLength) as ArrayBuffer, name: "before-compaction.jsonl" });
+});
+
+describe("RowCache", () => {
+  it("fetches each page once and tells its subscribers once per frame, however many pages arrived", async () => {
+    const cache = new RowCache("original");
+    let calls = 0;
+    const unsubscribe = cache.subscribe(() => calls++);
+    expect(cache.peek(0)).toBeUndefined();
+    cache.ensure(client, 0, 2 * PAGE_SIZE + 5);
+    cache.ensure(client, 0, 2 * PAGE_SIZE + 5); // in flight: not asked again
+    await settle();
+    expect(cache.size).toBe(3);
+    expect(calls).toBe(1);
+    const row = cache.peek(PAGE_SIZE + 1);
+    expect(row?.index).toBe(PAGE_SIZE + 1);
+    // Cached pages are not fetched again and nothing is announced.
+    const version = cache.version;
+    cache.ensure(client, 0, PAGE_SIZE);
+    await settle();
+    expect(cache.version).toBe(version);
+    expect(calls).toBe(1);
+    expect(cache.peek(PAGE_SIZE + 1)).toBe(row);
+    unsubscribe();
+  });
+
+  it("a reset empties it, drops answers still in flight and is heard by every row", async () => {
+    const cache = new RowCache("active");
+    let calls = 0;
+    cache.subscribe(() => calls++);
+    cache.ensure(client, 0, 10);
+    cache.reset();
+    await settle();
+    expect(cache.size).toBe(0);
+    expect(cache.peek(0)).toBeUndefined();
+    expect(calls).toBe(1);
+  });
+
+  it("holds at most its bound of pages, dropping the least recently used", async () => {
+    // A session long enough for more pages than the bound.
+    const generated = new TextEncoder().encode(generatePiSession(12e6));
+    await loadSource({ kind: "bytes", bytes: generated.buffer as ArrayBuffer, name: "generated.jsonl" });
+    const cache = new RowCache("original");
+    const pages = Math.ceil(useApp.getState().view!.original.count / PAGE_SIZE);
+    expect(pages).toBeGreaterThan(MAX_PAGES);
+    for (let page = 0; page < pages; page++) {
+      cache.ensure(client, page * PAGE_SIZE, page * PAGE_SIZE);
+      // Page 0 stays in use all along (as the rows on screen would): it must survive.
+      cache.ensure(client, 0, 0);
+      await settle();
+    }
+    expect(cache.size).toBe(MAX_PAGES);
+    expect(cache.peek(0)).toBeDefined();
+    expect(cache.peek(PAGE_SIZE)).toBeUndefined();
+    expect(cache.peek((pages - 1) * PAGE_SIZE)?.index).toBe((pages - 1) * PAGE_SIZE);
+  });
+});
