@@ -9,14 +9,16 @@ export function LoadProgress() {
   if (!loading) return <div className="banner info" role="status">{busy}</div>;
   const progress = loading.progress;
   const stage = progress?.stage ?? "reading";
-  const fraction = progress && progress.total > 0 ? progress.loaded / progress.total : 0;
+  // Reading a local file is one call (nothing to count until it returns); parsing counts bytes.
+  const counted = progress !== null && progress.total > 0 && progress.loaded > 0 && stage !== "compacting";
+  const fraction = counted ? progress.loaded / progress.total : undefined;
   return (
     <div className="banner info" role="status" data-testid="load-progress">
       <span>
         Loading <strong>{loading.name}</strong>: {stage}
-        {progress && stage === "reading" ? ` ${formatBytes(progress.loaded)} of ${formatBytes(progress.total)}` : "…"}
+        {counted ? ` ${formatBytes(progress.loaded)} of ${formatBytes(progress.total)}` : progress && progress.total > 0 && stage === "reading" ? ` ${formatBytes(progress.total)}…` : "…"}
       </span>
-      <progress max={1} value={stage === "reading" ? fraction : undefined} />
+      <progress max={1} value={fraction} />
       <button type="button" className="small" onClick={cancelLoad}>
         Cancel
       </button>

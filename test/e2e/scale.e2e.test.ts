@@ -83,3 +83,23 @@ it(`a ${SIZE_MB} MB session: first rows in under 5 s, no long task while scrolli
   expect(heapMb).toBeLessThan(150);
   await opened.context.close();
 });
+
+it("a long load shows its progress and can be cancelled: the previous session stays on screen", async () => {
+  const opened = await openApp(harness);
+  const { page } = opened;
+  await page.getByTestId("message-row").first().waitFor();
+  const before = await page.locator(".session-name").textContent();
+  await page.getByTestId("file-input").setInputFiles(file);
+  const progress = page.getByTestId("load-progress");
+  await progress.waitFor();
+  expect(await progress.textContent()).toContain(file.split("/").pop()!);
+  await progress.getByRole("button", { name: "Cancel" }).click();
+  await progress.waitFor({ state: "detached" });
+  expect(await page.locator(".session-name").textContent()).toBe(before);
+  await page.getByTestId("message-row").first().waitFor();
+  // The cancelled load never lands later.
+  await page.waitForTimeout(8_000);
+  expect(await page.locator(".session-name").textContent()).toBe(before);
+  expect(opened.errors).toEqual([]);
+  await opened.context.close();
+});
