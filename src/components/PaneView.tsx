@@ -1,8 +1,10 @@
 /**
  * One virtualized pane (react-window 2). Rows are fixed-height per content
- * (heights come from the worker), plus the boxes the user opened. Row
- * projections come from the bounded page cache; a row not fetched yet shows
- * a placeholder of the right height.
+ * (heights come from the worker), plus the boxes the user opened. Each row
+ * reads its projection from the bounded page cache and re-renders alone when
+ * its page arrives; a row not fetched yet shows a placeholder of the right
+ * height, and a row just scrolled into view is an empty box until its
+ * deferred render fills it.
  */
 import { useCallback, useDeferredValue, useEffect, useMemo, useSyncExternalStore, type CSSProperties, type ReactElement } from "react";
 import { List, useListRef, type ListImperativeAPI } from "react-window";

@@ -102,7 +102,8 @@ export class SessionEngine {
 
   async load(source: LoadSource, params: Omit<CompactParams, "fromPrevious">, task: TaskContext): Promise<ResponseMap["load"]> {
     const started = performance.now();
-    // JSON Lines are decoded and split into records slice by slice while the next slice is read.
+    // JSON Lines are decoded and split into records slice by slice as the bytes come in
+    // (a fetched demo as it downloads; a local file, after its one read, between cancel points).
     const loader = new StreamingSessionLoader();
     const { bytes, name } = await readSource(source, task, (chunk) => loader.push(chunk));
     const read = performance.now();
@@ -423,7 +424,7 @@ function summarize(session: Session, name: string, bytes: number, sha256: string
   };
 }
 
-/** Called with each slice of the file as it is read, in order, before the next slice is awaited. */
+/** Called with each slice of the bytes, in order, as they become available. */
 type OnChunk = (chunk: Uint8Array) => void;
 
 async function readSource(source: LoadSource, task: TaskContext, onChunk: OnChunk): Promise<{ bytes: Uint8Array; name: string }> {
