@@ -44,14 +44,15 @@ export function stringFlag(args: ParsedArgs, name: string): string | undefined {
   return typeof value === "string" ? value : undefined;
 }
 
-export function readSessionFile(args: ParsedArgs): { file: string; session: Session } {
+/** The session file named on the command line, read once: its bytes are returned for hashing. */
+export function readSessionFile(args: ParsedArgs): { file: string; bytes: Uint8Array; session: Session } {
   const file = args.positional[0];
   if (!file) throw new UsageError(`${args.command} needs a session file`);
   const format = stringFlag(args, "format");
   if (format !== undefined && !isFormatName(format)) throw new UsageError(`unknown format "${format}"`);
   const bytes = readInput(file);
   try {
-    return { file, session: loadSession(bytes, { format, strict: args.flags.has("strict") }) };
+    return { file, bytes, session: loadSession(bytes, { format, strict: args.flags.has("strict") }) };
   } catch (error) {
     if (error instanceof SessionError) throw new FileError(file, error.line, error.reason);
     throw error;

@@ -40,7 +40,7 @@ export function runInspect(args: ParsedArgs): number {
 }
 
 export async function runCompact(args: ParsedArgs): Promise<number> {
-  const { file, session } = readSessionFile(args);
+  const { file, bytes, session } = readSessionFile(args);
   const strategyName = stringFlag(args, "strategy") ?? "transparent";
   if (!findStrategy(strategyName)) {
     throw new UsageError(`unknown strategy "${strategyName}" (have: ${STRATEGIES.map((s) => s.name).join(", ")})`);
@@ -53,7 +53,6 @@ export async function runCompact(args: ParsedArgs): Promise<number> {
   }
   const previousFile = stringFlag(args, "previous");
   const previous = previousFile ? readCheckpoint(previousFile) : undefined;
-  const bytes = readInput(file);
   const checkpoint = await compactSession(
     session,
     { name: basename(file), bytes: bytes.length, sha256: await sha256Hex(bytes) },
@@ -153,10 +152,9 @@ export async function runReport(args: ParsedArgs): Promise<number> {
   const output = stringFlag(args, "format") ?? "html";
   if (output !== "html" && output !== "md") throw new UsageError(`--format is html or md for a report (got "${output}")`);
   const sessionArgs: ParsedArgs = { ...args, flags: new Map([...args.flags].filter(([k]) => k !== "format")) };
-  const { file, session } = readSessionFile(sessionArgs);
+  const { file, bytes, session } = readSessionFile(sessionArgs);
   const strategies = strategyList(args, "all");
   const leafId = leafFlag(args, session);
-  const bytes = readInput(file);
   const findings = scanMessages(session.branch(leafId));
   const masked = chooseRedactions(args, findings);
   process.stderr.write(describeFindings(findings, masked) + "\n");
