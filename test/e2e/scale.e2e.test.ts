@@ -10,6 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { generatePiSession } from "../../bench/generate.ts";
+import { fixturePath } from "../helpers/fixtures.ts";
 import { SCREENSHOTS, openApp, startHarness, type Harness } from "./harness.ts";
 
 const SIZE_MB = Number(process.env.SCALE_MB ?? 100);
@@ -100,6 +101,24 @@ it("a long load shows its progress and can be cancelled: the previous session st
   // The cancelled load never lands later.
   await page.waitForTimeout(8_000);
   expect(await page.locator(".session-name").textContent()).toBe(before);
+  expect(opened.errors).toEqual([]);
+  await opened.context.close();
+});
+
+it("a second file opened while a long load runs cancels the first: only the second lands", async () => {
+  const opened = await openApp(harness);
+  const { page } = opened;
+  await page.getByTestId("message-row").first().waitFor();
+  await page.getByTestId("file-input").setInputFiles(file);
+  await page.getByTestId("load-progress").waitFor();
+  const second = fixturePath("composed/pi-v3-tree.jsonl");
+  await page.getByTestId("file-input").setInputFiles(second);
+  await page.waitForFunction(() => document.querySelector(".session-name")?.textContent?.includes("pi-v3-tree.jsonl"), undefined, { timeout: 30_000 });
+  await page.getByTestId("load-progress").waitFor({ state: "detached" });
+  await page.locator("[data-testid=active-pane] [data-testid=message-row]").first().waitFor();
+  // The first load was cancelled in the worker: it never replaces the second.
+  await page.waitForTimeout(8_000);
+  expect(await page.locator(".session-name").textContent()).toContain("pi-v3-tree.jsonl");
   expect(opened.errors).toEqual([]);
   await opened.context.close();
 });
