@@ -8,9 +8,9 @@
  * other rows and the other pane stay as they are.
  */
 import type { EngineClient } from "../worker/client.ts";
-import type { Pane, RowProjection } from "../worker/protocol.ts";
+import { ROW_PAGE_SIZE, type Pane, type RowProjection } from "../worker/protocol.ts";
 
-export const PAGE_SIZE = 100;
+export const PAGE_SIZE = ROW_PAGE_SIZE;
 export const MAX_PAGES = 40;
 
 type Listener = () => void;
@@ -39,6 +39,13 @@ export class RowCache {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
   };
+
+  /** Puts in the first page as the worker sent it along with a load's preview. */
+  seedFirstPage(rows: RowProjection[]): void {
+    if (rows.length === 0) return;
+    this.pages.set(0, rows);
+    this.changed();
+  }
 
   /** A row if its page is cached; reading never changes the cache. */
   peek(index: number): RowProjection | undefined {

@@ -248,6 +248,7 @@ export async function loadSource(source: LoadSource): Promise<void> {
         beforePreview = { session: get().session, view: get().view, sessionSerial: get().sessionSerial };
         previewed = true;
         set({ ...resetViewState(pendingView(preview)), session: preview.session, sessionSerial: get().sessionSerial + 1 });
+        rowCaches.original.seedFirstPage(preview.firstRows);
       }
     },
   );

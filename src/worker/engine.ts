@@ -50,6 +50,7 @@ import type {
   StrategyOption,
   ViewSummary,
 } from "./protocol.ts";
+import { ROW_PAGE_SIZE } from "./protocol.ts";
 
 export class CancelledError extends Error {
   constructor() {
@@ -122,7 +123,13 @@ export class SessionEngine {
         stage: "compacting",
         loaded: bytes.length,
         total: bytes.length,
-        preview: { session: previewSummary, original: paneGeometry(preview, null, new Int32Array(preview.messages.length).fill(-1)), strategy: params.strategy, leafId },
+        preview: {
+          session: previewSummary,
+          original: paneGeometry(preview, null, new Int32Array(preview.messages.length).fill(-1)),
+          firstRows: this.rows("original", 0, ROW_PAGE_SIZE),
+          strategy: params.strategy,
+          leafId,
+        },
       });
       const summary = { ...previewSummary, sha256: await sha256Hex(bytes) };
       task.checkCancelled();

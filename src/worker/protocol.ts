@@ -244,9 +244,17 @@ export interface ProxiedFetch {
 }
 export type ProxiedFetchReply = { ok: boolean; status: number; body: string } | { error: string; aborted?: boolean };
 
+/** Rows travel from the worker a page at a time. */
+export const ROW_PAGE_SIZE = 100;
+
 export interface LoadPreview {
   session: SessionSummary;
   original: PaneGeometry;
+  /**
+   * The original pane's first page of rows: the first rows need no round trip, which would wait
+   * behind the file's hash and the compaction the worker starts right after sending this.
+   */
+  firstRows: RowProjection[];
   strategy: string;
   leafId: string | null;
 }

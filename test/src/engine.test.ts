@@ -32,7 +32,7 @@ async function loaded(relative = "composed/pi-v3-tree.jsonl", options: Record<st
 
 describe("SessionEngine", () => {
   it("loads, summarises the session and shows a preview of the original pane first", async () => {
-    const { result, progress } = await loaded();
+    const { engine, result, progress } = await loaded();
     expect(result.session).toMatchObject({ name: "pi-v3-tree.jsonl", format: "pi", formatVersion: "3", defaultLeafId: "c0000010", recordedCompactions: 1 });
     expect(result.session.sha256).toMatch(/^[0-9a-f]{64}$/);
     expect(result.session.leaves.map((l) => l.label)).toEqual([
@@ -42,6 +42,10 @@ describe("SessionEngine", () => {
     const preview = progress.find((p) => p.preview)!.preview!;
     expect(preview.original.count).toBe(18);
     expect(Array.from(preview.original.heights)).toEqual(Array.from(result.view.original.heights));
+    // The preview goes out before the file is hashed, with the first page of rows in it.
+    expect(preview.session.sha256).toBe("");
+    expect(preview.session.timings.readMs).toBeGreaterThanOrEqual(0);
+    expect(preview.firstRows).toEqual(engine.rows("original", 0, 100));
     expect(result.view.original.count).toBe(18);
     expect(result.view.active.count).toBe(18);
     expect(result.view.stats.payloads).toBe(9);
