@@ -542,6 +542,8 @@ export function deepLinkHash(state: Pick<AppState, "session" | "strategy" | "lea
 function writeDeepLink(): void {
   if (typeof window === "undefined" || !window.history) return;
   const state = get();
+  // A link names its file by hash: none is written for a session whose hash is still being computed.
+  if (!state.session?.sha256) return;
   const messageId = state.selected ? (state.detail?.[state.selected.pane] ?? state.detail?.active ?? state.detail?.original)?.id : undefined;
   const hash = deepLinkHash(state, messageId);
   if (hash && window.location.hash !== hash) window.history.replaceState(null, "", hash);
