@@ -4,7 +4,7 @@
  * fields first (toolCallId, is_error, exitCode, metadata.exit_code); the
  * printed exit line is read last, only when no field says it.
  */
-import type { Message, ToolCallBlock } from "./model.ts";
+import type { Block, Message, ToolCallBlock } from "./model.ts";
 
 export interface ToolOutcome {
   callId?: string;
@@ -37,15 +37,19 @@ export function exitCodeFromText(text: string): number | undefined {
   return match ? Number(match[1]) : undefined;
 }
 
-/** The printed exit code of a result, read once per message: panes, labels and facts all ask. */
-const printedExitCodes = new WeakMap<Message, number | null>();
+/**
+ * The printed exit code of a result, read once per output: panes, labels and facts all ask. Keyed by
+ * the text block itself, which is never changed in place (compaction replaces a block, not its text).
+ */
+const printedExitCodes = new WeakMap<Block, number | null>();
 
 function printedExitCode(message: Message): number | undefined {
-  let code = printedExitCodes.get(message);
+  const first = message.blocks[0];
+  if (first?.type !== "text") return undefined;
+  let code = printedExitCodes.get(first);
   if (code === undefined) {
-    const first = message.blocks[0];
-    code = (first?.type === "text" ? exitCodeFromText(first.text) : undefined) ?? null;
-    printedExitCodes.set(message, code);
+    code = exitCodeFromText(first.text) ?? null;
+    printedExitCodes.set(first, code);
   }
   return code ?? undefined;
 }
