@@ -247,8 +247,10 @@ export async function loadSource(source: LoadSource): Promise<void> {
         // The session is read: show its original branch while the compaction runs.
         beforePreview = { session: get().session, view: get().view, sessionSerial: get().sessionSerial };
         previewed = true;
-        set({ ...resetViewState(pendingView(preview)), session: preview.session, sessionSerial: get().sessionSerial + 1 });
+        const reset = resetViewState(pendingView(preview));
+        // Seeded before the panes render the preview, so its first rows need no request.
         rowCaches.original.seedFirstPage(preview.firstRows);
+        set({ ...reset, session: preview.session, sessionSerial: get().sessionSerial + 1 });
       }
     },
   );

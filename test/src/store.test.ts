@@ -43,6 +43,24 @@ describe("store", () => {
     expect(state().strategies.map((s) => s.name)).toContain("transparent");
   });
 
+  it("while the compaction runs, the original pane's first page is already cached and the session keeps one serial", async () => {
+    await loadSource(bytes("composed/pi-v3-tree.jsonl"));
+    const serialBefore = state().sessionSerial;
+    const seen: { pending: boolean; firstRow: string | undefined; sha256: string | undefined; serial: number }[] = [];
+    const unsubscribe = useApp.subscribe((s) => {
+      if (s.view?.pending) seen.push({ pending: true, firstRow: rowCaches.original.peek(0)?.id, sha256: s.session?.sha256, serial: s.sessionSerial });
+    });
+    await loadSource(bytes("pi/JohnnyLai92__pi-mono__6edf3497.jsonl"));
+    unsubscribe();
+    const preview = seen.at(-1)!;
+    expect(preview.firstRow).toBeDefined();
+    expect(preview.sha256).toBe("");
+    expect(preview.serial).toBe(serialBefore + 1);
+    // The final result is the same session: same serial, now with its hash.
+    expect(state().sessionSerial).toBe(serialBefore + 1);
+    expect(state().session?.sha256).toMatch(/^[0-9a-f]{64}$/);
+  });
+
   it("a bad file sets loadError with the line and keeps the previous session", async () => {
     await loadSource(bytes("composed/pi-v3-tree.jsonl"));
     const before = state().view;
