@@ -51,7 +51,7 @@ export function StatsBar() {
             {session.recordedCompactions > 0 ? ` · ${session.recordedCompactions} recorded compaction${session.recordedCompactions > 1 ? "s" : ""}` : ""}
             {view.round > 0 ? ` · round ${view.round + 1}` : ""}
           </dd>
-          <dd className="dim" data-testid="stats-timings" title="Measured in the worker on this machine, for this file. JSON Lines are decoded while the file is read, so reading includes decoding.">
+          <dd className="dim" data-testid="stats-timings" title="Measured in the worker on this machine, for this file: reading it and decoding it into JSON records, building the session from those records, and the compaction.">
             read and decoded {formatSeconds(session.timings.readMs)} · session built {formatSeconds(session.timings.parseMs)}
             {view.pending ? "" : ` · compacted ${formatSeconds(view.compactMs)}`}
           </dd>

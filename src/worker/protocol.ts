@@ -64,8 +64,8 @@ export interface SessionSummary {
   toolCalls: number;
   recordedCompactions: number;
   /**
-   * Wall-clock milliseconds in the worker: reading the file (JSON Lines decoded into records as the
-   * slices arrive), then building the session from the records (the format's reader and the tree).
+   * Wall-clock milliseconds in the worker: reading the file and decoding it (JSON Lines into records,
+   * slice by slice), then building the session from the records (the format's reader and the tree).
    */
   timings: { readMs: number; parseMs: number };
 }
