@@ -65,7 +65,7 @@ export function computeStats(
   active: readonly Message[],
   archiveSize: number,
   capped: number,
-  known: JsonLengths = new WeakMap(),
+  known: JsonLengths = new Map(),
 ): CheckpointStats {
   const activeById = new Map<string, Message>();
   for (const message of active) activeById.set(message.id, message);

@@ -13,8 +13,6 @@ export interface CompactRequest {
   options?: Record<string, unknown>;
   leafId?: string | null;
   previous?: StrategyContext["previous"];
-  /** See StrategyContext.keepPayloadJson. */
-  keepPayloadJson?: boolean;
   /** See StrategyContext.endpoint. */
   endpoint?: StrategyContext["endpoint"];
 }
@@ -30,7 +28,7 @@ export async function compactSession(
   const leafId = request.leafId ?? session.defaultLeafId;
   const branch = session.branch(leafId);
   const options = request.options ?? {};
-  const context: StrategyContext = { previous: request.previous, warn, keepPayloadJson: request.keepPayloadJson, format: session.format, cwd: sessionCwd(session), endpoint: request.endpoint };
+  const context: StrategyContext = { previous: request.previous, warn, format: session.format, cwd: sessionCwd(session), endpoint: request.endpoint };
   // Computed only for the strategies that read them (recorded, pi-default).
   Object.defineProperty(context, "recorded", { get: () => session.recordedContext(leafId), enumerable: true });
   Object.defineProperty(context, "path", { get: () => session.path(leafId), enumerable: true });

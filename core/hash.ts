@@ -1,10 +1,17 @@
 /**
  * SHA-256 as the archive defines it: lowercase hex of the digest of the UTF-8
- * bytes of JSON.stringify(payload). Whole files and large payloads go through
- * WebCrypto (globalThis.crypto.subtle, in Node 20 and in workers); small
- * payloads through the synchronous core/sha256.ts, because WebCrypto's fixed
- * cost per call (~40 µs measured) would dominate a session of many small
- * tool results. Same digest either way.
+ * bytes of JSON.stringify(payload). The digest is the same whichever
+ * implementation computes it (test/core/sha256.test.ts cross-checks them):
+ *
+ * - WebCrypto (globalThis.crypto.subtle, in Node 20 and in workers) for whole
+ *   files and large payloads in the browser, and always for recovery and
+ *   `verify`, which check a payload.
+ * - the synchronous core/sha256.ts for small payloads in the browser, because
+ *   WebCrypto's fixed cost per call (~40 µs measured) would dominate a
+ *   session of many small tool results.
+ * - a platform's native SHA-256 when it installs one (the CLI on Node:
+ *   `node:crypto`, which uses the CPU's SHA instructions; Node's WebCrypto
+ *   digest measured ~7× slower here and blocks the calling thread anyway).
  */
 import { sha256HexSync } from "./sha256.ts";
 
@@ -14,6 +21,7 @@ const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, "0"
 const SYNC_HASH_LIMIT = 32 * 1024;
 const YIELD_EVERY = 2048;
 
+/** Always WebCrypto. */
 export async function sha256Hex(data: Uint8Array | string): Promise<string> {
   const bytes = typeof data === "string" ? encoder.encode(data) : data;
   const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes as Uint8Array<ArrayBuffer>));
@@ -22,39 +30,45 @@ export async function sha256Hex(data: Uint8Array | string): Promise<string> {
   return out;
 }
 
+/** A synchronous SHA-256 of a whole byte array, lowercase hex. */
+export type SyncHasher = (bytes: Uint8Array) => string;
+let nativeHasher: SyncHasher | undefined;
+
+/**
+ * Installs a platform's native SHA-256 (or removes it with undefined). It
+ * must give the same digest as WebCrypto.
+ */
+export function useNativeHasher(hasher: SyncHasher | undefined): void {
+  nativeHasher = hasher;
+}
+
+/** The SHA-256 of a session file: the native hasher when there is one, else WebCrypto. */
+export async function fileSha256(bytes: Uint8Array): Promise<string> {
+  return nativeHasher ? nativeHasher(bytes) : sha256Hex(bytes);
+}
+
 export interface PayloadDigest {
   sha256: string;
+  /** UTF-8 byte length of the payload's JSON. */
   bytes: number;
-  /** JSON.stringify(payload), kept so it is serialized only once. */
-  json: string;
+  /** JSON.stringify(payload).length, reused by the stats. */
+  jsonLength: number;
 }
 
 /** Always WebCrypto: what recovery and `verify` use to check a payload. */
 export async function digestPayload(payload: unknown): Promise<PayloadDigest> {
   const json = JSON.stringify(payload) ?? "null";
   const bytes = encoder.encode(json);
-  return { sha256: await sha256Hex(bytes), bytes: bytes.length, json };
+  return { sha256: await sha256Hex(bytes), bytes: bytes.length, jsonLength: json.length };
 }
 
-let scratch = new Uint8Array(1 << 16);
+let scratch: Uint8Array<ArrayBuffer> = new Uint8Array(1 << 16);
 
 /**
- * The synchronous hasher for small payloads: core/sha256.ts by default; a
- * platform with a native SHA-256 (the CLI on Node) may put its own in. Any
- * replacement must give the same digest: test/core/sha256.test.ts checks
- * both against WebCrypto.
- */
-export type SyncHasher = (bytes: Uint8Array, length: number) => string;
-let syncHasher: SyncHasher = sha256HexSync;
-
-export function useSyncHasher(hasher: SyncHasher): void {
-  syncHasher = hasher;
-}
-
-/**
- * The archive's digest of many payloads, fastest path per payload. Serializes
- * each payload once (the JSON is returned for reuse) and encodes into one
- * reused buffer instead of allocating per payload.
+ * The archive's digest of many payloads, fastest path per payload. Each
+ * payload is serialized and encoded into one reused buffer: nothing is kept,
+ * because holding 86 MB of JSON for a 100 MB session cost more (new memory,
+ * collector copies) than serializing it again when the checkpoint is written.
  */
 export async function digestPayloads(payloads: readonly unknown[]): Promise<PayloadDigest[]> {
   const out: PayloadDigest[] = new Array(payloads.length);
@@ -69,21 +83,24 @@ export async function digestPayloads(payloads: readonly unknown[]): Promise<Payl
 
   function hashOne(payload: unknown, i: number): void {
     const json = JSON.stringify(payload) ?? "null";
-    // UTF-8 needs at most 3 bytes per UTF-16 code unit.
-    if (json.length * 3 > scratch.length) {
-      if (json.length * 3 > SYNC_HASH_LIMIT * 4) {
-        const bytes = encoder.encode(json);
-        large.push(sha256Hex(bytes).then((sha256) => void (out[i] = { sha256, bytes: bytes.length, json })));
-        return;
-      }
-      scratch = new Uint8Array(json.length * 3);
-    }
-    const { written } = encoder.encodeInto(json, scratch);
-    if (written <= SYNC_HASH_LIMIT) {
-      out[i] = { sha256: syncHasher(scratch, written), bytes: written, json };
+    const bytes = encodeToScratch(json);
+    if (nativeHasher) {
+      out[i] = { sha256: nativeHasher(bytes), bytes: bytes.length, jsonLength: json.length };
+    } else if (bytes.length <= SYNC_HASH_LIMIT) {
+      out[i] = { sha256: sha256HexSync(bytes), bytes: bytes.length, jsonLength: json.length };
     } else {
-      const bytes = scratch.slice(0, written);
-      large.push(sha256Hex(bytes).then((sha256) => void (out[i] = { sha256, bytes: written, json })));
+      // WebCrypto reads the bytes later: the shared scratch buffer must be copied first.
+      const own = bytes.buffer === scratch.buffer ? bytes.slice() : bytes;
+      large.push(sha256Hex(own).then((sha256) => void (out[i] = { sha256, bytes: own.length, jsonLength: json.length })));
     }
   }
+}
+
+function encodeToScratch(json: string): Uint8Array<ArrayBuffer> {
+  // UTF-8 needs at most 3 bytes per UTF-16 code unit.
+  if (json.length * 3 > scratch.length) {
+    if (json.length * 3 > SYNC_HASH_LIMIT * 4) return encoder.encode(json) as Uint8Array<ArrayBuffer>;
+    scratch = new Uint8Array(json.length * 3);
+  }
+  return scratch.subarray(0, encoder.encodeInto(json, scratch).written);
 }

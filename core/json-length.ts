@@ -7,7 +7,7 @@
 import type { Message } from "./model.ts";
 
 /** Known JSON lengths by object identity (payloads, blocks, block lists, messages). */
-export type JsonLengths = WeakMap<object, number>;
+export type JsonLengths = Map<object, number>;
 
 export function messagesJsonLength(messages: readonly Message[], known: JsonLengths): number {
   let length = 2 + Math.max(0, messages.length - 1);
@@ -15,11 +15,22 @@ export function messagesJsonLength(messages: readonly Message[], known: JsonLeng
   return length;
 }
 
+/** Known parts smaller than this are cheaper to serialize again with their message than to add up. */
+const WORTH_REUSING = 4096;
+
 export function messageJsonLength(message: Message, known: JsonLengths): number {
   const cached = known.get(message);
   if (cached !== undefined) return cached;
   let blocksLength = known.get(message.blocks);
   if (blocksLength === undefined) {
+    let reusable = 0;
+    for (const block of message.blocks) reusable += known.get(block) ?? 0;
+    if (reusable < WORTH_REUSING) {
+      // One native call beats the bookkeeping below for the many small messages of a session.
+      const length = JSON.stringify(message).length;
+      known.set(message, length);
+      return length;
+    }
     blocksLength = 2 + Math.max(0, message.blocks.length - 1);
     for (const block of message.blocks) blocksLength += known.get(block) ?? JSON.stringify(block).length;
   }

@@ -17,6 +17,11 @@ export interface EntryTree {
 export function buildTree(input: Entry[], strict: boolean, warnings: LoadWarning[]): EntryTree {
   const byId = new Map<string, Entry>();
   const entries: Entry[] = [];
+  const children = new Map<string, string[]>();
+  // Append-only logs name a parent before its children. While that holds, the
+  // children lists are built in this one pass and no cycle is possible (every
+  // parent comes strictly earlier), so the repair walk below is skipped.
+  let parentsComeFirst = true;
   for (const entry of input) {
     const earlier = byId.get(entry.id);
     if (earlier) {
@@ -25,9 +30,19 @@ export function buildTree(input: Entry[], strict: boolean, warnings: LoadWarning
       warnings.push({ line: entry.line, message: `${reason}; the later entry is skipped` });
       continue;
     }
+    if (parentsComeFirst && entry.parentId !== null) {
+      if (!byId.has(entry.parentId)) parentsComeFirst = false;
+      else {
+        const siblings = children.get(entry.parentId);
+        if (siblings) siblings.push(entry.id);
+        else children.set(entry.parentId, [entry.id]);
+      }
+    }
     byId.set(entry.id, entry);
     entries.push(entry);
   }
+  if (parentsComeFirst) return { entries, byId, children };
+  children.clear();
 
   for (const entry of entries) {
     if (entry.parentId !== null && !byId.has(entry.parentId)) {
@@ -40,7 +55,6 @@ export function buildTree(input: Entry[], strict: boolean, warnings: LoadWarning
 
   breakCycles(entries, byId, strict, warnings);
 
-  const children = new Map<string, string[]>();
   for (const entry of entries) {
     if (entry.parentId === null) continue;
     const list = children.get(entry.parentId);

@@ -1,5 +1,5 @@
 /** Argument parsing and file I/O for the CLI (Node only). */
-import { closeSync, openSync, readFileSync, writeSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { isFormatName } from "../formats/detect.ts";
 import { SessionError, type Session } from "../model.ts";
 import { loadSession } from "../session.ts";
@@ -78,31 +78,4 @@ export function readInput(file: string): Uint8Array {
   }
 }
 
-export function writeOutput(text: string | string[], output: string | undefined): void {
-  const chunks = typeof text === "string" ? [text] : text;
-  const fd = output === undefined ? 1 : openSync(output, "w");
-  try {
-    // Synchronous writes: a large checkpoint reaches a pipe whole before the process exits.
-    for (const chunk of chunks) writeAll(fd, chunk);
-    writeAll(fd, "\n");
-  } finally {
-    if (output !== undefined) closeSync(fd);
-  }
-}
-
-function writeAll(fd: number, chunk: string): void {
-  const bytes = Buffer.from(chunk, "utf8");
-  let offset = 0;
-  while (offset < bytes.length) {
-    try {
-      offset += writeSync(fd, bytes, offset);
-    } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
-      // The reader went away (`| head`): nothing more to write, and no error to report.
-      if (code === "EPIPE") return;
-      // A non-blocking stdout pipe that is full: try again until the reader drains it.
-      if (code !== "EAGAIN") throw error;
-    }
-  }
-}
 

@@ -2,8 +2,8 @@
 import { verifyArchive } from "../archive.ts";
 import { CHECKPOINT_SCHEMA, type Checkpoint } from "../checkpoint.ts";
 import { compactSession } from "../compact.ts";
-import { checkpointChunks } from "../checkpoint-json.ts";
-import { sha256Hex } from "../hash.ts";
+import { checkpointPieces } from "../checkpoint-json.ts";
+import { fileSha256 } from "../hash.ts";
 import { deriveDistractor, runRounds } from "../checkride/rounds.ts";
 import type { EndpointConfig } from "../checkride/readers.ts";
 import { checkrideSession, sessionCwd } from "../checkride/session.ts";
@@ -13,7 +13,8 @@ import { renderHtml } from "../report/html.ts";
 import { renderMarkdown } from "../report/markdown.ts";
 import { buildReport } from "../report/model.ts";
 import { STRATEGIES, findStrategy } from "../strategies/index.ts";
-import { FileError, UsageError, readInput, readSessionFile, stringFlag, writeOutput, type ParsedArgs } from "./args.ts";
+import { FileError, UsageError, readInput, readSessionFile, stringFlag, type ParsedArgs } from "./args.ts";
+import { writeOutput } from "./output.ts";
 import { basename } from "node:path";
 
 /** --endpoint URL --model M: the model that writes summaries (pi-default, handoff) and, with --reader endpoint, answers the quiz. */
@@ -55,18 +56,18 @@ export async function runCompact(args: ParsedArgs): Promise<number> {
   const previous = previousFile ? readCheckpoint(previousFile) : undefined;
   const checkpoint = await compactSession(
     session,
-    { name: basename(file), bytes: bytes.length, sha256: await sha256Hex(bytes) },
-    { strategy: strategyName, options, leafId: leafFlag(args, session), previous, keepPayloadJson: true, endpoint: endpointFlags(args) },
+    { name: basename(file), bytes: bytes.length, sha256: await fileSha256(bytes) },
+    { strategy: strategyName, options, leafId: leafFlag(args, session), previous, endpoint: endpointFlags(args) },
     (message) => process.stderr.write(`warning: ${message}\n`),
   );
   if (args.flags.has("redact")) {
     const findings = scanMessages(session.branch(checkpoint.source.leafId));
     const masked = chooseRedactions(args, findings);
     process.stderr.write(describeFindings(findings, masked) + "\n");
-    writeOutput(checkpointChunks(await redactCheckpoint(checkpoint, masked)), stringFlag(args, "output"));
+    writeOutput(checkpointPieces(await redactCheckpoint(checkpoint, masked)), stringFlag(args, "output"));
     return 0;
   }
-  writeOutput(checkpointChunks(checkpoint), stringFlag(args, "output"));
+  writeOutput(checkpointPieces(checkpoint), stringFlag(args, "output"));
   return 0;
 }
 
@@ -159,7 +160,7 @@ export async function runReport(args: ParsedArgs): Promise<number> {
   const masked = chooseRedactions(args, findings);
   process.stderr.write(describeFindings(findings, masked) + "\n");
   const memoryFile = stringFlag(args, "memory");
-  const report = await buildReport(session, { name: basename(file), bytes: bytes.length, sha256: await sha256Hex(bytes) }, {
+  const report = await buildReport(session, { name: basename(file), bytes: bytes.length, sha256: await fileSha256(bytes) }, {
     strategies,
     leafId,
     redact: masked,

@@ -1,7 +1,7 @@
-/** Node's native SHA-256 for the CLI's many small payloads (same digest as core/sha256.ts and WebCrypto). */
+/** Node's native SHA-256 for the CLI (same digest as core/sha256.ts and WebCrypto; cross-checked in test/core/sha256.test.ts). */
 import { createHash } from "node:crypto";
-import { useSyncHasher } from "../hash.ts";
+import { useNativeHasher } from "../hash.ts";
 
 export function useNodeHasher(): void {
-  useSyncHasher((bytes, length) => createHash("sha256").update(bytes.subarray(0, length)).digest("hex"));
+  useNativeHasher((bytes) => createHash("sha256").update(bytes).digest("hex"));
 }

@@ -34,7 +34,7 @@ export async function brief(branch: readonly Message[], options: BriefOptions, c
   const recent = branch.slice(cut);
 
   // The recent turns: as transparent leaves them (tool output behind recoverable markers).
-  const tail = await transparent(recent, {}, { keepPayloadJson: context.keepPayloadJson });
+  const tail = await transparent(recent, {}, {});
   if (history.length === 0) {
     return { active: tail.active, archive: tail.archive, stats: statsOf(branch, tail.active, tail.archive), details: { keepTurns, briefedMessages: 0 } };
   }

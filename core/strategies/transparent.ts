@@ -12,7 +12,6 @@ import type { ArchiveEntry } from "../checkpoint.ts";
 import type { JsonLengths } from "../json-length.ts";
 import { computeStats, recoveryId } from "../checkpoint.ts";
 import { digestPayloads } from "../hash.ts";
-import { rememberPayloadJson } from "../checkpoint-json.ts";
 import type { Block, Message, OmittedBlock, PayloadKind, ToolCallBlock } from "../model.ts";
 import { anchorsIn, errorLineOf } from "../signals.ts";
 import { toolCallsById, toolOutcome } from "../tool-info.ts";
@@ -80,8 +79,8 @@ export async function transparent(branch: readonly Message[], options: Transpare
   }
 
   // Pass 3: hash every payload, then place the markers.
-  const known: JsonLengths = new WeakMap();
-  const archive = await hashPayloads(pending, known, context.keepPayloadJson === true);
+  const known: JsonLengths = new Map();
+  const archive = await hashPayloads(pending, known);
   const archived = new Set<string>();
   pending.forEach((item, i) => {
     const entry = archive[i]!;
@@ -179,14 +178,11 @@ function queueProse(active: Message[], owned: Set<number>, pending: PendingPaylo
   });
 }
 
-async function hashPayloads(pending: PendingPayload[], known: JsonLengths, keepJson: boolean): Promise<ArchiveEntry[]> {
+async function hashPayloads(pending: PendingPayload[], known: JsonLengths): Promise<ArchiveEntry[]> {
   const digests = await digestPayloads(pending.map((item) => item.payload));
   digests.forEach((digest, i) => {
     const payload = pending[i]!.payload;
-    if (typeof payload === "object" && payload !== null) {
-      known.set(payload, digest.json.length);
-      if (keepJson) rememberPayloadJson(payload, digest.json);
-    }
+    if (typeof payload === "object" && payload !== null) known.set(payload, digest.jsonLength);
   });
   return pending.map((item, i) => ({
     id: recoveryId(item.messageId, item.path),

@@ -6,12 +6,6 @@ export interface StrategyContext {
   /** An earlier checkpoint of this session, for recompaction. */
   previous?: Pick<Checkpoint, "archive" | "active">;
   /**
-   * Remember each archived payload's JSON so serializing the checkpoint reuses
-   * it (the CLI, which writes everything). Off where memory matters more (the
-   * worker exports rarely and would hold a second copy of every payload).
-   */
-  keepPayloadJson?: boolean;
-  /**
    * A model endpoint for the strategies with a summary slot (pi-default,
    * handoff). Not an option: options are exported, and this may carry a key.
    */

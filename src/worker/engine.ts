@@ -6,10 +6,10 @@
  */
 import { diffWords } from "diff";
 import { RecoveryError, recover } from "../../core/archive.ts";
-import { checkpointChunks } from "../../core/checkpoint-json.ts";
+import { checkpointPieces } from "../../core/checkpoint-json.ts";
 import type { ArchiveEntry, Checkpoint } from "../../core/checkpoint.ts";
 import { compactSession } from "../../core/compact.ts";
-import { sha256Hex } from "../../core/hash.ts";
+import { fileSha256 } from "../../core/hash.ts";
 import { SessionError, textOf, type Message, type Session } from "../../core/model.ts";
 import { StreamingSessionLoader } from "../../core/session-stream.ts";
 import { STRATEGIES } from "../../core/strategies/index.ts";
@@ -131,7 +131,7 @@ export class SessionEngine {
           leafId,
         },
       });
-      const summary = { ...previewSummary, sha256: await sha256Hex(bytes) };
+      const summary = { ...previewSummary, sha256: await fileSha256(bytes) };
       task.checkCancelled();
       const view = await this.buildView(session, summary, { ...params, leafId }, undefined, 0, preview);
       task.checkCancelled();
@@ -236,7 +236,7 @@ export class SessionEngine {
     const view = this.requireView();
     const base = view.checkpoint.source.name.replace(/\.[^.]+$/, "");
     return {
-      blob: new Blob(checkpointChunks(view.checkpoint), { type: "application/json" }),
+      blob: new Blob([...checkpointPieces(view.checkpoint)], { type: "application/json" }),
       name: `${base}.${view.checkpoint.strategy.name}.checkpoint.json`,
     };
   }
@@ -321,7 +321,7 @@ export class SessionEngine {
     const masked = new Set(maskedIds);
     const redacted = await redactCheckpoint(view.checkpoint, this.findings().filter((f) => masked.has(f.id)));
     const base = view.checkpoint.source.name.replace(/\.[^.]+$/, "");
-    return { blob: new Blob(checkpointChunks(redacted), { type: "application/json" }), name: `${base}.${view.checkpoint.strategy.name}.redacted.checkpoint.json` };
+    return { blob: new Blob([...checkpointPieces(redacted)], { type: "application/json" }), name: `${base}.${view.checkpoint.strategy.name}.redacted.checkpoint.json` };
   }
 
   locate(messageId: string): ResponseMap["locate"] {

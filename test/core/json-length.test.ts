@@ -1,7 +1,7 @@
 /** The reused-length serialization equals JSON.stringify exactly. */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { serializeCheckpoint } from "../../core/checkpoint-json.ts";
+import { checkpointPieces, serializeCheckpoint } from "../../core/checkpoint-json.ts";
 import { compactSession } from "../../core/compact.ts";
 import { messagesJsonLength } from "../../core/json-length.ts";
 import type { Message } from "../../core/model.ts";
@@ -29,8 +29,10 @@ describe("serializeCheckpoint", () => {
   it.each(allFixtures())("equals JSON.stringify for %s", async (relative) => {
     const session = loadSession(readFixture(relative));
     const checkpoint = await compactSession(session, { name: relative, bytes: 1, sha256: "x" }, { strategy: "transparent", options: { maxProseChars: 5000 } });
-    const text = serializeCheckpoint(checkpoint);
-    expect(text).toBe(JSON.stringify(checkpoint));
+    expect(serializeCheckpoint(checkpoint)).toBe(JSON.stringify(checkpoint));
+    // Each entry is its own piece: a writer holds one payload's JSON at a time.
+    const pieces = [...checkpointPieces(checkpoint)];
+    expect(pieces.length).toBe(2 + Math.max(0, 2 * checkpoint.archive.length - 1));
     expect(checkpoint.stats.originalChars).toBe(JSON.stringify(session.branch(null)).length);
     expect(checkpoint.stats.activeChars).toBe(JSON.stringify(checkpoint.active).length);
   });

@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { digestPayload, digestPayloads, sha256Hex } from "../../core/hash.ts";
 import { sha256HexSync } from "../../core/sha256.ts";
 import { useNodeHasher } from "../../core/cli/node-hash.ts";
-import { useSyncHasher } from "../../core/hash.ts";
+import { fileSha256, useNativeHasher } from "../../core/hash.ts";
 
 describe("sha256HexSync", () => {
   it("matches the FIPS 180-4 examples", () => {
@@ -40,7 +40,7 @@ describe("sha256HexSync", () => {
 });
 
 describe("the CLI's native hasher", () => {
-  it("gives the same archive digests as WebCrypto", async () => {
+  it("gives the same archive and file digests as WebCrypto", async () => {
     useNodeHasher();
     try {
       await fc.assert(
@@ -49,8 +49,12 @@ describe("the CLI's native hasher", () => {
         }),
         { numRuns: 100 },
       );
+      const big = [{ type: "text", text: "é".repeat(100_000) }, "x".repeat(40_000)];
+      expect(await digestPayloads(big)).toEqual(await Promise.all(big.map(digestPayload)));
+      const file = new TextEncoder().encode("ü€😀".repeat(50_000));
+      expect(await fileSha256(file)).toBe(await sha256Hex(file));
     } finally {
-      useSyncHasher(sha256HexSync);
+      useNativeHasher(undefined);
     }
   });
 });

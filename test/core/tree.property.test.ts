@@ -55,6 +55,27 @@ describe("tree properties", () => {
     );
   });
 
+  it("entries written before their parents give the same tree as in order (the one-pass shortcut does not apply)", () => {
+    fc.assert(
+      fc.property(treeArb, fc.array(fc.nat()), (entries, swaps) => {
+        const shuffled = [...entries];
+        swaps.forEach((swap, i) => {
+          const a = i % shuffled.length;
+          const b = swap % shuffled.length;
+          [shuffled[a], shuffled[b]] = [shuffled[b]!, shuffled[a]!];
+        });
+        const inOrder = loadSession(toJsonl(entries), { strict: true });
+        const outOfOrder = loadSession(toJsonl(shuffled), { strict: true });
+        expect(outOfOrder.warnings).toEqual([]);
+        // Every entry's branch is the same (the leaf lists differ only in which entry is last in the file).
+        for (const entry of entries) {
+          expect(outOfOrder.branch(entry.id).map((m) => m.id)).toEqual(inOrder.branch(entry.id).map((m) => m.id));
+        }
+      }),
+      { numRuns: 150 },
+    );
+  });
+
   it("a parent that names no entry: strict names the line, lenient warns and loads", () => {
     fc.assert(
       fc.property(treeArb, fc.nat(), (entries, pick) => {
