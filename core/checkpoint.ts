@@ -55,17 +55,19 @@ export function recoveryId(messageId: string, path: string): string {
   return `${messageId}#${path}`;
 }
 
-/**
- * Stats from a branch and the active view a strategy made of it. `known`
- * carries JSON lengths the strategy already measured (archived payloads), so
- * big sessions are not serialized again just to be counted.
- */
+/** The two JSON lengths, when a strategy can work them out more cheaply than measuring both views. */
+export interface ViewLengths {
+  originalChars: number;
+  activeChars: number;
+}
+
+/** Stats from a branch and the active view a strategy made of it. */
 export function computeStats(
   branch: readonly Message[],
   active: readonly Message[],
   archiveSize: number,
   capped: number,
-  known: JsonLengths = new Map(),
+  lengths?: ViewLengths,
 ): CheckpointStats {
   const activeById = new Map<string, Message>();
   for (const message of active) activeById.set(message.id, message);
@@ -74,6 +76,18 @@ export function computeStats(
   let metadataFields = 0;
   for (const message of branch) {
     const kept = activeById.get(message.id);
+    if (kept === message) {
+      // Kept as is (most messages of a transparent view): everything is preserved.
+      for (const _key in message.meta) metadataFields++;
+      if (message.role === "user" || message.role === "assistant") {
+        for (const block of message.blocks) {
+          if (block.type !== "text") continue;
+          proseSegments++;
+          proseVerbatim++;
+        }
+      }
+      continue;
+    }
     if (kept) metadataFields += countPreservedMeta(message.meta, kept.meta);
     if (message.role !== "user" && message.role !== "assistant") continue;
     const keptTexts = kept ? kept.blocks.filter((b) => b.type === "text").map((b) => b.text) : [];
@@ -93,11 +107,16 @@ export function computeStats(
     proseSegments,
     proseVerbatim,
     payloads: archiveSize,
-    originalChars: messagesJsonLength(branch, known),
-    activeChars: messagesJsonLength(active, known),
+    ...(lengths ?? measureLengths(branch, active)),
     metadataFields,
     capped,
   };
+}
+
+function measureLengths(branch: readonly Message[], active: readonly Message[]): ViewLengths {
+  // Messages an active view shares with its branch are measured once.
+  const known: JsonLengths = new Map();
+  return { originalChars: messagesJsonLength(branch, known), activeChars: messagesJsonLength(active, known) };
 }
 
 function countPreservedMeta(source: Record<string, unknown>, kept: Record<string, unknown>): number {

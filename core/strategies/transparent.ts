@@ -9,9 +9,8 @@
  * earlier active view plus new messages, yields the same ids and hashes.
  */
 import type { ArchiveEntry } from "../checkpoint.ts";
-import type { JsonLengths } from "../json-length.ts";
 import { computeStats, recoveryId } from "../checkpoint.ts";
-import { digestPayloads } from "../hash.ts";
+import { digestPayloads, type PayloadDigest } from "../hash.ts";
 import type { Block, Message, OmittedBlock, PayloadKind, ToolCallBlock } from "../model.ts";
 import { anchorsIn, errorLineOf } from "../signals.ts";
 import { toolCallsById, toolOutcome } from "../tool-info.ts";
@@ -55,20 +54,24 @@ export async function transparent(branch: readonly Message[], options: Transpare
   const cap = options.maxProseChars;
   const proseBlocks: { messageIndex: number; blockIndex: number; length: number }[] = [];
   let proseChars = 0;
-  active.forEach((message, messageIndex) => {
-    if (message.role !== "user" && message.role !== "assistant") return;
-    message.blocks.forEach((block, blockIndex) => {
-      if (block.type !== "text") return;
-      const id = recoveryId(message.id, `/blocks/${blockIndex}`);
-      if (previous.get(id)?.kind === "prose") {
-        queueProse(active, owned, pending, messageIndex, blockIndex);
-        capped++;
-        return;
-      }
-      proseBlocks.push({ messageIndex, blockIndex, length: block.text.length });
-      proseChars += block.text.length;
+  // Without a cap now or capped prose from before, nothing here can move: skip the walk.
+  const previousCapped = [...previous.values()].some((entry) => entry.kind === "prose");
+  if (cap !== undefined || previousCapped) {
+    active.forEach((message, messageIndex) => {
+      if (message.role !== "user" && message.role !== "assistant") return;
+      message.blocks.forEach((block, blockIndex) => {
+        if (block.type !== "text") return;
+        const id = recoveryId(message.id, `/blocks/${blockIndex}`);
+        if (previous.get(id)?.kind === "prose") {
+          queueProse(active, owned, pending, messageIndex, blockIndex);
+          capped++;
+          return;
+        }
+        proseBlocks.push({ messageIndex, blockIndex, length: block.text.length });
+        proseChars += block.text.length;
+      });
     });
-  });
+  }
   if (cap !== undefined) {
     for (const prose of proseBlocks) {
       if (proseChars <= cap) break;
@@ -79,9 +82,12 @@ export async function transparent(branch: readonly Message[], options: Transpare
   }
 
   // Pass 3: hash every payload, then place the markers.
-  const known: JsonLengths = new Map();
-  const archive = await hashPayloads(pending, known);
+  const { archive, digests } = await hashPayloads(pending);
   const archived = new Set<string>();
+  // How much shorter the active view's JSON is than the branch's: each marker
+  // replaces exactly one payload (a block, or a result's whole block list), so
+  // the difference adds up without serializing the active view again.
+  let activeCharsDelta = 0;
   pending.forEach((item, i) => {
     const entry = archive[i]!;
     archived.add(entry.id);
@@ -95,6 +101,9 @@ export async function transparent(branch: readonly Message[], options: Transpare
       label: item.describe(entry.bytes),
     };
     message.blocks[item.blockIndex] = marker;
+    const markerLength = JSON.stringify(marker).length;
+    // A result's list `[…]` becomes `[marker]`.
+    activeCharsDelta += (item.path === "/blocks" ? markerLength + 2 : markerLength) - digests[i]!.jsonLength;
   });
 
   // Earlier rounds' payloads survive even when their message is not in this branch view.
@@ -107,7 +116,11 @@ export async function transparent(branch: readonly Message[], options: Transpare
     }
   }
 
-  return { active, archive, stats: computeStats(branch, active, archive.length, capped, known) };
+  // One serialization of the (small) active view gives both lengths: the
+  // branch's JSON is the active view's minus what the markers replaced.
+  const activeChars = JSON.stringify(active).length;
+  const lengths = { activeChars, originalChars: activeChars - activeCharsDelta };
+  return { active, archive, stats: computeStats(branch, active, archive.length, capped, lengths) };
 }
 
 function planMessage(message: Message, messageIndex: number, calls: Map<string, ToolCallBlock>, pending: PendingPayload[]): Block[] {
@@ -178,13 +191,9 @@ function queueProse(active: Message[], owned: Set<number>, pending: PendingPaylo
   });
 }
 
-async function hashPayloads(pending: PendingPayload[], known: JsonLengths): Promise<ArchiveEntry[]> {
+async function hashPayloads(pending: PendingPayload[]): Promise<{ archive: ArchiveEntry[]; digests: PayloadDigest[] }> {
   const digests = await digestPayloads(pending.map((item) => item.payload));
-  digests.forEach((digest, i) => {
-    const payload = pending[i]!.payload;
-    if (typeof payload === "object" && payload !== null) known.set(payload, digest.jsonLength);
-  });
-  return pending.map((item, i) => ({
+  const archive = pending.map((item, i) => ({
     id: recoveryId(item.messageId, item.path),
     sha256: digests[i]!.sha256,
     bytes: digests[i]!.bytes,
@@ -193,6 +202,7 @@ async function hashPayloads(pending: PendingPayload[], known: JsonLengths): Prom
     path: item.path,
     payload: item.payload,
   }));
+  return { archive, digests };
 }
 
 /**
@@ -212,7 +222,7 @@ function describeResult(outcome: ReturnType<typeof toolOutcome>, isBash: boolean
   const failed = outcome.isError === true || (outcome.exitCode !== undefined && outcome.exitCode !== 0);
   const errorLine = failed ? errorLineOf(output) : undefined;
   if (errorLine) label += `; says "${truncate(errorLine, LABEL_QUOTE)}"`;
-  const anchors = anchorsIn(output.length > ANCHOR_SCAN ? output.slice(0, ANCHOR_SCAN / 2) + "\n" + output.slice(-ANCHOR_SCAN / 2) : output).slice(0, LABEL_ANCHORS);
+  const anchors = anchorsIn(output.length > ANCHOR_SCAN ? output.slice(0, ANCHOR_SCAN / 2) + "\n" + output.slice(-ANCHOR_SCAN / 2) : output, LABEL_ANCHORS);
   if (anchors.length > 0) label += `; mentions ${anchors.join(", ")}`;
   return label;
 }

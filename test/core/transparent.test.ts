@@ -55,6 +55,9 @@ describe("transparent on random branches", () => {
       fc.asyncProperty(branchArb, async (branch) => {
         const result = await transparent(branch, {}, {});
         expect(proseOf(result.active)).toEqual(proseOf(branch));
+        // Lengths added up from what was replaced equal the serialized views.
+        expect(result.stats.originalChars).toBe(JSON.stringify(branch).length);
+        expect(result.stats.activeChars).toBe(JSON.stringify(result.active).length);
         expect(result.stats.proseVerbatim).toBe(result.stats.proseSegments);
         expect(await verifyArchive(result.archive)).toEqual([]);
         for (const message of result.active) {
@@ -95,6 +98,7 @@ describe("transparent on random branches", () => {
         const mixed = await transparent([...before.active, ...grown.slice(first.length)], {}, { previous: before });
         expect(mixed.active.slice(0, first.length)).toEqual(before.active);
         expect(await verifyArchive(mixed.archive)).toEqual([]);
+        expect(mixed.stats.activeChars).toBe(JSON.stringify(mixed.active).length);
       }),
       { numRuns: 80 },
     );
@@ -113,6 +117,7 @@ describe("transparent on random branches", () => {
         expect(result.stats.capped).toBe(original.length - kept.length);
         const capped = result.archive.filter((e) => e.kind === "prose");
         expect(capped).toHaveLength(result.stats.capped);
+        expect(result.stats.activeChars).toBe(JSON.stringify(result.active).length);
         expect(await verifyArchive(result.archive)).toEqual([]);
       }),
       { numRuns: 120 },
