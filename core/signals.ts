@@ -41,9 +41,15 @@ export function anchorsIn(text: string, limit = Infinity): string[] {
   return [...found];
 }
 
-const isHex = (c: number) => (c >= 48 && c <= 57) || (c >= 97 && c <= 102);
-/** A regex word character (ASCII letters, digits, underscore), as `\b` sees it. */
-const isWord = (c: number) => (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95;
+/** Character classes of ASCII: 1 = lowercase hex digit, 2 = other regex word character (as `\b` sees them). */
+const ASCII_CLASS = new Uint8Array(128);
+for (let c = 0; c < 128; c++) {
+  const hex = (c >= 48 && c <= 57) || (c >= 97 && c <= 102);
+  const word = (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95;
+  ASCII_CLASS[c] = hex ? 1 : word ? 2 : 0;
+}
+const isHex = (c: number) => c < 128 && ASCII_CLASS[c] === 1;
+const isWord = (c: number) => c < 128 && ASCII_CLASS[c] !== 0;
 
 /**
  * Every match of /\b[0-9a-f]{7,40}\b/g, in order: maximal runs of 7 to 40

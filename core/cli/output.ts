@@ -22,21 +22,36 @@ export function writeOutput(text: string | Iterable<string>, output: string | un
 }
 
 export class BufferedWriter {
-  private readonly buffer = Buffer.allocUnsafe(BUFFER_BYTES);
+  private readonly buffer: Buffer;
   private used = 0;
   /** Bytes handed to the file so far. */
   written = 0;
 
-  constructor(private readonly fd: number) {}
+  /** `bufferBytes` is at least 8 (two UTF-16 units of slice after dividing by 3); small sizes are for tests. */
+  constructor(
+    private readonly fd: number,
+    bufferBytes = BUFFER_BYTES,
+  ) {
+    this.buffer = Buffer.allocUnsafe(Math.max(8, bufferBytes));
+  }
 
   write(text: string): void {
     // UTF-8 needs at most 3 bytes per UTF-16 code unit.
     if (text.length * 3 > this.buffer.length - this.used) {
       this.flush();
-      if (text.length * 3 > this.buffer.length) {
-        this.writeAll(Buffer.from(text, "utf8"));
-        return;
+      // A piece bigger than the buffer (the active view) goes through it in slices, never as one big copy.
+      const slice = Math.floor(this.buffer.length / 3);
+      let from = 0;
+      while (text.length - from > slice) {
+        let to = from + slice;
+        // Never cut between the two halves of a surrogate pair.
+        const last = text.charCodeAt(to - 1);
+        if (last >= 0xd800 && last <= 0xdbff) to--;
+        this.used = this.buffer.write(text.slice(from, to), 0, "utf8");
+        this.flush();
+        from = to;
       }
+      if (from > 0) text = text.slice(from);
     }
     this.used += this.buffer.write(text, this.used, "utf8");
   }
