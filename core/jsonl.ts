@@ -41,7 +41,15 @@ export class JsonLinesParser {
   /** Whether the first line with content was one JSON value (JSONL's first record, not a pretty-printed "{"). */
   firstLineIsJson = false;
 
-  constructor(private readonly strict: boolean) {}
+  /**
+   * With `sink`, each record is handed over as soon as it is parsed instead of
+   * collected (finish then returns no records): a reader can turn it into its
+   * entry and let it go.
+   */
+  constructor(
+    private readonly strict: boolean,
+    private readonly sink?: (record: JsonLine) => void,
+  ) {}
 
   push(text: string): void {
     if (this.finished) throw new Error("JsonLinesParser: push after finish");
@@ -81,21 +89,29 @@ export class JsonLinesParser {
     if (content === "" || isBlank(content, 0, content.length)) return;
     this.contentLines++;
     const first = this.contentLines === 1;
+    let value: unknown;
     try {
-      this.records.push({ line: lineNo, value: JSON.parse(content) });
-      if (first) this.firstLineIsJson = true;
+      value = JSON.parse(content);
     } catch (error) {
       const parts = splitRunTogether(content);
       if (parts) {
         this.warnings.push({ line: lineNo, message: `${parts.length} JSON objects on one line; split them` });
-        for (const value of parts) this.records.push({ line: lineNo, value });
+        for (const part of parts) this.emit({ line: lineNo, value: part });
       } else {
         const reason = last && lineNo > 1 ? "the last line is cut off or is not JSON" : "not valid JSON";
         const detail = error instanceof Error ? ` (${error.message.slice(0, 120)})` : "";
         if (this.strict) throw new SessionError(lineNo, reason + detail);
         this.warnings.push({ line: lineNo, message: `${reason}; skipped${detail}` });
       }
+      return;
     }
+    if (first) this.firstLineIsJson = true;
+    this.emit({ line: lineNo, value });
+  }
+
+  private emit(record: JsonLine): void {
+    if (this.sink) this.sink(record);
+    else this.records.push(record);
   }
 }
 

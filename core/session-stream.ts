@@ -6,7 +6,7 @@
  * value, bytes that do not decode, strict mode) is loaded from the whole
  * bytes at the end by loadSession, so errors and results are exactly its own.
  */
-import { readJsonLinesRecords } from "./formats/detect.ts";
+import { JsonLinesReader } from "./formats/detect.ts";
 import { JsonLinesParser } from "./jsonl.ts";
 import type { Session } from "./model.ts";
 import { loadSession, sessionFromReader, type LoadOptions } from "./session.ts";
@@ -15,6 +15,7 @@ export class StreamingSessionLoader {
   private readonly decoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false });
   /** null once the bytes are known not to be JSON Lines that can stream (the whole-bytes path decides). */
   private lines: JsonLinesParser | null;
+  private readonly reader: JsonLinesReader;
   /** The text seen before its first character with content was found (whitespace only). */
   private lead = "";
   private leadDecided = false;
@@ -25,7 +26,8 @@ export class StreamingSessionLoader {
 
   constructor(private readonly options: LoadOptions = {}) {
     // Strict mode names the first problem in file order: the whole-bytes path keeps that order exactly.
-    this.lines = options.strict ? null : new JsonLinesParser(false);
+    this.reader = new JsonLinesReader(options.format);
+    this.lines = options.strict ? null : new JsonLinesParser(false, this.reader.add);
   }
 
   /** The next bytes of the file, in order. */
@@ -70,9 +72,9 @@ export class StreamingSessionLoader {
     // otherwise it may be one object holding a message array.
     if (this.firstChar === "{" && !(lines!.firstLineIsJson && lines!.contentLines > 1)) return loadSession(bytes, this.options);
     const result = lines!.finish();
-    if (result.records.length === 0) return loadSession(bytes, this.options);
+    if (!this.reader.hasRecords) return loadSession(bytes, this.options);
     this.streamed = true;
-    return sessionFromReader(readJsonLinesRecords(result, { format: this.options.format, strict: false }), false);
+    return sessionFromReader(this.reader.finish(result), false);
   }
 
   private giveUp(): void {

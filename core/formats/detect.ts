@@ -4,12 +4,12 @@
  */
 import type { FormatName } from "../model.ts";
 import { SessionError } from "../model.ts";
-import { parseJsonLines, type JsonLine, type JsonLinesResult } from "../jsonl.ts";
+import { JsonLinesParser, parseJsonLines, type JsonLine, type JsonLinesResult } from "../jsonl.ts";
 import { looksLikeClaude, readClaude } from "./claude.ts";
 import { looksLikeCodex, readCodex } from "./codex.ts";
 import type { ReaderOutput } from "./common.ts";
 import { detectArrayDialect, findMessageArray, readMessageArray } from "./messages.ts";
-import { looksLikePi, readPi } from "./pi.ts";
+import { looksLikePi, PiReader, readPi } from "./pi.ts";
 
 export const FORMAT_NAMES: readonly FormatName[] = ["pi", "claude", "codex", "openai", "anthropic"];
 
@@ -38,7 +38,43 @@ export function readAnyFormat(text: string, options: { format?: FormatName; stri
     }
   }
 
-  return readJsonLinesRecords(parseJsonLines(text, strict), options);
+  if (strict) return readJsonLinesRecords(parseJsonLines(text, strict), options);
+  const reader = new JsonLinesReader(options.format);
+  const parser = new JsonLinesParser(false, reader.add);
+  parser.push(text);
+  return reader.finish(parser.finish());
+}
+
+/**
+ * Reads JSON Lines records as the parser produces them (lenient mode). A Pi
+ * file, known from its first record, is read record by record so parsed
+ * records die young; any other format is collected and read at the end.
+ * Gives exactly what readJsonLinesRecords gives for the same records
+ * (test/core/session-stream.test.ts compares them on every fixture).
+ */
+export class JsonLinesReader {
+  private pi: PiReader | undefined;
+  private readonly collected: JsonLine[] = [];
+
+  constructor(private readonly format: FormatName | undefined) {}
+
+  get hasRecords(): boolean {
+    return this.pi !== undefined || this.collected.length > 0;
+  }
+
+  readonly add = (record: JsonLine): void => {
+    if (this.pi) this.pi.add(record);
+    else if (this.collected.length === 0 && (this.format ?? "pi") === "pi" && looksLikePi(record.value)) this.pi = new PiReader(record, false);
+    else this.collected.push(record);
+  };
+
+  /** The reader's output, given what the parser saw (its warnings come first, as in readJsonLinesRecords). */
+  finish(parsed: JsonLinesResult): ReaderOutput {
+    if (!this.pi) return readJsonLinesRecords({ records: this.collected, warnings: parsed.warnings }, { format: this.format, strict: false });
+    const output = this.pi.finish();
+    output.warnings.unshift(...parsed.warnings);
+    return output;
+  }
 }
 
 /** JSON Lines already split into records (whole or as it streamed in) → the reader its format needs. */
