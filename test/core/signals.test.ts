@@ -5,7 +5,7 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { anchorsIn, hexRuns } from "../../core/signals.ts";
+import { anchorsIn, errorLineOf, hexRuns } from "../../core/signals.ts";
 
 /** The definition: each pattern over the whole text, kinds in order, duplicates dropped. */
 function referenceAnchors(text: string): string[] {
@@ -68,6 +68,37 @@ describe("anchorsIn", () => {
         expect(anchorsIn(text, limit)).toEqual(all.slice(0, limit));
       }),
       { numRuns: 1000 },
+    );
+  });
+});
+
+/** The definition: every tier tried line by line, the first hit wins, else the first line. */
+function referenceErrorLine(output: string): string | undefined {
+  const tiers = [/\b\w*(Error|Exception)\b|panic|traceback|fatal/, /\b(error|fail(ed|ure)?|cannot|can't|not found|denied|refused)\b/i, /[✗●×]/];
+  const lines = output
+    .split("\n")
+    .map((line) => line.trim())
+    .filter((line) => line !== "" && !/^(tests?:|test files)/i.test(line));
+  for (const tier of tiers) {
+    const hit = lines.find((line) => tier.test(line));
+    if (hit) return hit;
+  }
+  return lines[0];
+}
+
+describe("errorLineOf", () => {
+  it("equals the line-by-line definition", () => {
+    const pieceArb = fc.oneof(
+      fc.constantFrom("\n", " ", "\t", "x", "_", "-", ":", "é"),
+      fc.constantFrom("TypeError", "MyException", "Errors", "xError_", "panic", "fatal", "traceback", "Tests: 3 failed", "Test Files 1"),
+      fc.constantFrom("error", "FAILED", "failure", "cannot", "can't", "not found", "denied", "refused", "✗", "●", "×", "ok"),
+    );
+    fc.assert(
+      fc.property(fc.array(pieceArb, { maxLength: 60 }), (pieces) => {
+        const output = pieces.join("");
+        expect(errorLineOf(output)).toBe(referenceErrorLine(output));
+      }),
+      { numRuns: 2000 },
     );
   });
 });
