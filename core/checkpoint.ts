@@ -103,11 +103,13 @@ export function computeStats(
       }
     }
   }
+  const viewLengths = lengths ?? measureLengths(branch, active);
   return {
     proseSegments,
     proseVerbatim,
     payloads: archiveSize,
-    ...(lengths ?? measureLengths(branch, active)),
+    originalChars: viewLengths.originalChars,
+    activeChars: viewLengths.activeChars,
     metadataFields,
     capped,
   };

@@ -35,5 +35,7 @@ describe("serializeCheckpoint", () => {
     expect(pieces.length).toBe(2 + Math.max(0, 2 * checkpoint.archive.length - 1));
     expect(checkpoint.stats.originalChars).toBe(JSON.stringify(session.branch(null)).length);
     expect(checkpoint.stats.activeChars).toBe(JSON.stringify(checkpoint.active).length);
+    // Key order is part of the bytes a checkpoint is written as (the CLI and the app write the same file).
+    expect(Object.keys(checkpoint.stats)).toEqual(["proseSegments", "proseVerbatim", "payloads", "originalChars", "activeChars", "metadataFields", "capped"]);
   });
 });
