@@ -77,5 +77,3 @@ export function readInput(file: string): Uint8Array {
     throw new FileError(file, 0, code === "ENOENT" ? "no such file" : code === "EISDIR" ? "is a directory" : `cannot read (${code ?? error})`);
   }
 }
-
-

@@ -84,9 +84,10 @@ export async function transparent(branch: readonly Message[], options: Transpare
   // Pass 3: hash every payload, then place the markers.
   const { archive, digests } = await hashPayloads(pending);
   const archived = new Set<string>();
-  // How much shorter the active view's JSON is than the branch's: each marker
-  // replaces exactly one payload (a block, or a result's whole block list), so
-  // the difference adds up without serializing the active view again.
+  // activeChars − originalChars, added up marker by marker: each marker replaces
+  // exactly one payload (a block, or a result's whole block list), so the
+  // branch's length follows from the active view's without measuring the
+  // branch (whose payloads are most of a big session) a second time.
   let activeCharsDelta = 0;
   pending.forEach((item, i) => {
     const entry = archive[i]!;

@@ -9,7 +9,8 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { JsonLinesParser, parseJsonLines } from "../../core/jsonl.ts";
 import type { Session } from "../../core/model.ts";
-import { loadSession } from "../../core/session.ts";
+import { readJsonLinesRecords } from "../../core/formats/detect.ts";
+import { loadSession, sessionFromReader } from "../../core/session.ts";
 import { StreamingSessionLoader } from "../../core/session-stream.ts";
 import { allFixtures, readFixture } from "../helpers/fixtures.ts";
 
@@ -150,6 +151,45 @@ describe("JsonLinesParser", () => {
         expect(parser.finish()).toEqual(parseJsonLines(text, false));
       }),
       { numRuns: 300 },
+    );
+  });
+});
+
+/** The reference: every record collected first, then read (what strict mode and the other formats do). */
+function readCollected(text: string): Session {
+  return sessionFromReader(readJsonLinesRecords(parseJsonLines(text.replace(/^\uFEFF/, ""), false), { strict: false }), false);
+}
+
+describe("reading Pi records one at a time as they are parsed", () => {
+  it("gives exactly the session read from the collected records, on every JSON Lines fixture", () => {
+    for (const name of allFixtures().filter((file) => file.endsWith(".jsonl"))) {
+      const text = new TextDecoder().decode(readFixture(name));
+      expect(outcome(() => loadSession(text)), name).toEqual(outcome(() => readCollected(text)));
+    }
+  });
+
+  it("and on generated Pi files with odd records (v1 ids, no type, a second header, no id, v1 compactions)", () => {
+    const v1Header = JSON.stringify({ type: "session", id: "s1", timestamp: "t", cwd: "/" });
+    const oddArb = fc.constantFrom(
+      JSON.stringify({ message: { role: "user", content: "no type" } }),
+      header,
+      JSON.stringify({ type: "message", parentId: null, message: { role: "user", content: "no id" } }),
+      JSON.stringify({ type: "compaction", summary: "earlier", firstKeptEntryIndex: 2, tokensBefore: 10 }),
+      JSON.stringify({ type: "label", id: "lb", parentId: "m0", label: "x" }),
+      "[1,2]",
+      "{broken",
+    );
+    fc.assert(
+      fc.property(
+        fc.boolean(),
+        fc.array(fc.oneof(fc.string({ maxLength: 8 }).map((text) => ({ text })), oddArb.map((odd) => ({ odd }))), { minLength: 1, maxLength: 14 }),
+        (v1, items) => {
+          const lines = [v1 ? v1Header : header, ...items.map((item, i) => ("odd" in item ? item.odd : piLine(i, item.text)))];
+          const text = lines.join("\n") + "\n";
+          expect(outcome(() => loadSession(text))).toEqual(outcome(() => readCollected(text)));
+        },
+      ),
+      { numRuns: 400 },
     );
   });
 });
