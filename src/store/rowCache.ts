@@ -18,6 +18,8 @@ type Listener = () => void;
 export class RowCache {
   private pages = new Map<number, RowProjection[]>();
   private inFlight = new Set<number>();
+  /** Pages still shown but due to be fetched again (see refresh). */
+  private stale = new Set<number>();
   private generation = 0;
   private listeners = new Set<Listener>();
   private notifyScheduled = false;
@@ -29,6 +31,20 @@ export class RowCache {
   /** Forget everything (a new session or a new compaction). */
   reset(): void {
     this.pages.clear();
+    this.inFlight.clear();
+    this.stale.clear();
+    this.generation++;
+    this.changed();
+  }
+
+  /**
+   * The same rows, newly projected (the original branch once its compaction
+   * lands: only the alignment to the other pane changes). What is cached
+   * stays on screen and each page is fetched again as it is next needed,
+   * instead of the pane going blank until then.
+   */
+  refresh(): void {
+    for (const page of this.pages.keys()) this.stale.add(page);
     this.inFlight.clear();
     this.generation++;
     this.changed();
@@ -57,7 +73,7 @@ export class RowCache {
     const generation = this.generation;
     for (let page = Math.floor(start / PAGE_SIZE); page <= Math.floor(end / PAGE_SIZE); page++) {
       const cached = this.pages.get(page);
-      if (cached) {
+      if (cached && !this.stale.has(page)) {
         // Most recently used pages go to the back of the map's order.
         this.pages.delete(page);
         this.pages.set(page, cached);
@@ -71,8 +87,11 @@ export class RowCache {
           (rows) => {
             if (generation !== this.generation) return;
             this.inFlight.delete(page);
+            this.stale.delete(page);
+            // Re-inserted at the back: the most recently used.
+            this.pages.delete(page);
             this.pages.set(page, rows);
-            while (this.pages.size > MAX_PAGES) this.pages.delete(this.pages.keys().next().value!);
+            while (this.pages.size > MAX_PAGES) this.evictOldest();
             this.changed();
           },
           () => {
@@ -80,6 +99,12 @@ export class RowCache {
           },
         );
     }
+  }
+
+  private evictOldest(): void {
+    const oldest = this.pages.keys().next().value!;
+    this.pages.delete(oldest);
+    this.stale.delete(oldest);
   }
 
   get size(): number {

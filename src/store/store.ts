@@ -199,8 +199,14 @@ function compactOptions(): Record<string, unknown> {
   return cap !== null ? { maxProseChars: cap } : {};
 }
 
-function resetViewState(view: ViewSummary): Partial<AppState> {
-  rowCaches.original.reset();
+/**
+ * State for a new view. `sameOriginal`: the original pane lists the same rows
+ * as before (same session and branch), so they stay on screen while they are
+ * fetched again with their new alignment instead of the pane going blank.
+ */
+function resetViewState(view: ViewSummary, sameOriginal = false): Partial<AppState> {
+  if (sameOriginal) rowCaches.original.refresh();
+  else rowCaches.original.reset();
   rowCaches.active.reset();
   const checkride = { ...get().checkride, results: null, error: null };
   return { view, recovered: {}, expandedThinking: {}, selected: null, detail: null, search: null, checkride };
@@ -259,7 +265,8 @@ export async function loadSource(source: LoadSource): Promise<void> {
     const { session, view } = await pending.promise;
     if (get().loading?.id !== pending.id) return;
     beforePreview = null;
-    const reset = resetViewState(view);
+    // After a preview the original pane already shows this branch: keep it on screen.
+    const reset = resetViewState(view, previewed && get().view?.leafId === view.leafId);
     set({
       ...reset,
       share: { ...initialState.share },
@@ -317,7 +324,7 @@ export async function recompact(changes: { strategy?: string; proseCap?: number 
         summaryEndpoint: summaryEndpoint(),
       },
     }).promise;
-    set({ ...resetViewState(view), busy: null });
+    set({ ...resetViewState(view, get().view?.leafId === view.leafId), busy: null });
     writeDeepLink();
   } catch (error) {
     set({ busy: null, loadError: { name: get().session?.name ?? "", message: messageOf(error) } });

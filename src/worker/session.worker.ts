@@ -5,7 +5,8 @@
  * the target stops at its next stage boundary or chunk.
  */
 import { SessionError } from "../../core/model.ts";
-import { CancelledError, SessionEngine, dispatchRequest, type TaskContext } from "./engine.ts";
+import { CancelledError, SessionEngine, dispatchRequest, type FileHasher, type TaskContext } from "./engine.ts";
+import type { FileHashReply } from "./file-hash.worker.ts";
 import type { ProxiedFetchReply, Request, WorkerInbound, WorkerOutbound } from "./protocol.ts";
 
 declare const self: DedicatedWorkerGlobalScope;
@@ -35,7 +36,18 @@ const proxiedFetch = ((url: string, init: RequestInit & { signal?: AbortSignal }
     post({ fetchId, fetch: { url, init: { method: init.method, headers: init.headers as Record<string, string>, body: init.body as string }, timeoutMs: 600_000 } });
   })) as typeof fetch;
 
-const engine = new SessionEngine(proxiedFetch);
+/** The file's hash on a worker of its own (see file-hash.worker.ts); ended as soon as it answers or the load ends. */
+const hashFileInParallel: FileHasher = (file) => {
+  const worker = new Worker(new URL("./file-hash.worker.ts", import.meta.url), { type: "module", name: "file-hash-worker" });
+  const result = new Promise<string>((resolve, reject) => {
+    worker.onmessage = (event: MessageEvent<FileHashReply>) => ("sha256" in event.data ? resolve(event.data.sha256) : reject(new Error(event.data.error)));
+    worker.onerror = (event) => reject(new Error(event.message || "the hashing worker failed"));
+  });
+  worker.postMessage(file);
+  return { result, cancel: () => worker.terminate() };
+};
+
+const engine = new SessionEngine(proxiedFetch, hashFileInParallel);
 
 function post(message: WorkerOutbound, transfer: Transferable[] = []): void {
   self.postMessage(message, transfer);

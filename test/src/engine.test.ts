@@ -1,7 +1,8 @@
 /** The worker's engine, in-process: projections, geometry, recovery, search, diff, cancel, preview. */
+import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { baseRowHeight } from "../../src/layout/rows.ts";
-import { CancelledError, SessionEngine, type TaskContext } from "../../src/worker/engine.ts";
+import { CancelledError, SessionEngine, type FileHasher, type TaskContext } from "../../src/worker/engine.ts";
 import type { Progress } from "../../src/worker/protocol.ts";
 import { readFixture } from "../helpers/fixtures.ts";
 
@@ -120,5 +121,48 @@ describe("SessionEngine", () => {
     expect(name).toBe("pi-v3-tree.transparent.checkpoint.json");
     const checkpoint = JSON.parse(await blob.text());
     expect(checkpoint.archive).toHaveLength(9);
+  });
+
+  describe("a local file hashed by another thread", () => {
+    const relative = "composed/pi-v3-tree.jsonl";
+    const file = () => new File([new Uint8Array(readFixture(relative))], "pi-v3-tree.jsonl");
+    const expected = createHash("sha256").update(readFixture(relative)).digest("hex");
+
+    function hasher(answer: (file: File) => Promise<string>) {
+      const calls = { started: 0, cancelled: 0, startedAfterPreview: false };
+      let previewSent = false;
+      const progress: Progress[] = [];
+      const context: TaskContext = { progress: (p) => ((previewSent ||= p.preview !== undefined), progress.push(p)), checkCancelled: () => {} };
+      const hashFile: FileHasher = (file) => {
+        calls.started++;
+        calls.startedAfterPreview = previewSent;
+        return { result: answer(file), cancel: () => void calls.cancelled++ };
+      };
+      return { calls, context, engine: new SessionEngine(undefined, hashFile) };
+    }
+
+    it("starts after the preview, and its hash reaches the summary and the checkpoint; the thread is ended", async () => {
+      const { calls, context, engine } = hasher(async (f) => createHash("sha256").update(new Uint8Array(await f.arrayBuffer())).digest("hex"));
+      const result = await engine.load({ kind: "file", file: file() }, { strategy: "transparent", options: {}, leafId: null }, context);
+      expect(result.session.sha256).toBe(expected);
+      expect(JSON.parse(await engine.exportCheckpoint().blob.text()).source.sha256).toBe(expected);
+      expect(calls).toEqual({ started: 1, cancelled: 1, startedAfterPreview: true });
+    });
+
+    it("a thread that fails is replaced by hashing here", async () => {
+      const { calls, context, engine } = hasher(async () => {
+        throw new Error("no nested workers here");
+      });
+      const result = await engine.load({ kind: "file", file: file() }, { strategy: "transparent", options: {}, leafId: null }, context);
+      expect(result.session.sha256).toBe(expected);
+      expect(calls.cancelled).toBe(1);
+    });
+
+    it("bytes already in hand are hashed here, with no other thread", async () => {
+      const { calls, context, engine } = hasher(async () => "never used");
+      const result = await engine.load({ kind: "bytes", bytes: bytesOf(relative), name: "pi-v3-tree.jsonl" }, { strategy: "transparent", options: {}, leafId: null }, context);
+      expect(result.session.sha256).toBe(expected);
+      expect(calls.started).toBe(0);
+    });
   });
 });

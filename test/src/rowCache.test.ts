@@ -62,6 +62,49 @@ describe("RowCache", () => {
     expect(calls).toBe(1);
   });
 
+  it("a refresh keeps the rows on screen until each page is fetched again, and drops answers in flight", async () => {
+    const cache = new RowCache("original");
+    cache.ensure(client, 0, PAGE_SIZE + 1);
+    await settle();
+    const before = cache.peek(3);
+    expect(before).toBeDefined();
+    cache.ensure(client, 2 * PAGE_SIZE, 2 * PAGE_SIZE); // in flight when the refresh comes: its answer is dropped
+    cache.refresh();
+    expect(cache.peek(3)).toBe(before);
+    await settle();
+    expect(cache.peek(2 * PAGE_SIZE)).toBeUndefined();
+    expect(cache.peek(3)).toBe(before); // nothing asked for it yet: the old row stays
+    cache.ensure(client, 0, 5);
+    await settle();
+    const after = cache.peek(3);
+    expect(after).toBeDefined();
+    expect(after).not.toBe(before);
+    expect(after).toEqual(before); // the same session and view here: the same row, fetched anew
+    // Page 1 is still the old one until it is needed; fetched once, it is fresh and not fetched again.
+    const versionBefore = cache.version;
+    cache.ensure(client, PAGE_SIZE, PAGE_SIZE);
+    await settle();
+    expect(cache.version).toBe(versionBefore + 1);
+    cache.ensure(client, 0, PAGE_SIZE + 1);
+    await settle();
+    expect(cache.version).toBe(versionBefore + 1);
+  });
+
+  it("after a preview the original pane keeps its rows when the load lands", async () => {
+    const { rowCaches } = await import("../../src/store/store.ts");
+    const data = readFixture("composed/pi-v3-tree.jsonl");
+    const shown: (number | undefined)[] = [];
+    const loading = loadSource({ kind: "bytes", bytes: data.buffer.slice(data.byteOffset, data.byteOffset + data.byteLength) as ArrayBuffer, name: "pi-v3-tree.jsonl" });
+    // Watch the original pane's first row through the load: once shown, it never goes blank.
+    const unsubscribe = rowCaches.original.subscribe(() => shown.push(rowCaches.original.peek(0)?.index));
+    await loading;
+    await settle();
+    unsubscribe();
+    const firstShown = shown.findIndex((index) => index === 0);
+    expect(firstShown).toBeGreaterThanOrEqual(0);
+    expect(shown.slice(firstShown).every((index) => index === 0)).toBe(true);
+  });
+
   it("holds at most its bound of pages, dropping the least recently used", async () => {
     // A session long enough for more pages than the bound.
     const generated = new TextEncoder().encode(generatePiSession(12e6));
