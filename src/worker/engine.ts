@@ -146,7 +146,7 @@ export class SessionEngine {
       // A local file is hashed on another thread while this one compacts (started only now:
       // during the read and the parse both threads would compete for the same cores);
       // anything else is hashed here.
-      parallelHash = source.kind === "file" ? this.hashFile?.(source.file) : undefined;
+      parallelHash = source.kind === "file" ? this.startParallelHash(source.file) : undefined;
       const sha256Here = parallelHash ? undefined : await fileSha256(bytes);
       task.checkCancelled();
       const view = await this.buildView(session, { ...previewSummary, sha256: sha256Here ?? "" }, { ...params, leafId }, undefined, 0, preview);
@@ -162,6 +162,18 @@ export class SessionEngine {
     } finally {
       parallelHash?.cancel();
       if (this.preview === preview) this.preview = undefined;
+    }
+  }
+
+  /** The parallel hash, or undefined where it cannot start (no nested workers): then this thread hashes. */
+  private startParallelHash(file: File): ReturnType<FileHasher> | undefined {
+    try {
+      const started = this.hashFile?.(file);
+      // Awaited only after the compaction: a failure meanwhile must not count as unhandled.
+      started?.result.catch(() => {});
+      return started;
+    } catch {
+      return undefined;
     }
   }
 

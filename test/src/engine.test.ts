@@ -158,6 +158,14 @@ describe("SessionEngine", () => {
       expect(calls.cancelled).toBe(1);
     });
 
+    it("a thread that cannot even start is no error: the file is hashed here", async () => {
+      const engine = new SessionEngine(undefined, () => {
+        throw new Error("Worker is not defined");
+      });
+      const result = await engine.load({ kind: "file", file: file() }, { strategy: "transparent", options: {}, leafId: null }, task());
+      expect(result.session.sha256).toBe(expected);
+    });
+
     it("bytes already in hand are hashed here, with no other thread", async () => {
       const { calls, context, engine } = hasher(async () => "never used");
       const result = await engine.load({ kind: "bytes", bytes: bytesOf(relative), name: "pi-v3-tree.jsonl" }, { strategy: "transparent", options: {}, leafId: null }, context);
