@@ -6,13 +6,14 @@
  * value, bytes that do not decode, strict mode) is loaded from the whole
  * bytes at the end by loadSession, so errors and results are exactly its own.
  */
+import { PieceDecoder } from "./decode.ts";
 import { JsonLinesReader } from "./formats/detect.ts";
 import { JsonLinesParser } from "./jsonl.ts";
 import type { Session } from "./model.ts";
 import { loadSession, sessionFromReader, type LoadOptions } from "./session.ts";
 
 export class StreamingSessionLoader {
-  private readonly decoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false });
+  private readonly decoder = new PieceDecoder();
   /** null once the bytes are known not to be JSON Lines that can stream (the whole-bytes path decides). */
   private lines: JsonLinesParser | null;
   private readonly reader: JsonLinesReader;
@@ -37,7 +38,7 @@ export class StreamingSessionLoader {
     if (chunk.includes(0)) return this.giveUp();
     let text: string;
     try {
-      text = this.decoder.decode(chunk, { stream: true });
+      text = this.decoder.decode(chunk);
     } catch {
       return this.giveUp();
     }
@@ -55,24 +56,29 @@ export class StreamingSessionLoader {
     this.lines.push(text);
   }
 
-  /** The session, given the whole file's bytes (the same bytes pushed, for the paths that need them). */
-  finish(bytes: Uint8Array): Session {
+  /**
+   * The session. `wholeBytes` gives the whole file again (the same bytes
+   * pushed), for the paths that read it whole; a caller that did not keep
+   * them passes a function, called only then.
+   */
+  finish(wholeBytes: Uint8Array | (() => Uint8Array)): Session {
+    const bytes = () => (typeof wholeBytes === "function" ? wholeBytes() : wholeBytes);
     const lines = this.lines;
     if (lines) {
       try {
-        const rest = this.decoder.decode();
+        const rest = this.decoder.finish();
         if (!this.leadDecided) this.lead += rest;
         else if (rest) lines.push(rest);
       } catch {
         this.giveUp();
       }
     }
-    if (!this.lines || !this.leadDecided) return loadSession(bytes, this.options);
+    if (!this.lines || !this.leadDecided) return loadSession(bytes(), this.options);
     // "{" starts JSON Lines only when its first line is a whole value and another line follows;
     // otherwise it may be one object holding a message array.
-    if (this.firstChar === "{" && !(lines!.firstLineIsJson && lines!.contentLines > 1)) return loadSession(bytes, this.options);
+    if (this.firstChar === "{" && !(lines!.firstLineIsJson && lines!.contentLines > 1)) return loadSession(bytes(), this.options);
     const result = lines!.finish();
-    if (!this.reader.hasRecords) return loadSession(bytes, this.options);
+    if (!this.reader.hasRecords) return loadSession(bytes(), this.options);
     this.streamed = true;
     return sessionFromReader(this.reader.finish(result), false);
   }

@@ -3,7 +3,6 @@ import { verifyArchive } from "../archive.ts";
 import { CHECKPOINT_SCHEMA, type Checkpoint } from "../checkpoint.ts";
 import { compactSession } from "../compact.ts";
 import { checkpointPieces } from "../checkpoint-json.ts";
-import { fileSha256 } from "../hash.ts";
 import { deriveDistractor, runRounds } from "../checkride/rounds.ts";
 import type { EndpointConfig } from "../checkride/readers.ts";
 import { checkrideSession, sessionCwd } from "../checkride/session.ts";
@@ -41,7 +40,7 @@ export function runInspect(args: ParsedArgs): number {
 }
 
 export async function runCompact(args: ParsedArgs): Promise<number> {
-  const { file, bytes, session } = readSessionFile(args);
+  const { file, bytes, sha256, session } = readSessionFile(args);
   const strategyName = stringFlag(args, "strategy") ?? "transparent";
   if (!findStrategy(strategyName)) {
     throw new UsageError(`unknown strategy "${strategyName}" (have: ${STRATEGIES.map((s) => s.name).join(", ")})`);
@@ -56,7 +55,7 @@ export async function runCompact(args: ParsedArgs): Promise<number> {
   const previous = previousFile ? readCheckpoint(previousFile) : undefined;
   const checkpoint = await compactSession(
     session,
-    { name: basename(file), bytes: bytes.length, sha256: await fileSha256(bytes) },
+    { name: basename(file), bytes, sha256 },
     { strategy: strategyName, options, leafId: leafFlag(args, session), previous, endpoint: endpointFlags(args) },
     (message) => process.stderr.write(`warning: ${message}\n`),
   );
@@ -153,14 +152,14 @@ export async function runReport(args: ParsedArgs): Promise<number> {
   const output = stringFlag(args, "format") ?? "html";
   if (output !== "html" && output !== "md") throw new UsageError(`--format is html or md for a report (got "${output}")`);
   const sessionArgs: ParsedArgs = { ...args, flags: new Map([...args.flags].filter(([k]) => k !== "format")) };
-  const { file, bytes, session } = readSessionFile(sessionArgs);
+  const { file, bytes, sha256, session } = readSessionFile(sessionArgs);
   const strategies = strategyList(args, "all");
   const leafId = leafFlag(args, session);
   const findings = scanMessages(session.branch(leafId));
   const masked = chooseRedactions(args, findings);
   process.stderr.write(describeFindings(findings, masked) + "\n");
   const memoryFile = stringFlag(args, "memory");
-  const report = await buildReport(session, { name: basename(file), bytes: bytes.length, sha256: await fileSha256(bytes) }, {
+  const report = await buildReport(session, { name: basename(file), bytes, sha256 }, {
     strategies,
     leafId,
     redact: masked,

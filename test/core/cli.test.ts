@@ -1,4 +1,5 @@
 /** The CLI end to end: output shapes, exit codes, one-line errors. */
+import { createHash } from "node:crypto";
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -40,6 +41,27 @@ describe("inspect", () => {
 });
 
 describe("compact and verify", () => {
+  it("reads a file in pieces, and reads it whole where it must: one JSON value, --strict, a directory, a file not there", async () => {
+    const { loadSession } = await import("../../core/session.ts");
+    const { compactSession } = await import("../../core/compact.ts");
+    const { serializeCheckpoint } = await import("../../core/checkpoint-json.ts");
+    for (const [relative, flags] of [
+      ["composed/openai-chat.json", []],
+      ["composed/pi-v3-tree.jsonl", ["--strict"]],
+      ["pi/JohnnyLai92__pi-mono__6edf3497.jsonl", []],
+    ] as const) {
+      const out = join(temp, "pieces.json");
+      expect(runCli(["compact", fixturePath(relative), ...flags, "--output", out]).status).toBe(0);
+      // The same checkpoint as compacting the whole bytes in process.
+      const bytes = readFileSync(fixturePath(relative));
+      const source = { name: relative.split("/").pop()!, bytes: bytes.length, sha256: createHash("sha256").update(bytes).digest("hex") };
+      const expected = serializeCheckpoint(await compactSession(loadSession(bytes), source, { strategy: "transparent" }));
+      expect(readFileSync(out, "utf8")).toBe(expected + "\n");
+    }
+    expect(runCli(["compact", temp]).stderr).toContain("is a directory");
+    expect(runCli(["compact", join(temp, "not-there.jsonl")]).stderr).toContain("no such file");
+  });
+
   it("writes a checkpoint that verifies; a tampered one exits 1 naming the id", () => {
     const out = join(temp, "cp.json");
     const compact = runCli(["compact", fixturePath("composed/pi-v3-tree.jsonl"), "--output", out]);
@@ -47,7 +69,9 @@ describe("compact and verify", () => {
     const checkpoint = JSON.parse(readFileSync(out, "utf8"));
     expect(checkpoint.schema).toBe("session-inspector/checkpoint@1");
     expect(checkpoint.source).toMatchObject({ name: "pi-v3-tree.jsonl", format: "pi", formatVersion: "3", leafId: "c0000010", branchMessages: 18 });
-    expect(checkpoint.source.sha256).toMatch(/^[0-9a-f]{64}$/);
+    const sourceBytes = readFileSync(fixturePath("composed/pi-v3-tree.jsonl"));
+    expect(checkpoint.source.sha256).toBe(createHash("sha256").update(sourceBytes).digest("hex"));
+    expect(checkpoint.source.bytes).toBe(sourceBytes.length);
     expect(runCli(["verify", out]).status).toBe(0);
 
     const victim = checkpoint.archive[1];
