@@ -6,14 +6,14 @@
  * value, bytes that do not decode, strict mode) is loaded from the whole
  * bytes at the end by loadSession, so errors and results are exactly its own.
  */
-import { PieceDecoder } from "./decode.ts";
+import { StreamTextPieces, type TextPieces } from "./decode.ts";
 import { JsonLinesReader } from "./formats/detect.ts";
 import { JsonLinesParser } from "./jsonl.ts";
 import type { Session } from "./model.ts";
 import { loadSession, sessionFromReader, type LoadOptions } from "./session.ts";
 
 export class StreamingSessionLoader {
-  private readonly decoder = new PieceDecoder();
+  private readonly decoder: TextPieces;
   /** null once the bytes are known not to be JSON Lines that can stream (the whole-bytes path decides). */
   private lines: JsonLinesParser | null;
   private readonly reader: JsonLinesReader;
@@ -25,7 +25,12 @@ export class StreamingSessionLoader {
   /** After finish: whether the records came from the slices (true) or the whole bytes were read again. */
   streamed = false;
 
-  constructor(private readonly options: LoadOptions = {}) {
+  /** `decoder`: how pieces become text (see core/decode.ts: the fast way differs between Node and browsers). */
+  constructor(
+    private readonly options: LoadOptions = {},
+    decoder: TextPieces = new StreamTextPieces(),
+  ) {
+    this.decoder = decoder;
     // Strict mode names the first problem in file order: the whole-bytes path keeps that order exactly.
     this.reader = new JsonLinesReader(options.format);
     this.lines = options.strict ? null : new JsonLinesParser(false, this.reader.add);

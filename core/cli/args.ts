@@ -3,6 +3,7 @@ import { createHash } from "node:crypto";
 import { closeSync, fstatSync, openSync, readFileSync, readSync } from "node:fs";
 import { isFormatName } from "../formats/detect.ts";
 import { SessionError, type Session } from "../model.ts";
+import { PieceDecoder } from "../decode.ts";
 import { StreamingSessionLoader } from "../session-stream.ts";
 
 export class UsageError extends Error {}
@@ -68,7 +69,7 @@ export function readSessionFile(args: ParsedArgs): SessionFile {
   if (!file) throw new UsageError(`${args.command} needs a session file`);
   const format = stringFlag(args, "format");
   if (format !== undefined && !isFormatName(format)) throw new UsageError(`unknown format "${format}"`);
-  const loader = new StreamingSessionLoader({ format, strict: args.flags.has("strict") });
+  const loader = new StreamingSessionLoader({ format, strict: args.flags.has("strict") }, new PieceDecoder());
   const hash = createHash("sha256");
   let bytes = 0;
   const fd = openInput(file);

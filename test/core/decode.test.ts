@@ -1,7 +1,7 @@
 /** Decoding a file in pieces: the same text, and the same failures, as decoding it whole, for any split. */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { PieceDecoder } from "../../core/decode.ts";
+import { PieceDecoder, StreamTextPieces, type TextPieces } from "../../core/decode.ts";
 
 const whole = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false });
 
@@ -13,8 +13,7 @@ function decodeWhole(bytes: Uint8Array): string | "error" {
   }
 }
 
-function decodeInPieces(bytes: Uint8Array, cuts: number[]): string | "error" {
-  const decoder = new PieceDecoder();
+function decodeInPieces(bytes: Uint8Array, cuts: number[], decoder: TextPieces = new PieceDecoder()): string | "error" {
   let text = "";
   let from = 0;
   try {
@@ -43,12 +42,13 @@ const bytesArb = fc
     return Uint8Array.from(bytes);
   });
 
-describe("PieceDecoder", () => {
+describe("decoding in pieces (PieceDecoder, and TextDecoder's stream mode)", () => {
   it("equals a whole fatal decode for any split, errors included", () => {
     fc.assert(
       fc.property(bytesArb, fc.array(fc.nat(), { maxLength: 12 }), (bytes, rawCuts) => {
         const cuts = rawCuts.map((cut) => cut % (bytes.length + 1));
         expect(decodeInPieces(bytes, cuts)).toBe(decodeWhole(bytes));
+        expect(decodeInPieces(bytes, cuts, new StreamTextPieces())).toBe(decodeWhole(bytes));
       }),
       { numRuns: 3000 },
     );

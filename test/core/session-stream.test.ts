@@ -7,6 +7,7 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { PieceDecoder } from "../../core/decode.ts";
 import { JsonLinesParser, parseJsonLines } from "../../core/jsonl.ts";
 import type { Session } from "../../core/model.ts";
 import { readJsonLinesRecords } from "../../core/formats/detect.ts";
@@ -117,7 +118,10 @@ describe("generated texts, streamed in random slices", () => {
       fc.property(textArb, fc.array(fc.nat(), { maxLength: 8 }), (text, rawCuts) => {
         const bytes = encoder.encode(text);
         const cuts = rawCuts.map((cut) => cut % (bytes.length + 1));
-        expect(outcome(() => streamed(bytes, cuts))).toEqual(outcome(() => loadSession(bytes)));
+        const whole = outcome(() => loadSession(bytes));
+        expect(outcome(() => streamed(bytes, cuts))).toEqual(whole);
+        // The CLI's decoder (pieces decoded on their own) gives the same.
+        expect(outcome(() => streamed(bytes, cuts, new StreamingSessionLoader({}, new PieceDecoder())))).toEqual(whole);
       }),
       { numRuns: 400 },
     );
@@ -131,7 +135,10 @@ describe("generated texts, streamed in random slices", () => {
     ]) {
       const whole = outcome(() => loadSession(bad));
       expect(whole).toHaveProperty("error");
-      for (let cut = 1; cut < bad.length; cut += 17) expect(outcome(() => streamed(bad, [cut]))).toEqual(whole);
+      for (let cut = 1; cut < bad.length; cut += 17) {
+        expect(outcome(() => streamed(bad, [cut]))).toEqual(whole);
+        expect(outcome(() => streamed(bad, [cut], new StreamingSessionLoader({}, new PieceDecoder())))).toEqual(whole);
+      }
     }
   });
 });
