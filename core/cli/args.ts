@@ -64,7 +64,7 @@ const READ_PIECE = 8 * 1024 * 1024;
  * here, in pieces 0.05 s). Only the formats and modes read from the whole
  * bytes (one JSON value, --strict) read the file again.
  */
-export function readSessionFile(args: ParsedArgs): SessionFile {
+export function readSessionFile(args: ParsedArgs, pieceBytes = READ_PIECE): SessionFile {
   const file = args.positional[0];
   if (!file) throw new UsageError(`${args.command} needs a session file`);
   const format = stringFlag(args, "format");
@@ -74,7 +74,7 @@ export function readSessionFile(args: ParsedArgs): SessionFile {
   let bytes = 0;
   const fd = openInput(file);
   try {
-    const piece = Buffer.allocUnsafe(READ_PIECE);
+    const piece = Buffer.allocUnsafe(pieceBytes);
     for (let read = readPiece(file, fd, piece); read > 0; read = readPiece(file, fd, piece)) {
       const bytesRead = piece.subarray(0, read);
       loader.push(bytesRead);

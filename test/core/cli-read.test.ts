@@ -1,0 +1,22 @@
+/** The CLI reads a session file in pieces: any piece size gives the session, size and hash of the whole file. */
+import { createHash } from "node:crypto";
+import { readFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import { parseArgs, readSessionFile } from "../../core/cli/args.ts";
+import { loadSession } from "../../core/session.ts";
+import { allFixtures, fixturePath } from "../helpers/fixtures.ts";
+
+describe("readSessionFile", () => {
+  it.each(allFixtures())("%s, in pieces of 1, 7, 4096 bytes and whole", (relative) => {
+    const bytes = readFileSync(fixturePath(relative));
+    const expected = loadSession(bytes);
+    for (const pieceBytes of [1, 7, 4096, 8 * 1024 * 1024]) {
+      const read = readSessionFile(parseArgs(["inspect", fixturePath(relative)]), pieceBytes);
+      expect(read.bytes).toBe(bytes.length);
+      expect(read.sha256).toBe(createHash("sha256").update(bytes).digest("hex"));
+      expect(read.session.entries).toEqual(expected.entries);
+      expect(read.session.warnings).toEqual(expected.warnings);
+      expect(read.session.branch(null)).toEqual(expected.branch(null));
+    }
+  });
+});
