@@ -7,10 +7,12 @@ import { loadSession } from "../../core/session.ts";
 import { allFixtures, fixturePath } from "../helpers/fixtures.ts";
 
 describe("readSessionFile", () => {
-  it.each(allFixtures())("%s, in pieces of 1, 7, 4096 bytes and whole", (relative) => {
+  it.each(allFixtures())("%s, in pieces of a few bytes, 4 KB, 64 KB and whole", (relative) => {
     const bytes = readFileSync(fixturePath(relative));
     const expected = loadSession(bytes);
-    for (const pieceBytes of [1, 7, 4096, 8 * 1024 * 1024]) {
+    // Pieces of a few bytes cut every multi-byte character somewhere; kept to the smaller files for time.
+    const tiny = bytes.length < 200_000 ? [1, 7] : [];
+    for (const pieceBytes of [...tiny, 4096, 65_536, 8 * 1024 * 1024]) {
       const read = readSessionFile(parseArgs(["inspect", fixturePath(relative)]), pieceBytes);
       expect(read.bytes).toBe(bytes.length);
       expect(read.sha256).toBe(createHash("sha256").update(bytes).digest("hex"));
