@@ -1,0 +1,86 @@
+/**
+ * The CLI's launcher: it runs core/cli.ts from a bundle cached by the
+ * sources' content, so it must rebuild whenever a source changes and must
+ * behave exactly as the sources run through tsx do.
+ */
+import { mkdtempSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { sourceKey } from "../../bin/bundle.mjs";
+import { ROOT, runCli, runCliFromSources } from "../helpers/cli.ts";
+
+const scratch = mkdtempSync(join(tmpdir(), "si-launcher-"));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+describe("sourceKey", () => {
+  const tree = join(scratch, "sources");
+  mkdirSync(join(tree, "formats"), { recursive: true });
+  writeFileSync(join(tree, "a.ts"), "export const a = 1;\n");
+  writeFileSync(join(tree, "formats/b.ts"), "export const b = 2;\n");
+  writeFileSync(join(tree, "notes.md"), "not a source\n");
+
+  it("is stable for the same sources and changes with any source's bytes, name or number", () => {
+    const key = sourceKey(tree, "1.0.0");
+    expect(sourceKey(tree, "1.0.0")).toBe(key);
+    writeFileSync(join(tree, "formats/b.ts"), "export const b = 3;\n");
+    const edited = sourceKey(tree, "1.0.0");
+    expect(edited).not.toBe(key);
+    writeFileSync(join(tree, "formats/c.ts"), "");
+    const added = sourceKey(tree, "1.0.0");
+    expect(added).not.toBe(edited);
+    rmSync(join(tree, "formats/c.ts"));
+    expect(sourceKey(tree, "1.0.0")).toBe(edited);
+    // Content moved between files is a different program.
+    writeFileSync(join(tree, "a.ts"), "");
+    writeFileSync(join(tree, "formats/b.ts"), "export const a = 1;\nexport const b = 3;\n");
+    expect(sourceKey(tree, "1.0.0")).not.toBe(edited);
+  });
+
+  it("ignores files that are not TypeScript sources, and includes the bundler's version", () => {
+    const key = sourceKey(tree, "1.0.0");
+    writeFileSync(join(tree, "notes.md"), "edited\n");
+    expect(sourceKey(tree, "1.0.0")).toBe(key);
+    expect(sourceKey(tree, "1.0.1")).not.toBe(key);
+  });
+});
+
+describe("the launcher", () => {
+  const cache = join(scratch, "cache");
+  const env = { ...process.env, SESSION_INSPECTOR_CACHE_DIR: cache };
+
+  it("builds one bundle on first use, reuses it after, and removes bundles of older sources", () => {
+    mkdirSync(cache, { recursive: true });
+    writeFileSync(join(cache, "cli-0123456789abcdef.mjs"), "throw new Error('a stale bundle ran')\n");
+    const first = runCli(["--help"], env);
+    expect(first.stderr).toBe("");
+    expect(first.status).toBe(0);
+    expect(first.stdout).toMatch(/^usage:/);
+    const bundles = readdirSync(cache);
+    expect(bundles).toEqual([`cli-${sourceKey()}.mjs`]);
+    const built = statSync(join(cache, bundles[0]!)).mtimeMs;
+    expect(runCli(["--help"], env).stdout).toBe(first.stdout);
+    expect(statSync(join(cache, bundles[0]!)).mtimeMs).toBe(built);
+  });
+
+  it("gives exactly what the sources give through tsx: checkpoint, warnings and errors", () => {
+    const fixture = join(ROOT, "../shared/fixtures/pi/JohnnyLai92__pi-mono__6edf3497.jsonl");
+    for (const args of [["compact", fixture], ["compact", fixture, "--max-prose-characters", "2000"], ["inspect", fixture], ["compact", join(scratch, "missing.jsonl")], ["frobnicate"]]) {
+      const bundled = runCli(args, env);
+      const sources = runCliFromSources(args);
+      expect(bundled.status).toBe(sources.status);
+      expect(bundled.stdout).toBe(sources.stdout);
+      expect(bundled.stderr).toBe(sources.stderr);
+    }
+  }, 60_000);
+
+  it("says so, without a stack trace, when the bundle cannot be built", () => {
+    // A cache directory that is a file cannot hold a bundle.
+    const blocked = join(scratch, "not-a-directory");
+    writeFileSync(blocked, "");
+    const result = runCli(["--help"], { ...process.env, SESSION_INSPECTOR_CACHE_DIR: blocked });
+    expect(result.status).toBe(2);
+    expect(result.stderr).toMatch(/^error: /);
+    expect(result.stderr).not.toMatch(/\n\s+at /);
+  });
+});
