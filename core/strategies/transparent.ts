@@ -12,6 +12,7 @@ import type { ArchiveEntry } from "../checkpoint.ts";
 import { computeStats, recoveryId } from "../checkpoint.ts";
 import { digestPayloads, type PayloadDigest } from "../hash.ts";
 import type { Block, Message, OmittedBlock, PayloadKind, ToolCallBlock } from "../model.ts";
+import { rememberJson } from "../serialized.ts";
 import { anchorsIn, errorLineOf } from "../signals.ts";
 import { toolCallsById, toolOutcome } from "../tool-info.ts";
 import type { StrategyContext, StrategyResult } from "./types.ts";
@@ -119,7 +120,10 @@ export async function transparent(branch: readonly Message[], options: Transpare
 
   // One serialization of the (small) active view gives both lengths: the
   // branch's JSON is the active view's minus what the markers replaced.
-  const activeChars = JSON.stringify(active).length;
+  const activeJson = JSON.stringify(active);
+  // The active view is final here: the checkpoint writer may reuse its JSON.
+  rememberJson(active, activeJson);
+  const activeChars = activeJson.length;
   const lengths = { activeChars, originalChars: activeChars - activeCharsDelta };
   return { active, archive, stats: computeStats(branch, active, archive.length, capped, lengths) };
 }

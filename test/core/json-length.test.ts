@@ -1,10 +1,11 @@
 /** The reused-length serialization equals JSON.stringify exactly. */
 import fc from "fast-check";
-import { describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { checkpointPieces, serializeCheckpoint } from "../../core/checkpoint-json.ts";
 import { compactSession } from "../../core/compact.ts";
 import { messagesJsonLength } from "../../core/json-length.ts";
 import type { Message } from "../../core/model.ts";
+import { keepSerializedViews, rememberedJson } from "../../core/serialized.ts";
 import { loadSession } from "../../core/session.ts";
 import { allFixtures, readFixture } from "../helpers/fixtures.ts";
 
@@ -22,6 +23,47 @@ describe("messagesJsonLength", () => {
         expect(messagesJsonLength(messages, new Map())).toBe(JSON.stringify(messages).length);
       }),
     );
+  });
+});
+
+describe("serializeCheckpoint with the active view's JSON kept (as the CLI runs)", () => {
+  beforeAll(() => keepSerializedViews(true));
+  afterAll(() => keepSerializedViews(false));
+
+  it.each(allFixtures())("splices the kept JSON in and still equals JSON.stringify for %s", async (relative) => {
+    const session = loadSession(readFixture(relative));
+    for (const options of [{}, { maxProseChars: 5000 }]) {
+      const checkpoint = await compactSession(session, { name: relative, bytes: 1, sha256: "x" }, { strategy: "transparent", options });
+      const kept = rememberedJson(checkpoint.active);
+      expect(kept).toBe(JSON.stringify(checkpoint.active));
+      const pieces = [...checkpointPieces(checkpoint)];
+      // The kept string itself is one of the pieces: nothing was serialized again.
+      expect(pieces).toContain(kept);
+      expect(pieces.join("")).toBe(JSON.stringify(checkpoint));
+    }
+  });
+
+  it("falls back to serializing when the active view is not where a checkpoint keeps it", async () => {
+    const session = loadSession(readFixture(allFixtures()[0]!));
+    const checkpoint = await compactSession(session, { name: "x", bytes: 1, sha256: "x" }, { strategy: "transparent" });
+    const { active, ...others } = checkpoint;
+    const reordered = { active, ...others } as typeof checkpoint;
+    const kept = rememberedJson(reordered.active);
+    expect(kept).toBeDefined();
+    const pieces = [...checkpointPieces(reordered)];
+    expect(pieces).not.toContain(kept);
+    expect(pieces.join("")).toBe(JSON.stringify(reordered));
+  });
+
+  it("is off unless asked for: the app's worker keeps checkpoints for a whole session", async () => {
+    keepSerializedViews(false);
+    try {
+      const session = loadSession(readFixture(allFixtures()[0]!));
+      const checkpoint = await compactSession(session, { name: "x", bytes: 1, sha256: "x" }, { strategy: "transparent" });
+      expect(rememberedJson(checkpoint.active)).toBeUndefined();
+    } finally {
+      keepSerializedViews(true);
+    }
   });
 });
 
