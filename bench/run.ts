@@ -13,7 +13,7 @@
  *
  * whole process  = `npm run cli -- compact <file> --output /dev/null` as a child
  *                  process: Node's start, the CLI's start from its bundle, reading
- *                  the file, everything above (npm's own start, ~0.3 s, is left out)
+ *                  the file, everything above (npm's own start is left out)
  *
  * contract minimum = the floor plus only what the checkpoint contract makes every
  *                  implementation do on top of it, done the cheapest way, on this
