@@ -3,12 +3,23 @@
  * sources' content, so it must rebuild whenever a source changes and must
  * behave exactly as the sources run through tsx do.
  */
+import { spawn } from "node:child_process";
 import { mkdtempSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { sourceKey } from "../../bin/bundle.mjs";
-import { ROOT, runCli, runCliFromSources } from "../helpers/cli.ts";
+import { LAUNCHER, ROOT, runCli, runCliFromSources } from "../helpers/cli.ts";
+
+function runCliAsync(args: string[], env: NodeJS.ProcessEnv): Promise<{ status: number | null; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [LAUNCHER, ...args], { cwd: ROOT, env, stdio: ["ignore", "ignore", "pipe"] });
+    let stderr = "";
+    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk));
+    child.on("error", reject);
+    child.on("close", (status) => resolve({ status, stderr }));
+  });
+}
 
 const scratch = mkdtempSync(join(tmpdir(), "si-launcher-"));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
@@ -61,6 +72,17 @@ describe("the launcher", () => {
     const built = statSync(join(cache, bundles[0]!)).mtimeMs;
     expect(runCli(["--help"], env).stdout).toBe(first.stdout);
     expect(statSync(join(cache, bundles[0]!)).mtimeMs).toBe(built);
+  });
+
+  it("lets CLIs started at the same moment share one build", async () => {
+    const fresh = join(scratch, "concurrent");
+    const runs = Array.from({ length: 3 }, () => runCliAsync(["--help"], { ...process.env, SESSION_INSPECTOR_CACHE_DIR: fresh }));
+    for (const result of await Promise.all(runs)) {
+      expect(result.stderr).toBe("");
+      expect(result.status).toBe(0);
+    }
+    // Each built beside the final name and renamed into place: one whole bundle, no leftovers.
+    expect(readdirSync(fresh)).toEqual([`cli-${sourceKey()}.mjs`]);
   });
 
   it("gives exactly what the sources give through tsx: checkpoint, warnings and errors", () => {
