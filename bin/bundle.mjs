@@ -19,6 +19,7 @@ export const ROOT = resolve(fileURLToPath(new URL("..", import.meta.url)));
 const ENTRY = join(ROOT, "core/cli.ts");
 /** Everything the CLI can import: core/ has no runtime dependencies. */
 const SOURCES = join(ROOT, "core");
+/** @type {import("esbuild").BuildOptions} */
 const BUILD_OPTIONS = { bundle: true, platform: "node", format: "esm", target: "node20", logLevel: "silent" };
 
 /** Where bundles are kept: SESSION_INSPECTOR_CACHE_DIR, else node_modules/.cache (never committed). */
@@ -26,7 +27,12 @@ export function cacheDir() {
   return process.env.SESSION_INSPECTOR_CACHE_DIR || join(ROOT, "node_modules/.cache/session-inspector");
 }
 
-/** Every .ts file under `dir`, as paths relative to it, in a fixed order. */
+/**
+ * Every .ts file under `dir`, as paths relative to it, in a fixed order.
+ * @param {string} dir
+ * @param {string} [base]
+ * @returns {string[]}
+ */
 function sourceFiles(dir, base = dir) {
   const files = [];
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
@@ -40,6 +46,8 @@ function sourceFiles(dir, base = dir) {
 /**
  * SHA-256 over every source's path and bytes, the bundler's version and the
  * build options: equal keys mean an equal bundle.
+ * @param {string} [dir] the sources (core/)
+ * @param {string} [bundlerVersion]
  */
 export function sourceKey(dir = SOURCES, bundlerVersion = esbuildVersion()) {
   const hash = createHash("sha256");
@@ -70,7 +78,7 @@ export async function bundledCli() {
   try {
     esbuild = await import("esbuild");
   } catch (error) {
-    throw new Error(`cannot build the CLI: esbuild is not installed (run npm ci): ${error.message}`);
+    throw new Error(`cannot build the CLI: esbuild is not installed (run npm ci): ${messageOf(error)}`);
   }
   mkdirSync(dir, { recursive: true });
   // Built beside its final name and renamed into place: a CLI started at the
@@ -80,7 +88,7 @@ export async function bundledCli() {
     esbuild.buildSync({ ...BUILD_OPTIONS, entryPoints: [ENTRY], outfile: partial });
   } catch (error) {
     rmSync(partial, { force: true });
-    throw new Error(`cannot build the CLI from ${relative(process.cwd(), ENTRY)}: ${error.message}`);
+    throw new Error(`cannot build the CLI from ${relative(process.cwd(), ENTRY)}: ${messageOf(error)}`);
   }
   renameSync(partial, bundle);
   // Bundles of older sources are of no further use.
@@ -88,4 +96,9 @@ export async function bundledCli() {
     if (name.startsWith("cli-") && name.endsWith(".mjs") && join(dir, name) !== bundle) rmSync(join(dir, name), { force: true });
   }
   return bundle;
+}
+
+/** @param {unknown} error */
+function messageOf(error) {
+  return error instanceof Error ? error.message : String(error);
 }

@@ -7,7 +7,7 @@ let bundle;
 try {
   bundle = await bundledCli();
 } catch (error) {
-  process.stderr.write(`error: ${error.message}\n`);
+  process.stderr.write(`error: ${error instanceof Error ? error.message : String(error)}\n`);
   process.exit(2);
 }
 await import(pathToFileURL(bundle).href);
