@@ -4,7 +4,7 @@
  * silent return of altered data.
  */
 import type { ArchiveEntry } from "./checkpoint.ts";
-import { digestPayload } from "./hash.ts";
+import { digestPayload, digestPayloads } from "./hash.ts";
 
 export class RecoveryError extends Error {
   constructor(
@@ -39,14 +39,20 @@ export interface VerifyProblem {
   reason: string;
 }
 
-/** Recomputes every hash (and byte count); an empty list means all hold. */
+/**
+ * Recomputes every hash (and byte count); an empty list means all hold. The
+ * digests come from the archive's own fastest path (digestPayloads: Node's
+ * native SHA-256 in the CLI), because one WebCrypto call per payload made
+ * `verify` of a 100 MB checkpoint take 3.3 s, twice as long as compacting it.
+ */
 export async function verifyArchive(archive: readonly ArchiveEntry[]): Promise<VerifyProblem[]> {
   const problems: VerifyProblem[] = [];
   const seen = new Set<string>();
-  for (const entry of archive) {
+  const digests = await digestPayloads(archive.map((entry) => entry.payload));
+  for (const [i, entry] of archive.entries()) {
     if (seen.has(entry.id)) problems.push({ id: entry.id, expected: "", found: "", reason: "duplicate recovery id" });
     seen.add(entry.id);
-    const { sha256, bytes } = await digestPayload(entry.payload);
+    const { sha256, bytes } = digests[i]!;
     if (sha256 !== entry.sha256) problems.push({ id: entry.id, expected: entry.sha256, found: sha256, reason: "sha256 mismatch" });
     else if (bytes !== entry.bytes) problems.push({ id: entry.id, expected: String(entry.bytes), found: String(bytes), reason: "byte count mismatch" });
   }

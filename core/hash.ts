@@ -4,8 +4,8 @@
  * implementation computes it (test/core/sha256.test.ts cross-checks them):
  *
  * - WebCrypto (globalThis.crypto.subtle, in Node 20 and in workers) for whole
- *   files and large payloads in the browser, and always for recovery and
- *   `verify`, which check a payload.
+ *   files and large payloads in the browser, and always for recovering one
+ *   payload (the app's Recover button).
  * - the synchronous core/sha256.ts for small payloads in the browser, because
  *   WebCrypto's fixed cost per call (~40 µs measured) would dominate a
  *   session of many small tool results.
@@ -55,7 +55,7 @@ export interface PayloadDigest {
   jsonLength: number;
 }
 
-/** Always WebCrypto: what recovery and `verify` use to check a payload. */
+/** Always WebCrypto: what recovery uses to check one payload. */
 export async function digestPayload(payload: unknown): Promise<PayloadDigest> {
   const json = JSON.stringify(payload) ?? "null";
   const bytes = encoder.encode(json);
