@@ -4,7 +4,7 @@
  * behave exactly as the sources run through tsx do.
  */
 import { spawn } from "node:child_process";
-import { mkdtempSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdtempSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -95,6 +95,19 @@ describe("the launcher", () => {
       expect(bundled.stderr).toBe(sources.stderr);
     }
   }, 60_000);
+
+  it("reads and writes paths relative to where `npm run cli` was typed, not the package root", () => {
+    const elsewhere = join(scratch, "elsewhere");
+    mkdirSync(elsewhere, { recursive: true });
+    copyFileSync(join(ROOT, "../shared/fixtures/composed/pi-v3-tree.jsonl"), join(elsewhere, "session.jsonl"));
+    const npmEnv = { ...env, npm_lifecycle_event: "cli", INIT_CWD: elsewhere };
+    const result = runCli(["compact", "session.jsonl", "--output", "checkpoint.json"], npmEnv);
+    expect(result.stderr).toBe("");
+    expect(result.status).toBe(0);
+    expect(JSON.parse(readFileSync(join(elsewhere, "checkpoint.json"), "utf8")).source.name).toBe("session.jsonl");
+    // Started any other way, the process's own directory counts (here the package root, where there is no such file).
+    expect(runCli(["inspect", "session.jsonl"], { ...env, INIT_CWD: elsewhere }).stderr).toContain("session.jsonl:0: no such file");
+  });
 
   it("says so, without a stack trace, when the bundle cannot be built", () => {
     // A cache directory that is a file cannot hold a bundle.
