@@ -26,6 +26,8 @@ async function main(argv: string[]): Promise<number> {
   // A checkpoint is written as soon as it is made: its active view's JSON is worth keeping until then.
   keepSerializedViews(true);
   const args = parseArgs(argv);
+  // `compact --help` asks for the usage, not for a session file.
+  if (args.flags.has("help") || args.positional.includes("-h")) args.command = "help";
   switch (args.command) {
     case "inspect":
       return runInspect(args);
@@ -43,6 +45,7 @@ async function main(argv: string[]): Promise<number> {
       return runScan(args);
     case "help":
     case "--help":
+    case "-h":
       process.stdout.write(USAGE + "\n");
       return 0;
     default:

@@ -9,6 +9,17 @@ import { fixturePath } from "../helpers/fixtures.ts";
 
 const temp = mkdtempSync(join(tmpdir(), "si-cli-"));
 
+describe("help", () => {
+  it("prints the usage and exits 0, also after a command that would need a file", () => {
+    for (const args of [["--help"], ["help"], ["-h"], ["compact", "--help"], ["verify", "-h"]]) {
+      const { status, stdout, stderr } = runCli(args);
+      expect(status).toBe(0);
+      expect(stderr).toBe("");
+      expect(stdout).toMatch(/^usage:\n  npm run cli -- inspect/);
+    }
+  });
+});
+
 describe("inspect", () => {
   it("prints the summary object", () => {
     const { status, stdout } = runCli(["inspect", fixturePath("composed/pi-v3-tree.jsonl")]);
