@@ -4,21 +4,67 @@
  * each is encoded and dropped as soon as it is written, so writing a 100 MB
  * checkpoint needs 4 MB of buffer, not a second copy of the checkpoint.
  */
-import { closeSync, openSync, writeSync } from "node:fs";
+import { closeSync, openSync, renameSync, rmSync, statSync, writeSync } from "node:fs";
+import { FileError } from "./args.ts";
 
 const BUFFER_BYTES = 4 * 1024 * 1024;
 
-/** `text` to a file, or to stdout without one, with a final newline. */
+/**
+ * `text` to a file, or to stdout without one, with a final newline. A file
+ * appears whole or not at all: it is written beside its name and renamed into
+ * place at the end, so a full disk or an error halfway leaves no truncated
+ * checkpoint behind, and an existing file stays as it was. Devices and pipes
+ * (/dev/null, a FIFO) are written directly.
+ */
 export function writeOutput(text: string | Iterable<string>, output: string | undefined): void {
-  const fd = output === undefined ? 1 : openSync(output, "w");
+  if (output === undefined) return writePieces(1, text);
+  const direct = isSpecialFile(output);
+  const path = direct ? output : `${output}.${process.pid}.partial`;
+  let fd: number;
   try {
-    const writer = new BufferedWriter(fd);
-    for (const piece of typeof text === "string" ? [text] : text) writer.write(piece);
-    writer.write("\n");
-    writer.flush();
-  } finally {
-    if (output !== undefined) closeSync(fd);
+    fd = openSync(path, "w");
+  } catch (error) {
+    throw writeError(output, error);
   }
+  let finished = false;
+  try {
+    writePieces(fd, text);
+    finished = true;
+  } catch (error) {
+    throw error instanceof FileError ? error : writeError(output, error);
+  } finally {
+    closeSync(fd);
+    if (!direct) {
+      if (finished) renameSync(path, output);
+      else rmSync(path, { force: true });
+    }
+  }
+}
+
+function writePieces(fd: number, text: string | Iterable<string>): void {
+  const writer = new BufferedWriter(fd);
+  for (const piece of typeof text === "string" ? [text] : text) writer.write(piece);
+  writer.write("\n");
+  writer.flush();
+}
+
+/** Whether `path` exists and is neither a regular file nor missing (a device, a pipe); a directory is an error. */
+function isSpecialFile(path: string): boolean {
+  try {
+    const stat = statSync(path);
+    if (stat.isDirectory()) throw new FileError(path, 0, "is a directory");
+    return !stat.isFile();
+  } catch (error) {
+    if (error instanceof FileError) throw error;
+    return false; // Missing (or unreadable: opening it will say why).
+  }
+}
+
+function writeError(file: string, error: unknown): FileError {
+  const code = (error as NodeJS.ErrnoException).code;
+  const reason =
+    code === "ENOENT" ? "no such directory" : code === "EISDIR" ? "is a directory" : code === "EACCES" || code === "EPERM" ? "permission denied" : code === "ENOSPC" ? "no space left on the device" : `cannot write (${code ?? String(error)})`;
+  return new FileError(file, 0, reason);
 }
 
 export class BufferedWriter {

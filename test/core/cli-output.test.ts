@@ -1,10 +1,11 @@
 /** The CLI's buffered writer: any pieces, any buffer size, the same bytes as encoding the joined text. */
 import fc from "fast-check";
-import { closeSync, mkdtempSync, openSync, readFileSync } from "node:fs";
+import { closeSync, existsSync, mkdtempSync, openSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { BufferedWriter } from "../../core/cli/output.ts";
+import { FileError } from "../../core/cli/args.ts";
+import { BufferedWriter, writeOutput } from "../../core/cli/output.ts";
 
 const temp = mkdtempSync(join(tmpdir(), "si-output-"));
 
@@ -35,5 +36,55 @@ describe("BufferedWriter", () => {
     const big = Array.from({ length: 3000 }, (_, i) => "x".repeat(i % 7) + "😀").join("");
     expect(writeThrough(["head", big, "tail"], 1000).equals(Buffer.from("head" + big + "tail", "utf8"))).toBe(true);
     expect(writeThrough([big], 4 * 1024 * 1024).equals(Buffer.from(big, "utf8"))).toBe(true);
+  });
+});
+
+describe("writeOutput to a file", () => {
+  const dir = mkdtempSync(join(tmpdir(), "si-write-"));
+
+  it("writes the pieces and a final newline, and leaves nothing else behind", () => {
+    const file = join(dir, "checkpoint.json");
+    writeOutput(["{", '"a":1', "}"], file);
+    expect(readFileSync(file, "utf8")).toBe('{"a":1}\n');
+    writeOutput("replaced", file);
+    expect(readFileSync(file, "utf8")).toBe("replaced\n");
+    expect(readdirSync(dir)).toEqual(["checkpoint.json"]);
+  });
+
+  it("leaves an existing file as it was, and no partial file, when writing fails halfway", () => {
+    const file = join(dir, "kept.json");
+    writeFileSync(file, "the earlier checkpoint\n");
+    function* failing(): Generator<string> {
+      yield "x".repeat(10 * 1024 * 1024); // more than one buffer: some of it reached the disk
+      throw new Error("the serializer failed");
+    }
+    expect(() => writeOutput(failing(), file)).toThrow("the serializer failed");
+    expect(readFileSync(file, "utf8")).toBe("the earlier checkpoint\n");
+    expect(readdirSync(dir).filter((name) => name.startsWith("kept"))).toEqual(["kept.json"]);
+  });
+
+  it("names the file and the reason when it cannot be written", () => {
+    const cases: [string, string][] = [
+      [join(dir, "no-such-dir", "out.json"), "no such directory"],
+      [dir, "is a directory"],
+      ["/dev/full", "no space left on the device"],
+    ];
+    for (const [file, reason] of cases) {
+      let thrown: unknown;
+      try {
+        writeOutput("{}", file);
+      } catch (error) {
+        thrown = error;
+      }
+      expect(thrown).toBeInstanceOf(FileError);
+      expect(thrown).toMatchObject({ file, line: 0, reason });
+    }
+    expect(existsSync(join(dir, "no-such-dir"))).toBe(false);
+  });
+
+  it("writes devices directly (never renames over /dev/null)", () => {
+    writeOutput("discarded", "/dev/null");
+    expect(existsSync("/dev/null.partial")).toBe(false);
+    expect(readdirSync("/dev").some((name) => name.includes(".partial"))).toBe(false);
   });
 });

@@ -48,6 +48,9 @@ describe("inspect", () => {
     const unknown = runCli(["inspect", "x", "--bogus"]);
     expect(unknown.status).toBe(2);
     expect(unknown.stderr).toMatch(/^error: unknown option --bogus/);
+    const unwritable = runCli(["compact", fixturePath("composed/pi-v3-tree.jsonl"), "--output", join(temp, "missing-dir", "cp.json")]);
+    expect(unwritable.status).toBe(2);
+    expect(unwritable.stderr).toBe(`error: ${join(temp, "missing-dir", "cp.json")}:0: no such directory\n`);
   });
 });
 
