@@ -8,7 +8,7 @@ import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ROOT } from "../helpers/cli.ts";
+import { ROOT, runCli } from "../helpers/cli.ts";
 import { fixturePath } from "../helpers/fixtures.ts";
 import { SCREENSHOTS, foreignRequests, openApp, startHarness, type Harness, type OpenedPage } from "./harness.ts";
 
@@ -189,6 +189,24 @@ describe("the inspector in Chromium", () => {
     // The file is hashed on a worker of its own while the session worker compacts: the hash is the file's.
     expect(checkpoint.source.sha256).toBe(createHash("sha256").update(readFileSync(fixturePath("composed/pi-v3-tree.jsonl"))).digest("hex"));
     expect(checkpoint.archive.length).toBe(Number((await page.getByTestId("stats-payloads").textContent())!.replace(/,/g, "")));
+    await opened.context.close();
+  });
+
+  it("exports byte for byte the checkpoint the CLI writes for the same real session", async () => {
+    // The worker hashes with core/sha256.ts and WebCrypto, the CLI with Node's native SHA-256 and
+    // its own writer: the files must still be the same bytes (the CLI adds a final newline).
+    const opened = await openApp(harness);
+    const { page } = opened;
+    for (const relative of ["pi/JohnnyLai92__pi-mono__6edf3497.jsonl", "claude/entireio__cli__d0-161e0df1cb.jsonl", "codex/JaydenXsoe__ocodex__rollout-2025-08-26T20-20-25.jsonl"]) {
+      const fixture = fixturePath(relative);
+      await loadFile(opened, fixture);
+      const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: "Export checkpoint" }).click()]);
+      const exported = readFileSync((await download.path())!, "utf8");
+      const cli = runCli(["compact", fixture]);
+      expect(cli.status).toBe(0);
+      expect(JSON.parse(exported).source.name).toBe(relative.split("/")[1]);
+      expect(exported + "\n").toBe(cli.stdout);
+    }
     await opened.context.close();
   });
 
