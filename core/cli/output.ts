@@ -4,7 +4,7 @@
  * each is encoded and dropped as soon as it is written, so writing a 100 MB
  * checkpoint needs 4 MB of buffer, not a second copy of the checkpoint.
  */
-import { closeSync, openSync, renameSync, rmSync, statSync, writeSync } from "node:fs";
+import { closeSync, fchmodSync, openSync, realpathSync, renameSync, rmSync, statSync, writeSync } from "node:fs";
 import { FileError } from "./args.ts";
 
 const BUFFER_BYTES = 4 * 1024 * 1024;
@@ -13,29 +13,31 @@ const BUFFER_BYTES = 4 * 1024 * 1024;
  * `text` to a file, or to stdout without one, with a final newline. A file
  * appears whole or not at all: it is written beside its name and renamed into
  * place at the end, so a full disk or an error halfway leaves no truncated
- * checkpoint behind, and an existing file stays as it was. Devices and pipes
- * (/dev/null, a FIFO) are written directly.
+ * checkpoint behind, and an existing file stays as it was (a replaced file
+ * keeps its permissions; a symbolic link keeps pointing where it did, at the
+ * new content). Devices and pipes (/dev/null, a FIFO) are written directly.
  */
 export function writeOutput(text: string | Iterable<string>, output: string | undefined): void {
   if (output === undefined) return writePieces(1, text);
-  const direct = isSpecialFile(output);
-  const path = direct ? output : `${output}.${process.pid}.partial`;
+  const target = outputTarget(output);
+  const path = target.direct ? target.path : `${target.path}.${process.pid}.partial`;
   let fd: number;
   try {
-    fd = openSync(path, "w");
+    fd = openSync(path, "w", target.mode);
   } catch (error) {
     throw writeError(output, error);
   }
   let finished = false;
   try {
+    if (target.mode !== undefined) fchmodSync(fd, target.mode);
     writePieces(fd, text);
     finished = true;
   } catch (error) {
-    throw error instanceof FileError ? error : writeError(output, error);
+    throw writeError(output, error);
   } finally {
     closeSync(fd);
-    if (!direct) {
-      if (finished) renameSync(path, output);
+    if (!target.direct) {
+      if (finished) renameSync(path, target.path);
       else rmSync(path, { force: true });
     }
   }
@@ -48,24 +50,46 @@ function writePieces(fd: number, text: string | Iterable<string>): void {
   writer.flush();
 }
 
-/** Whether `path` exists and is neither a regular file nor missing (a device, a pipe); a directory is an error. */
-function isSpecialFile(path: string): boolean {
-  try {
-    const stat = statSync(path);
-    if (stat.isDirectory()) throw new FileError(path, 0, "is a directory");
-    return !stat.isFile();
-  } catch (error) {
-    if (error instanceof FileError) throw error;
-    return false; // Missing (or unreadable: opening it will say why).
-  }
+interface OutputTarget {
+  /** The file that gets the content: the output itself, or what its link points to. */
+  path: string;
+  /** Written in place: a device or a pipe, which cannot be replaced by a rename. */
+  direct: boolean;
+  /** The permissions of the file being replaced. */
+  mode?: number;
 }
 
-function writeError(file: string, error: unknown): FileError {
-  const code = (error as NodeJS.ErrnoException).code;
-  const reason =
-    code === "ENOENT" ? "no such directory" : code === "EISDIR" ? "is a directory" : code === "EACCES" || code === "EPERM" ? "permission denied" : code === "ENOSPC" ? "no space left on the device" : `cannot write (${code ?? String(error)})`;
+function outputTarget(output: string): OutputTarget {
+  let stat;
+  try {
+    stat = statSync(output);
+  } catch {
+    return { path: output, direct: false }; // Missing (or unreadable: opening it will say why).
+  }
+  if (stat.isDirectory()) throw new FileError(output, 0, "is a directory");
+  if (!stat.isFile()) return { path: output, direct: true };
+  return { path: realpathSync(output), direct: false, mode: stat.mode & 0o7777 };
+}
+
+/** An I/O error as a one-line FileError naming the output; anything else (a bug) as it is. */
+function writeError(file: string, error: unknown): unknown {
+  if (error instanceof FileError) return error;
+  const code = (error as NodeJS.ErrnoException | null)?.code;
+  if (typeof code !== "string") return error;
+  const reason = REASONS[code] ?? `cannot write (${code})`;
   return new FileError(file, 0, reason);
 }
+
+const REASONS: Record<string, string> = {
+  ENOENT: "no such directory",
+  ENOTDIR: "no such directory",
+  EISDIR: "is a directory",
+  EACCES: "permission denied",
+  EPERM: "permission denied",
+  EROFS: "read-only file system",
+  ENOSPC: "no space left on the device",
+  EDQUOT: "disk quota exceeded",
+};
 
 export class BufferedWriter {
   private readonly buffer: Buffer;

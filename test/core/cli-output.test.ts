@@ -1,6 +1,6 @@
 /** The CLI's buffered writer: any pieces, any buffer size, the same bytes as encoding the joined text. */
 import fc from "fast-check";
-import { closeSync, existsSync, mkdtempSync, openSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { chmodSync, closeSync, existsSync, lstatSync, mkdtempSync, openSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -58,9 +58,23 @@ describe("writeOutput to a file", () => {
       yield "x".repeat(10 * 1024 * 1024); // more than one buffer: some of it reached the disk
       throw new Error("the serializer failed");
     }
-    expect(() => writeOutput(failing(), file)).toThrow("the serializer failed");
+    // Not an I/O error: it goes on as it is, not as "cannot write".
+    expect(() => writeOutput(failing(), file)).toThrow(/^the serializer failed$/);
     expect(readFileSync(file, "utf8")).toBe("the earlier checkpoint\n");
     expect(readdirSync(dir).filter((name) => name.startsWith("kept"))).toEqual(["kept.json"]);
+  });
+
+  it("keeps a replaced file's permissions, and writes through a symbolic link", () => {
+    const file = join(dir, "private.json");
+    writeFileSync(file, "old\n");
+    chmodSync(file, 0o600);
+    writeOutput("new", file);
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    const link = join(dir, "latest.json");
+    symlinkSync(file, link);
+    writeOutput("through the link", link);
+    expect(lstatSync(link).isSymbolicLink()).toBe(true);
+    expect(readFileSync(file, "utf8")).toBe("through the link\n");
   });
 
   it("names the file and the reason when it cannot be written", () => {
