@@ -1,0 +1,28 @@
+/**
+ * `npm run bench` runs end to end (on a small generated session, one round)
+ * and prints its table: the README's figures come from it, so it must not rot.
+ * No timing is asserted; the bench itself checks that its contract minimum
+ * produced exactly the checkpoint's digests, and fails otherwise.
+ */
+import { spawnSync } from "node:child_process";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { ROOT } from "../helpers/cli.ts";
+
+describe("npm run bench", () => {
+  it("prints a row per input with every ratio", () => {
+    const result = spawnSync(process.execPath, ["--expose-gc", "--import", "tsx", join(ROOT, "bench/run.ts"), "--mb", "2", "--runs", "1"], { cwd: ROOT, encoding: "utf8" });
+    expect(result.stderr).toBe("");
+    expect(result.status).toBe(0);
+    const lines = result.stdout.split("\n");
+    const header = lines.find((line) => line.startsWith("| input |"))!;
+    expect(header.split("|").map((cell) => cell.trim())).toContain("contract minimum ÷ floor");
+    const rows = lines.filter((line) => /^\| (largest fixture|generated Pi session)/.test(line));
+    expect(rows.map((row) => row.split("|")[1]!.trim())).toEqual(["largest fixture (Pi, 2.4 MB)", "generated Pi session (2 MB)"]);
+    for (const row of rows) {
+      const cells = row.split("|").slice(2, -1).map((cell) => cell.trim());
+      expect(cells).toHaveLength(10);
+      for (const cell of cells) expect(cell).toMatch(/^\d+(\.\d+)?×?$/);
+    }
+  }, 120_000);
+});
