@@ -6,7 +6,6 @@
  */
 import { FileError, UsageError, parseArgs } from "./cli/args.ts";
 import { useNodeHasher } from "./cli/node-hash.ts";
-import { keepSerializedViews } from "./serialized.ts";
 import { runCheckrideCommand, runCompact, runInspect, runReport, runRoundsCommand, runScan, runVerify } from "./cli/commands.ts";
 
 const USAGE = `usage:
@@ -23,8 +22,6 @@ const USAGE = `usage:
 
 async function main(argv: string[]): Promise<number> {
   useNodeHasher();
-  // A checkpoint is written as soon as it is made: its active view's JSON is worth keeping until then.
-  keepSerializedViews(true);
   const args = parseArgs(argv);
   // `compact --help` asks for the usage, not for a session file.
   if (args.flags.has("help") || args.positional.includes("-h")) args.command = "help";

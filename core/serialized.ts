@@ -6,10 +6,11 @@
  * needs exactly that JSON (for a generated 100 MB session an 18 MB string
  * that takes ~0.1 s to make, measured).
  *
- * Off by default, because a kept string lives as long as its view: the CLI,
- * which writes a checkpoint as soon as it is made, turns it on; the app's
- * worker, which holds checkpoints for as long as a session is open and
- * exports one now and then, does not.
+ * Off by default, because a kept string lives as long as its view: the CLI's
+ * `compact`, which writes its checkpoint as soon as it is made, turns it on;
+ * the app's worker, which holds checkpoints for as long as a session is open
+ * and exports one now and then, and the CLI's other commands, which make
+ * views they never write, do not.
  */
 let keeping = false;
 const kept = new WeakMap<object, string>();

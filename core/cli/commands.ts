@@ -9,6 +9,7 @@ import { checkrideSession, sessionCwd } from "../checkride/session.ts";
 import { inspectSession } from "../inspect.ts";
 import { redactCheckpoint, scanMessages, type Finding } from "../redact.ts";
 import { renderHtml } from "../report/html.ts";
+import { keepSerializedViews } from "../serialized.ts";
 import { renderMarkdown } from "../report/markdown.ts";
 import { buildReport } from "../report/model.ts";
 import { STRATEGIES, findStrategy } from "../strategies/index.ts";
@@ -40,6 +41,9 @@ export function runInspect(args: ParsedArgs): number {
 }
 
 export async function runCompact(args: ParsedArgs): Promise<number> {
+  // The checkpoint is written as soon as it is made: its active view's JSON is worth keeping until then
+  // (the other commands make views they never write, and keep them longer).
+  keepSerializedViews(true);
   const { file, bytes, sha256, session } = readSessionFile(args);
   const strategyName = stringFlag(args, "strategy") ?? "transparent";
   if (!findStrategy(strategyName)) {
