@@ -51,7 +51,16 @@ export interface Message {
   line?: number;
 }
 
-export type FormatName = "pi" | "claude" | "codex" | "openai" | "anthropic";
+export type FormatName =
+  | "pi"
+  | "claude"
+  | "codex"
+  | "openai"
+  | "anthropic"
+  | "gemini"
+  | "cline"
+  | "opencode"
+  | "copilot";
 
 export interface LoadWarning {
   /** 1-based line number in the source file; 0 when the problem has no single line. */
@@ -113,6 +122,79 @@ export interface Session {
   branch(leafId: string | null): Message[];
   /** The context the agent would send now, after the compactions recorded in the file. */
   recordedContext(leafId: string | null): RecordedContext;
+  /** Every compaction the file records on the branch root → leaf, in order. */
+  recordedCompactions(leafId: string | null): RecordedCompaction[];
+  /** The file's own usage records on the branch root → leaf. */
+  usage(leafId: string | null): UsageSeries;
+}
+
+/**
+ * The kinds of compaction the formats record. One neutral type for every
+ * format: the "recorded" strategy, the audit, the timeline and the library
+ * all read RecordedCompaction and nothing format-specific.
+ */
+export type CompactionKind =
+  | "pi-compaction"
+  | "pi-branch-summary"
+  | "claude-compact"
+  | "claude-microcompact"
+  | "codex-compacted"
+  | "codex-rollback"
+  | "gemini-compression"
+  | "cline-truncation"
+  | "roo-condense"
+  | "roo-truncation"
+  | "opencode-compaction"
+  | "opencode-prune"
+  | "copilot-compaction";
+
+/** One compaction the file itself records, with the context just before and just after it. */
+export interface RecordedCompaction {
+  /** 1-based, in file order along the branch. */
+  index: number;
+  /** 1-based source line (or array position + 1) of the record. */
+  line: number;
+  /** The id of the entry that records it. */
+  entryId: string;
+  timestamp?: string;
+  kind: CompactionKind;
+  trigger: "auto" | "manual" | null;
+  /** The file's own token figures; null when the file states none (never estimated here). */
+  tokensBefore: number | null;
+  tokensAfter: number | null;
+  /** The summary text the agent wrote, when there is one. */
+  summary: string | null;
+  /** Size in bytes of opaque (encrypted) compaction content, shown by size only. */
+  opaqueBytes?: number;
+  /** What the agent was sending just before: the previous compaction's result plus everything after it. */
+  before: Message[];
+  /** What it sent right after: the summary and what was kept. */
+  after: Message[];
+  /** Ids of messages in `before` that no longer reach the model in `after`. */
+  droppedMessageIds: string[];
+}
+
+/** One model turn's usage as the file records it (never estimated). */
+export interface UsageTurn {
+  /** 1-based source line of the record carrying the figures. */
+  line: number;
+  /** The message it belongs to, when there is one. */
+  messageId?: string;
+  input: number;
+  output: number;
+  cacheRead: number;
+  cacheWrite: number;
+  /** Everything the model read on that turn: input + cache read + cache write, or the format's own total. */
+  contextTokens: number;
+}
+
+/** The file's own usage records, one series per branch. */
+export interface UsageSeries {
+  turns: UsageTurn[];
+  /** The context window the file states (Codex model_context_window), or null. */
+  contextWindow: number | null;
+  /** Caveats about the figures (zeroed usage on resumed messages, streamed duplicates skipped). */
+  notes: string[];
 }
 
 export interface RecordedContext {

@@ -68,6 +68,12 @@ export function sessionFromReader(output: ReaderOutput, strict: boolean): Sessio
     recordedContext(leafId) {
       return output.recorded(pathFor(leafId), context);
     },
+    recordedCompactions(leafId) {
+      return output.compactions ? output.compactions(pathFor(leafId), context) : [];
+    },
+    usage(leafId) {
+      return output.usage ? output.usage(pathFor(leafId), context) : { turns: [], contextWindow: null, notes: [] };
+    },
   };
 }
 

@@ -1,5 +1,5 @@
 /** Small helpers shared by the format readers. */
-import type { Block, Entry, FormatName, LoadWarning, Message, RecordedContext } from "../model.ts";
+import type { Block, Entry, FormatName, LoadWarning, Message, RecordedCompaction, RecordedContext, UsageSeries } from "../model.ts";
 
 export function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
@@ -48,6 +48,10 @@ export interface ReaderOutput {
   branchMessages?(path: Entry[], context: BranchContext): Message[];
   /** The agent's own context for a root → leaf path after its recorded compactions. */
   recorded(path: Entry[], context: BranchContext): RecordedContext;
+  /** Every compaction recorded on a root → leaf path (default: none). */
+  compactions?(path: Entry[], context: BranchContext): RecordedCompaction[];
+  /** The file's usage records on a root → leaf path (default: none). */
+  usage?(path: Entry[], context: BranchContext): UsageSeries;
 }
 
 export interface BranchContext {
