@@ -94,7 +94,9 @@ export class PieceDecoder implements TextPieces {
       bytes = piece.subarray(take);
     }
     const whole = wholeCharacters(bytes);
-    if (whole < bytes.length) this.carry = bytes.slice(whole);
+    // A copy, never a view: the caller may reuse the piece's memory for the next read
+    // (the CLI does), and Buffer#slice is a view, unlike Uint8Array#slice.
+    if (whole < bytes.length) this.carry = copyOf(bytes.subarray(whole));
     return this.startOfFile(prefix + this.decoder.decode(bytes.subarray(0, whole)));
   }
 
@@ -109,6 +111,12 @@ export class PieceDecoder implements TextPieces {
     this.atStart = false;
     return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
   }
+}
+
+function copyOf(bytes: Uint8Array): Uint8Array {
+  const copy = new Uint8Array(bytes.length);
+  copy.set(bytes);
+  return copy;
 }
 
 /** Bytes a UTF-8 sequence takes, from its first byte (1 for anything that cannot start one: decoding will say so). */

@@ -52,6 +52,8 @@ export interface SessionFile {
   bytes: number;
   sha256: string;
   session: Session;
+  /** Whether the records came from the pieces as they were read (false: the whole bytes were loaded at the end). */
+  streamed: boolean;
 }
 
 /** Read in pieces of this size into one reused buffer. */
@@ -85,7 +87,8 @@ export function readSessionFile(args: ParsedArgs, pieceBytes = READ_PIECE): Sess
     closeSync(fd);
   }
   try {
-    return { file, bytes, sha256: hash.digest("hex"), session: loader.finish(() => readInput(file)) };
+    const session = loader.finish(() => readInput(file));
+    return { file, bytes, sha256: hash.digest("hex"), session, streamed: loader.streamed };
   } catch (error) {
     if (error instanceof SessionError) throw new FileError(file, error.line, error.reason);
     throw error;
