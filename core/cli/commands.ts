@@ -1,5 +1,4 @@
 /** The CLI's commands. Each returns its exit code; problems are thrown. */
-import { verifyArchive } from "../archive.ts";
 import { CHECKPOINT_SCHEMA, type Checkpoint } from "../checkpoint.ts";
 import { compactSession } from "../compact.ts";
 import { checkpointPieces } from "../checkpoint-json.ts";
@@ -15,6 +14,7 @@ import { buildReport } from "../report/model.ts";
 import { STRATEGIES, findStrategy } from "../strategies/index.ts";
 import { FileError, UsageError, readInput, readSessionFile, stringFlag, type ParsedArgs } from "./args.ts";
 import { writeOutput } from "./output.ts";
+import { verifyCheckpoint } from "../verify.ts";
 import { basename } from "node:path";
 
 /** --endpoint URL --model M: the model that writes summaries (pi-default, handoff) and, with --reader endpoint, answers the quiz. */
@@ -177,12 +177,8 @@ export async function runVerify(args: ParsedArgs): Promise<number> {
   const file = args.positional[0];
   if (!file) throw new UsageError("verify needs a checkpoint file");
   const checkpoint = readCheckpoint(file);
-  const problems = await verifyArchive(checkpoint.archive);
-  for (const problem of problems) {
-    process.stderr.write(
-      `mismatch: ${problem.id}: ${problem.reason}${problem.expected ? ` (expected ${problem.expected}, found ${problem.found})` : ""}\n`,
-    );
-  }
+  const problems = await verifyCheckpoint(checkpoint);
+  for (const problem of problems) process.stderr.write(`mismatch: ${problem.id}: ${problem.reason}\n`);
   writeOutput(JSON.stringify({ file, payloads: checkpoint.archive.length, mismatches: problems.length, ok: problems.length === 0 }), undefined);
   return problems.length === 0 ? 0 : 1;
 }
