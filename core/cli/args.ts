@@ -31,6 +31,8 @@ export function parseArgs(argv: string[]): ParsedArgs {
     if (VALUE_FLAGS.has(name)) {
       const value = inline ?? rest[++i];
       if (value === undefined) throw new UsageError(`--${name} needs a value`);
+      // `--output=` would write a file with no name (and leave a `.partial` beside it).
+      if (value === "") throw new UsageError(`--${name} needs a value (it was empty)`);
       flags.set(name, value);
     } else if (BOOLEAN_FLAGS.has(name)) {
       flags.set(name, true);

@@ -13,7 +13,7 @@ import { renderMarkdown } from "../report/markdown.ts";
 import { buildReport } from "../report/model.ts";
 import { STRATEGIES, findStrategy } from "../strategies/index.ts";
 import { FileError, UsageError, readInput, readSessionFile, stringFlag, type ParsedArgs } from "./args.ts";
-import { writeOutput } from "./output.ts";
+import { refuseInputAsOutput, writeOutput } from "./output.ts";
 import { verifyCheckpoint } from "../verify.ts";
 import { basename } from "node:path";
 
@@ -44,6 +44,7 @@ export async function runCompact(args: ParsedArgs): Promise<number> {
   // The checkpoint is written as soon as it is made: its active view's JSON is worth keeping until then
   // (the other commands make views they never write, and keep them longer).
   keepSerializedViews(true);
+  refuseInputAsOutput(stringFlag(args, "output"), [args.positional[0], stringFlag(args, "previous")]);
   const { file, bytes, sha256, session } = readSessionFile(args);
   const strategyName = stringFlag(args, "strategy") ?? "transparent";
   if (!findStrategy(strategyName)) {
@@ -156,6 +157,7 @@ export async function runReport(args: ParsedArgs): Promise<number> {
   const output = stringFlag(args, "format") ?? "html";
   if (output !== "html" && output !== "md") throw new UsageError(`--format is html or md for a report (got "${output}")`);
   const sessionArgs: ParsedArgs = { ...args, flags: new Map([...args.flags].filter(([k]) => k !== "format")) };
+  refuseInputAsOutput(stringFlag(args, "output"), [args.positional[0], stringFlag(args, "memory")]);
   const { file, bytes, sha256, session } = readSessionFile(sessionArgs);
   const strategies = strategyList(args, "all");
   const leafId = leafFlag(args, session);

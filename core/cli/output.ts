@@ -10,6 +10,35 @@ import { FileError } from "./args.ts";
 const BUFFER_BYTES = 4 * 1024 * 1024;
 
 /**
+ * Refuses an output that is one of the inputs (the same file by device and
+ * inode: the same path, a symbolic or hard link to it). Writing it would
+ * replace the session file itself with its checkpoint or report, losing the
+ * other branches and every non-message entry. Called before any work.
+ */
+export function refuseInputAsOutput(output: string | undefined, inputs: readonly (string | undefined)[]): void {
+  if (output === undefined) return;
+  let target;
+  try {
+    target = statSync(output);
+  } catch {
+    return; // Not there yet: it cannot be an input.
+  }
+  if (!target.isFile()) return; // A device or a pipe is written to, never replaced.
+  for (const input of inputs) {
+    if (input === undefined) continue;
+    let source;
+    try {
+      source = statSync(input);
+    } catch {
+      continue; // Reading it will say why.
+    }
+    if (source.dev === target.dev && source.ino === target.ino) {
+      throw new FileError(output, 0, `is the input ${input}: refusing to overwrite it (choose another --output)`);
+    }
+  }
+}
+
+/**
  * `text` to a file, or to stdout without one, with a final newline. A file
  * appears whole or not at all: it is written beside its name and renamed into
  * place at the end, so a full disk or an error halfway leaves no truncated
