@@ -11,7 +11,7 @@ import { runCheckrideCommand, runCompact, runInspect, runReport, runRoundsComman
 const USAGE = `usage:
   npm run cli -- inspect <file> [--leaf ID] [--format pi|claude|codex|openai|anthropic] [--strict]
   npm run cli -- compact <file> [--leaf ID] [--strategy NAME] [--max-prose-characters N]
-                                [--previous CHECKPOINT] [--output FILE] [--format F] [--strict] [--redact [--keep FINDING,…]]
+                                [--previous CHECKPOINT (transparent only)] [--output FILE] [--format F] [--strict] [--redact [--keep FINDING,…]]
   npm run cli -- verify <checkpoint>
   npm run cli -- checkride <file> [--strategy NAME|all] [--reader literal|endpoint] [--endpoint URL --model M [--timeout S]]
                                   [--memory FILE] [--leaf ID] [--json]

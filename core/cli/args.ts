@@ -54,6 +54,8 @@ export interface SessionFile {
   bytes: number;
   sha256: string;
   session: Session;
+  /** SHA-256 of the first `prefixBytes` bytes, when asked for and the file is at least that long. */
+  prefixSha256?: string;
   /** Whether the records came from the pieces as they were read (false: the whole bytes were loaded at the end). */
   streamed: boolean;
 }
@@ -68,13 +70,16 @@ const READ_PIECE = 8 * 1024 * 1024;
  * here, in pieces 0.05 s). Only the formats and modes read from the whole
  * bytes (one JSON value, --strict) read the file again.
  */
-export function readSessionFile(args: ParsedArgs, pieceBytes = READ_PIECE): SessionFile {
+export function readSessionFile(args: ParsedArgs, pieceBytes = READ_PIECE, options: { prefixBytes?: number } = {}): SessionFile {
   const file = args.positional[0];
   if (!file) throw new UsageError(`${args.command} needs a session file`);
   const format = stringFlag(args, "format");
   if (format !== undefined && !isFormatName(format)) throw new UsageError(`unknown format "${format}"`);
   const loader = new StreamingSessionLoader({ format, strict: args.flags.has("strict") }, new PieceDecoder());
   const hash = createHash("sha256");
+  // The hash of the first `prefixBytes` bytes, taken on the same read (did the session grow from an earlier file?).
+  const prefixBytes = options.prefixBytes;
+  const prefix = prefixBytes !== undefined ? createHash("sha256") : undefined;
   let bytes = 0;
   const fd = openInput(file);
   try {
@@ -83,6 +88,7 @@ export function readSessionFile(args: ParsedArgs, pieceBytes = READ_PIECE): Sess
       const bytesRead = piece.subarray(0, read);
       loader.push(bytesRead);
       hash.update(bytesRead);
+      if (prefix && bytes < prefixBytes!) prefix.update(bytesRead.subarray(0, Math.min(read, prefixBytes! - bytes)));
       bytes += read;
     }
   } finally {
@@ -90,7 +96,8 @@ export function readSessionFile(args: ParsedArgs, pieceBytes = READ_PIECE): Sess
   }
   try {
     const session = loader.finish(() => readInput(file));
-    return { file, bytes, sha256: hash.digest("hex"), session, streamed: loader.streamed };
+    const prefixSha256 = prefix && bytes >= prefixBytes! ? prefix.digest("hex") : undefined;
+    return { file, bytes, sha256: hash.digest("hex"), session, streamed: loader.streamed, ...(prefixSha256 ? { prefixSha256 } : {}) };
   } catch (error) {
     if (error instanceof SessionError) throw new FileError(file, error.line, error.reason);
     throw error;

@@ -1,5 +1,6 @@
 /** The CLI's commands. Each returns its exit code; problems are thrown. */
 import { CHECKPOINT_SCHEMA, type Checkpoint } from "../checkpoint.ts";
+import { checkPreviousCheckpoint, matchPreviousSource, refusePreviousFor } from "./previous.ts";
 import { compactSession } from "../compact.ts";
 import { checkpointPieces } from "../checkpoint-json.ts";
 import { deriveDistractor, runRounds } from "../checkride/rounds.ts";
@@ -45,7 +46,6 @@ export async function runCompact(args: ParsedArgs): Promise<number> {
   // (the other commands make views they never write, and keep them longer).
   keepSerializedViews(true);
   refuseInputAsOutput(stringFlag(args, "output"), [args.positional[0], stringFlag(args, "previous")]);
-  const { file, bytes, sha256, session } = readSessionFile(args);
   const strategyName = stringFlag(args, "strategy") ?? "transparent";
   if (!findStrategy(strategyName)) {
     throw new UsageError(`unknown strategy "${strategyName}" (have: ${STRATEGIES.map((s) => s.name).join(", ")})`);
@@ -56,8 +56,20 @@ export async function runCompact(args: ParsedArgs): Promise<number> {
     if (!/^\d+$/.test(cap)) throw new UsageError("--max-prose-characters takes a whole number of characters");
     options.maxProseChars = Number(cap);
   }
+  // The earlier checkpoint is checked whole before the session is read; the session's read also
+  // hashes its first bytes, to tell a grown file from another one.
   const previousFile = stringFlag(args, "previous");
-  const previous = previousFile ? readCheckpoint(previousFile) : undefined;
+  let previous: Checkpoint | undefined;
+  if (previousFile) {
+    refusePreviousFor(strategyName);
+    previous = readCheckpoint(previousFile);
+    await checkPreviousCheckpoint(previousFile, previous);
+  }
+  const { file, bytes, sha256, session, prefixSha256 } = readSessionFile(args, undefined, { prefixBytes: previous?.source.bytes });
+  if (previous) {
+    const note = matchPreviousSource(previousFile!, previous, { bytes, sha256, format: session.format, prefixSha256 });
+    if (note) process.stderr.write(`note: ${note}\n`);
+  }
   const checkpoint = await compactSession(
     session,
     { name: basename(file), bytes, sha256 },

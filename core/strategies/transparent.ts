@@ -108,15 +108,26 @@ export async function transparent(branch: readonly Message[], options: Transpare
     activeCharsDelta += (item.path === "/blocks" ? markerLength + 2 : markerLength) - digests[i]!.jsonLength;
   });
 
-  // Earlier rounds' payloads survive even when their message is not in this branch view.
-  for (const [id, entry] of previous) if (!archived.has(id)) archive.push(entry);
+  // Earlier rounds' payloads survive when a marker of this view still points at them (an
+  // earlier active view recompacted keeps its markers); one no marker references is not
+  // carried, so the checkpoint never holds an entry nothing in it refers to.
+  const referenced = new Set<string>();
   for (const message of active) {
     for (const block of message.blocks) {
-      if (block.type === "omitted" && !archived.has(block.recoveryId) && !previous.has(block.recoveryId)) {
+      if (block.type !== "omitted") continue;
+      referenced.add(block.recoveryId);
+      if (!archived.has(block.recoveryId) && !previous.has(block.recoveryId)) {
         context.warn?.(`marker ${block.recoveryId} has no archived payload (was the previous checkpoint given?)`);
       }
     }
   }
+  let leftOut = 0;
+  for (const [id, entry] of previous) {
+    if (archived.has(id)) continue;
+    if (referenced.has(id)) archive.push(entry);
+    else leftOut++;
+  }
+  if (leftOut > 0) context.warn?.(`${leftOut} payload(s) of the previous checkpoint are not on this branch: left out`);
 
   // One serialization of the (small) active view gives both lengths: the
   // branch's JSON is the active view's minus what the markers replaced.
