@@ -4,7 +4,7 @@
  * and the CLI use, so a report's numbers equal the app's for the same
  * session and strategy.
  */
-import type { CheckpointStats } from "../checkpoint.ts";
+import type { Checkpoint, CheckpointStats } from "../checkpoint.ts";
 import { checkrideTargets } from "../checkride/session.ts";
 import { extractFacts } from "../checkride/facts.ts";
 import { runCheckride, type CheckrideResult } from "../checkride/run.ts";
@@ -102,7 +102,7 @@ export async function buildReport(
     if (!strategy) throw new Error(`unknown strategy "${name}"`);
     const checkpoint = await compactSession(session, file, { strategy: name, options: options.strategyOptions ?? {}, leafId });
     if (i === 0) primaryActive = checkpoint.active;
-    const omissions = checkpoint.archive.map((e) => ({ id: e.id, kind: e.kind, bytes: e.bytes, sha256: e.sha256, label: labelOf(checkpoint.active, e.id) ?? e.kind }));
+    const omissions = omissionRows(checkpoint);
     strategies.push({
       name,
       label: strategy.label,
@@ -136,7 +136,18 @@ export async function buildReport(
   };
 }
 
-function labelOf(active: readonly Message[], recoveryId: string): string | undefined {
-  for (const message of active) for (const block of message.blocks) if (block.type === "omitted" && block.recoveryId === recoveryId) return block.label;
-  return undefined;
+/**
+ * The archive's rows with each marker's label. The labels are gathered in one
+ * pass over the active view: finding each entry's marker by scanning the view
+ * made the report quadratic (49 s at 100 MB, killed after 600 s at 300 MB).
+ */
+export function omissionRows(checkpoint: Pick<Checkpoint, "active" | "archive">): ReportStrategy["omissions"] {
+  const labels = markerLabels(checkpoint.active);
+  return checkpoint.archive.map((e) => ({ id: e.id, kind: e.kind, bytes: e.bytes, sha256: e.sha256, label: labels.get(e.id) ?? e.kind }));
+}
+
+export function markerLabels(active: readonly Message[]): Map<string, string> {
+  const labels = new Map<string, string>();
+  for (const message of active) for (const block of message.blocks) if (block.type === "omitted" && !labels.has(block.recoveryId)) labels.set(block.recoveryId, block.label);
+  return labels;
 }
