@@ -3,6 +3,16 @@ import type { ReportData } from "./model.ts";
 
 const CELL = { pass: "✅", fail: "❌", skipped: "–", inconclusive: "❔" } as const;
 
+/**
+ * Text from outside (a file name) as literal Markdown: every ASCII punctuation
+ * character backslash-escaped (CommonMark allows it for all of them), so a
+ * name cannot open a link, an image, an HTML tag, emphasis or a table cell.
+ */
+export function mdLiteral(text: string): string {
+  return text.replace(/\r?\n|\r/g, " ").replace(/[!-/:-@[-`{-~]/g, (c) => `\\${c}`);
+}
+
+/** Our own names (strategies) in a table cell: only the cell separator and line breaks matter. */
 function mdEscape(text: string): string {
   return text.replace(/\|/g, "\\|").replace(/\r?\n/g, " ");
 }
@@ -10,7 +20,7 @@ function mdEscape(text: string): string {
 export function renderMarkdown(report: ReportData): string {
   const { source } = report;
   const lines: string[] = [];
-  lines.push(`## Compaction audit: ${mdEscape(source.name)}`);
+  lines.push(`## Compaction audit: ${mdLiteral(source.name)}`);
   lines.push("");
   lines.push(`${source.format}${source.formatVersion ? ` ${source.formatVersion}` : ""} · ${source.branchMessages} messages on the branch · ${source.toolCalls} tool calls · sha256 \`${source.sha256.slice(0, 16)}…\``);
   if (report.redaction) lines.push(`\n> Redacted before sharing: ${report.redaction.masked} value(s) masked (${report.redaction.kinds.join(", ")}).`);

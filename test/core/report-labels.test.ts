@@ -37,3 +37,18 @@ describe("omission labels", () => {
     expect(view.reads()).toBe(messages);
   });
 });
+
+describe("the Markdown scorecard's file name", () => {
+  it("is literal text: no tag, link, image or emphasis survives", async () => {
+    const { mdLiteral, renderMarkdown } = await import("../../core/report/markdown.ts");
+    const name = "<img src=x onerror=alert(1)>![i](http://x/y.png)[a](javascript:alert(1))*b*_c_|d`e`\nf.jsonl";
+    const escaped = mdLiteral(name);
+    expect(escaped).not.toMatch(/(^|[^\\])[<>[\]()*_|`!]/);
+    expect(escaped).not.toContain("\n");
+    // Removing the escapes gives the name back (line break as a space).
+    expect(escaped.replace(/\\(.)/g, "$1")).toBe(name.replace("\n", " "));
+    const source = { name, bytes: 1, sha256: "0".repeat(64), format: "pi", formatVersion: null, leafId: null, branchMessages: 0, toolCalls: 0, warnings: 0 };
+    const heading = renderMarkdown({ source, strategies: [], checkride: [], primary: "transparent", original: [], active: [], redaction: null }).split("\n")[0];
+    expect(heading).toBe(`## Compaction audit: ${escaped}`);
+  });
+});
