@@ -43,9 +43,14 @@ const PATTERNS: Pattern[] = [
   { kind: "slack-token", regex: /\bxox[abprs]-[A-Za-z0-9-]{10,}/g, group: 0 },
   { kind: "google-api-key", regex: /\bAIza[0-9A-Za-z_-]{35}/g, group: 0 },
   { kind: "stripe-key", regex: /\b[sr]k_(?:live|test)_[A-Za-z0-9]{16,}/g, group: 0 },
-  { kind: "jwt", regex: /\beyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/g, group: 0 },
+  // A JWT's header and payload are base64url JSON objects (`eyJ…`, or `e30` for `{}`); short ones
+  // (an empty payload, `alg: none` with no signature) are tokens all the same.
+  { kind: "jwt", regex: /\beyJ[A-Za-z0-9_-]{5,}\.(?:eyJ[A-Za-z0-9_-]*|e30)\.[A-Za-z0-9_-]*/g, group: 0 },
   { kind: "bearer-token", regex: /\bBearer\s+([A-Za-z0-9._~+/=-]{16,})/g, group: 1 },
-  { kind: "password", regex: /\b(?:password|passwd|pwd|secret|api[_-]?key|access[_-]?token|auth[_-]?token)\b["']?\s*[:=]\s*["']?([^\s"'`,;)}{]{4,})/gi, group: 1 },
+  // Also env-style names that end in one of these words (DB_PASSWORD=, POSTGRES_PASSWORD=, CLIENT_SECRET=,
+  // MY_API_KEY=, db_password:): `_` is a word character, so `\b` alone never matched inside them.
+  // The prefix is bounded (at most 4 parts of 1–40 characters) so the scan stays linear.
+  { kind: "password", regex: /\b(?:[A-Za-z0-9]{1,40}_){0,4}(?:password|passwd|pwd|secret|api[_-]?key|access[_-]?token|auth[_-]?token)\b["']?\s*[:=]\s*["']?([^\s"'`,;)}{]{4,})/gi, group: 1 },
   { kind: "email", regex: /\b[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}\b/g, group: 0 },
 ];
 
