@@ -38,6 +38,11 @@ export class JsonLinesParser {
   private finished = false;
   /** Lines with something on them. */
   contentLines = 0;
+
+  /** Line breaks pushed so far (before finish): the line a new piece starts on is this plus one. */
+  get lineBreaks(): number {
+    return this.lineNo;
+  }
   /** Whether the first line with content was one JSON value (JSONL's first record, not a pretty-printed "{"). */
   firstLineIsJson = false;
 

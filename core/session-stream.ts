@@ -5,12 +5,22 @@
  * end is only the format's reader and the tree. Everything else (one JSON
  * value, bytes that do not decode, strict mode) is loaded from the whole
  * bytes at the end by loadSession, so errors and results are exactly its own.
+ *
+ * The input is read once: a pipe or a FIFO cannot be read again. Until the
+ * bytes are known to stream (a JSON Lines record has been read and the first
+ * line is not the start of one pretty-printed object) the loader keeps a copy
+ * of every piece, and the whole-bytes paths load from that copy. Once they
+ * stream the copy is dropped, and bytes that turn out not to decode later on
+ * fail with the line decodeSessionBytes would name.
  */
 import { StreamTextPieces, type TextPieces } from "./decode.ts";
 import { JsonLinesReader } from "./formats/detect.ts";
 import { JsonLinesParser } from "./jsonl.ts";
-import type { Session } from "./model.ts";
+import { SessionError, type Session } from "./model.ts";
 import { loadSession, sessionFromReader, type LoadOptions } from "./session.ts";
+
+const BINARY = "binary data (a NUL byte): this is not a text session file";
+const NOT_UTF8 = "the file is not valid UTF-8 text";
 
 export class StreamingSessionLoader {
   private readonly decoder: TextPieces;
@@ -22,7 +32,15 @@ export class StreamingSessionLoader {
   private leadDecided = false;
   /** The first character with content: "{" needs a second look at the end (one pretty-printed object?). */
   private firstChar = "";
-  /** After finish: whether the records came from the slices (true) or the whole bytes were read again. */
+  /** Copies of the pieces while the whole bytes may still be needed; null once the records stream. */
+  private kept: Uint8Array[] | null = [];
+  /** After the copy was dropped: the line of the first bad byte sequence, and of the first NUL (which wins, as in decodeSessionBytes). */
+  private badText: { line: number; nul: boolean } | null = null;
+  /** Line breaks in the pieces after the text stopped going to the parser. */
+  private breaksAfterFailure = 0;
+  /** The line of the first U+FFFD already in the text (decodeSessionBytes names the first one it sees). */
+  private replacementLine = 0;
+  /** After finish: whether the records came from the slices (true) or the whole bytes were loaded. */
   streamed = false;
 
   /** `decoder`: how pieces become text (see core/decode.ts: the fast way differs between Node and browsers). */
@@ -36,16 +54,20 @@ export class StreamingSessionLoader {
     this.lines = options.strict ? null : new JsonLinesParser(false, this.reader.add);
   }
 
-  /** The next bytes of the file, in order. */
+  /** The next bytes of the file, in order. The loader copies what it keeps: the caller may reuse `chunk`. */
   push(chunk: Uint8Array): void {
-    if (!this.lines || chunk.length === 0) return;
-    // A NUL byte or invalid UTF-8: decodeSessionBytes will say so, with the line.
-    if (chunk.includes(0)) return this.giveUp();
+    if (chunk.length === 0) return;
+    // A copy (`new Uint8Array` copies; Buffer#slice would be a view of memory the caller reuses).
+    if (this.kept) this.kept.push(new Uint8Array(chunk));
+    if (this.badText) return this.afterFailure(chunk);
+    if (!this.lines) return;
+    const nul = chunk.indexOf(0);
+    if (nul !== -1) return this.fail(chunk, nul, true);
     let text: string;
     try {
       text = this.decoder.decode(chunk);
     } catch {
-      return this.giveUp();
+      return this.fail(chunk, -1, false);
     }
     if (!this.leadDecided) {
       this.lead += text;
@@ -58,25 +80,40 @@ export class StreamingSessionLoader {
       text = this.lead;
       this.lead = "";
     }
+    if (!this.kept) this.noteReplacement(text);
     this.lines.push(text);
+    if (this.kept && this.streams()) this.kept = null;
   }
 
   /**
    * The session. `wholeBytes` gives the whole file again (the same bytes
-   * pushed), for the paths that read it whole; a caller that did not keep
-   * them passes a function, called only then.
+   * pushed), for the paths that read it whole; without it the loader's own
+   * copy is used (a pipe cannot be read twice).
    */
-  finish(wholeBytes: Uint8Array | (() => Uint8Array)): Session {
-    const bytes = () => (typeof wholeBytes === "function" ? wholeBytes() : wholeBytes);
+  finish(wholeBytes?: Uint8Array | (() => Uint8Array)): Session {
+    const bytes = (): Uint8Array => {
+      if (wholeBytes !== undefined) return typeof wholeBytes === "function" ? wholeBytes() : wholeBytes;
+      if (!this.kept) throw new Error("StreamingSessionLoader: the whole bytes were not kept");
+      return concat(this.kept);
+    };
     const lines = this.lines;
-    if (lines) {
+    if (lines && !this.badText) {
       try {
         const rest = this.decoder.finish();
         if (!this.leadDecided) this.lead += rest;
-        else if (rest) lines.push(rest);
+        else if (rest) {
+          if (!this.kept) this.noteReplacement(rest);
+          lines.push(rest);
+        }
       } catch {
-        this.giveUp();
+        // A character cut by the end of the file.
+        if (this.kept || wholeBytes !== undefined) this.giveUp();
+        else this.badText = { line: this.replacementLine || lines.lineBreaks + 1, nul: false };
       }
+    }
+    if (this.badText) {
+      if (wholeBytes !== undefined) return loadSession(bytes(), this.options);
+      throw new SessionError(this.badText.line, this.badText.nul ? BINARY : NOT_UTF8);
     }
     if (!this.lines || !this.leadDecided) return loadSession(bytes(), this.options);
     // "{" starts JSON Lines only when its first line is a whole value and another line follows;
@@ -85,11 +122,76 @@ export class StreamingSessionLoader {
     const result = lines!.finish();
     if (!this.reader.hasRecords) return loadSession(bytes(), this.options);
     this.streamed = true;
+    this.kept = null;
     return sessionFromReader(this.reader.finish(result), false);
+  }
+
+  /** Whether finish will take the records from the slices, whatever comes next (but bad bytes). */
+  private streams(): boolean {
+    const lines = this.lines;
+    if (!lines || !this.leadDecided || !this.reader.hasRecords) return false;
+    return this.firstChar !== "{" || (lines.firstLineIsJson && lines.contentLines > 1);
+  }
+
+  /** Bytes that do not decode: the whole-bytes path says so while the copy is kept; afterwards the line is worked out here. */
+  private fail(chunk: Uint8Array, nulAt: number, nul: boolean): void {
+    if (this.kept) return this.giveUp();
+    const base = this.lines!.lineBreaks + 1;
+    if (nul) {
+      this.badText = { line: base + countBreaks(chunk, nulAt), nul: true };
+    } else {
+      // decodeSessionBytes names the line of the first replacement character of a lenient decode.
+      // Leading continuation bytes finish a character the last piece cut: they are not the fault.
+      let from = 0;
+      while (from < 3 && from < chunk.length && (chunk[from]! & 0xc0) === 0x80) from++;
+      const text = new TextDecoder("utf-8", { fatal: false }).decode(chunk.subarray(from));
+      const at = text.indexOf("\uFFFD");
+      this.badText = { line: this.replacementLine || base + countBreaks(new TextEncoder().encode(text.slice(0, Math.max(0, at))), -1), nul: false };
+    }
+    this.breaksAfterFailure = this.lines!.lineBreaks + countBreaks(chunk, -1);
+    this.lines = null;
+  }
+
+  /** After bad bytes, only a NUL later on changes the error (it is named first, wherever it is). */
+  private afterFailure(chunk: Uint8Array): void {
+    if (this.badText!.nul) return;
+    const nul = chunk.indexOf(0);
+    if (nul !== -1) this.badText = { line: this.breaksAfterFailure + 1 + countBreaks(chunk, nul), nul: true };
+    else this.breaksAfterFailure += countBreaks(chunk, -1);
+  }
+
+  private noteReplacement(text: string): void {
+    if (this.replacementLine) return;
+    const at = text.indexOf("\uFFFD");
+    if (at === -1) return;
+    let line = this.lines!.lineBreaks + 1;
+    for (let i = text.indexOf("\n"); i !== -1 && i < at; i = text.indexOf("\n", i + 1)) line++;
+    this.replacementLine = line;
   }
 
   private giveUp(): void {
     this.lines = null;
     this.lead = "";
   }
+}
+
+/** Line breaks (byte 10) in `bytes`, before index `end` (-1: all of them). */
+function countBreaks(bytes: Uint8Array, end: number): number {
+  const stop = end === -1 ? bytes.length : end;
+  let count = 0;
+  for (let i = bytes.indexOf(10); i !== -1 && i < stop; i = bytes.indexOf(10, i + 1)) count++;
+  return count;
+}
+
+function concat(pieces: readonly Uint8Array[]): Uint8Array {
+  if (pieces.length === 1) return pieces[0]!;
+  let length = 0;
+  for (const piece of pieces) length += piece.length;
+  const whole = new Uint8Array(length);
+  let at = 0;
+  for (const piece of pieces) {
+    whole.set(piece, at);
+    at += piece.length;
+  }
+  return whole;
 }

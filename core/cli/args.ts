@@ -67,8 +67,9 @@ const READ_PIECE = 8 * 1024 * 1024;
  * The session file named on the command line. It is read once, in pieces,
  * each handed to the streaming loader and the hash as it comes: a 100 MB
  * file is never held whole (reading it whole into new memory took 0.3–0.5 s
- * here, in pieces 0.05 s). Only the formats and modes read from the whole
- * bytes (one JSON value, --strict) read the file again.
+ * here, in pieces 0.05 s). The formats and modes that need the whole bytes
+ * (one JSON value, --strict) get the loader's copy of the pieces: the file is
+ * never read twice, so a pipe, a FIFO or /dev/stdin works like a file.
  */
 export function readSessionFile(args: ParsedArgs, pieceBytes = READ_PIECE, options: { prefixBytes?: number } = {}): SessionFile {
   const file = args.positional[0];
@@ -92,10 +93,11 @@ export function readSessionFile(args: ParsedArgs, pieceBytes = READ_PIECE, optio
       bytes += read;
     }
   } finally {
-    closeSync(fd);
+    if (fd !== 0) closeSync(fd);
   }
   try {
-    const session = loader.finish(() => readInput(file));
+    // One read of the input: a pipe or a FIFO cannot be read twice, so the loader loads from its own copy when it needs the whole bytes.
+    const session = loader.finish();
     const prefixSha256 = prefix && bytes >= prefixBytes! ? prefix.digest("hex") : undefined;
     return { file, bytes, sha256: hash.digest("hex"), session, streamed: loader.streamed, ...(prefixSha256 ? { prefixSha256 } : {}) };
   } catch (error) {
@@ -104,7 +106,11 @@ export function readSessionFile(args: ParsedArgs, pieceBytes = READ_PIECE, optio
   }
 }
 
+/** Names of the standard input: read from descriptor 0 itself (opening /dev/stdin fails on a socket, ENXIO). */
+const STDIN_NAMES = new Set(["-", "/dev/stdin"]);
+
 function openInput(file: string): number {
+  if (STDIN_NAMES.has(file)) return 0;
   try {
     const fd = openSync(file, "r");
     if (fstatSync(fd).isDirectory()) {
@@ -118,10 +124,18 @@ function openInput(file: string): number {
 }
 
 function readPiece(file: string, fd: number, piece: Buffer): number {
-  try {
-    return readSync(fd, piece, 0, piece.length, null);
-  } catch (error) {
-    throw readError(file, error);
+  for (;;) {
+    try {
+      return readSync(fd, piece, 0, piece.length, null);
+    } catch (error) {
+      // A non-blocking stdin with nothing yet: wait for the writer (a short sleep, not a spin).
+      if ((error as NodeJS.ErrnoException).code === "EAGAIN") {
+        Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 5);
+        continue;
+      }
+      if ((error as NodeJS.ErrnoException).code === "EOF") return 0;
+      throw readError(file, error);
+    }
   }
 }
 

@@ -200,3 +200,58 @@ describe("reading Pi records one at a time as they are parsed", () => {
     );
   });
 });
+
+/** The CLI's way: one reused buffer, no second read (finish without the whole bytes). */
+function streamedOnce(bytes: Uint8Array, cuts: number[], options = {}): { session: Session; streamed: boolean } {
+  const loader = new StreamingSessionLoader(options, new PieceDecoder());
+  const reused = Buffer.alloc(bytes.length + 1);
+  let from = 0;
+  for (const cut of [...cuts, bytes.length].sort((a, b) => a - b)) {
+    const to = Math.min(bytes.length, cut);
+    if (to <= from) continue;
+    reused.set(bytes.subarray(from, to));
+    loader.push(reused.subarray(0, to - from));
+    reused.fill(0x7b, 0, to - from); // what the next read leaves behind
+    from = to;
+  }
+  const session = loader.finish();
+  return { session, streamed: loader.streamed };
+}
+
+describe("one read: finishing from the loader's own copy", () => {
+  it("gives the whole-bytes session or error for generated texts, strict or not", () => {
+    fc.assert(
+      fc.property(textArb, fc.array(fc.nat(), { maxLength: 8 }), fc.boolean(), (text, rawCuts, strict) => {
+        const bytes = encoder.encode(text);
+        const cuts = rawCuts.map((cut) => cut % (bytes.length + 1));
+        expect(outcome(() => streamedOnce(bytes, cuts, { strict }).session)).toEqual(outcome(() => loadSession(bytes, { strict })));
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it("names the line of a NUL or of bytes that are not UTF-8 anywhere, also after the copy was dropped", () => {
+    const lines = [header, ...Array.from({ length: 30 }, (_, i) => piLine(i, `line ${i} é€😀`))];
+    const good = encoder.encode(lines.join("\n") + "\n");
+    fc.assert(
+      fc.property(fc.nat(good.length), fc.constantFrom([0], [0xff], [0xc3], [0xe2, 0x82], [0xff, 0x00]), fc.option(fc.nat(good.length)), fc.array(fc.nat(), { maxLength: 6 }), (at, bad, nulAt, rawCuts) => {
+        const bytes = Array.from(good);
+        bytes.splice(at, 0, ...bad);
+        if (nulAt !== null) bytes.splice(nulAt % bytes.length, 0, 0);
+        const damaged = Uint8Array.from(bytes);
+        const cuts = rawCuts.map((cut) => cut % (damaged.length + 1));
+        expect(outcome(() => streamedOnce(damaged, cuts).session)).toEqual(outcome(() => loadSession(damaged)));
+      }),
+      { numRuns: 400 },
+    );
+  });
+
+  it("streams JSON Lines fixtures without keeping the copy, and reads the others from it", () => {
+    for (const name of allFixtures().filter((file) => !file.startsWith("copilot/"))) {
+      const bytes = readFixture(name);
+      const once = streamedOnce(bytes, cutsFor(3, bytes.length, 20));
+      expect(shape(once.session), name).toEqual(shape(loadSession(bytes)));
+      expect(once.streamed, name).toBe(name.endsWith(".jsonl"));
+    }
+  });
+});
