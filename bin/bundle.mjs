@@ -10,7 +10,7 @@
  * can transpile TypeScript.
  */
 import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync } from "node:fs";
+import { chmodSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -68,12 +68,36 @@ function esbuildVersion() {
   }
 }
 
-/** The path of an up-to-date bundle of the CLI, built now if there is none. */
+/**
+ * Whether the cached bundle is the one this launcher built: its bytes hash to
+ * the digest written beside it at build time, and both files are ours and
+ * writable by no one else. Only existing used to be checked, so a truncated
+ * bundle failed with a stack trace on every run until the cache was cleared,
+ * and a file planted under the predictable name was executed.
+ * @param {string} bundle
+ * @param {string} digestFile
+ */
+export function trustedBundle(bundle, digestFile) {
+  try {
+    for (const file of [bundle, digestFile]) {
+      const stat = statSync(file);
+      if (!stat.isFile() || (stat.mode & 0o022) !== 0) return false;
+      if (typeof process.getuid === "function" && stat.uid !== process.getuid()) return false;
+    }
+    const recorded = readFileSync(digestFile, "utf8").trim();
+    return /^[0-9a-f]{64}$/.test(recorded) && createHash("sha256").update(readFileSync(bundle)).digest("hex") === recorded;
+  } catch {
+    return false;
+  }
+}
+
+/** The path of an up-to-date bundle of the CLI, built now if there is none or the cached one is damaged. */
 export async function bundledCli() {
   const dir = cacheDir();
   const key = sourceKey();
   const bundle = join(dir, `cli-${key}.mjs`);
-  if (existsSync(bundle)) return bundle;
+  const digestFile = `${bundle}.sha256`;
+  if (trustedBundle(bundle, digestFile)) return bundle;
   let esbuild;
   try {
     esbuild = await import("esbuild");
@@ -84,16 +108,25 @@ export async function bundledCli() {
   // Built beside its final name and renamed into place: a CLI started at the
   // same moment sees either no bundle or a whole one, never half of one.
   const partial = `${bundle}.${process.pid}.partial`;
+  const partialDigest = `${digestFile}.${process.pid}.partial`;
   try {
     esbuild.buildSync({ ...BUILD_OPTIONS, entryPoints: [ENTRY], outfile: partial });
+    writeFileSync(partialDigest, createHash("sha256").update(readFileSync(partial)).digest("hex") + "\n");
+    // Writable by no one else, whatever the umask: trustedBundle refuses anything else.
+    chmodSync(partial, 0o644);
+    chmodSync(partialDigest, 0o644);
   } catch (error) {
     rmSync(partial, { force: true });
+    rmSync(partialDigest, { force: true });
     throw new Error(`cannot build the CLI from ${relative(process.cwd(), ENTRY)}: ${messageOf(error)}`);
   }
+  // A planted or damaged file in the way is replaced (a rename replaces, it never follows a link).
   renameSync(partial, bundle);
+  renameSync(partialDigest, digestFile);
   // Bundles of older sources are of no further use.
   for (const name of readdirSync(dir)) {
-    if (name.startsWith("cli-") && name.endsWith(".mjs") && join(dir, name) !== bundle) rmSync(join(dir, name), { force: true });
+    const path = join(dir, name);
+    if (name.startsWith("cli-") && (name.endsWith(".mjs") || name.endsWith(".mjs.sha256")) && path !== bundle && path !== digestFile) rmSync(path, { force: true });
   }
   return bundle;
 }

@@ -4,7 +4,8 @@
  * stdout; a problem exits 2 with one line on stderr (`error: <file>:<line>:
  * <reason>`), never a stack trace; `verify` exits 1 when a hash does not hold.
  */
-import { FileError, UsageError, parseArgs } from "./cli/args.ts";
+import { FileError, UsageError, lastRead, parseArgs } from "./cli/args.ts";
+import { deepestMessage, isStackOverflow } from "./depth.ts";
 import { useNodeHasher } from "./cli/node-hash.ts";
 import { runCheckrideCommand, runCompact, runInspect, runReport, runRoundsCommand, runScan, runVerify } from "./cli/commands.ts";
 
@@ -50,14 +51,29 @@ async function main(argv: string[]): Promise<number> {
   }
 }
 
+function flat(text: string): string {
+  return text.replace(/\s*[\r\n]+\s*/g, " ");
+}
+
+/** A stack overflow names the file, and the line of its most deeply nested message (JSON.stringify recurses). */
+function nameOverflow(error: unknown): unknown {
+  if (!isStackOverflow(error) || !lastRead) return error;
+  const { file, session } = lastRead;
+  const deepest = deepestMessage(session.entries.flatMap((entry) => entry.messages));
+  if (!deepest) return new FileError(file, 0, "a value is nested too deeply to process");
+  return new FileError(file, deepest.message.line ?? 0, `message ${deepest.message.id} is nested ${deepest.depth} levels deep, more than this tool can process`);
+}
+
 main(process.argv.slice(2)).then(
   (code) => {
     process.exitCode = code;
   },
   (error: unknown) => {
-    if (error instanceof FileError) process.stderr.write(`error: ${error.file}:${error.line}: ${error.reason}\n`);
+    error = nameOverflow(error);
+    // One line, always: a reason may quote the input (V8's JSON errors quote the text around the fault).
+    if (error instanceof FileError) process.stderr.write(`error: ${error.file}:${error.line}: ${flat(error.reason)}\n`);
     else if (error instanceof UsageError) process.stderr.write(`error: ${error.message}\n${USAGE}\n`);
-    else process.stderr.write(`error: ${error instanceof Error ? error.message : String(error)}\n`);
+    else process.stderr.write(`error: ${flat(error instanceof Error ? error.message : String(error))}\n`);
     process.exitCode = 2;
   },
 );

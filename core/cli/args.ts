@@ -98,6 +98,7 @@ export function readSessionFile(args: ParsedArgs, pieceBytes = READ_PIECE, optio
   try {
     // One read of the input: a pipe or a FIFO cannot be read twice, so the loader loads from its own copy when it needs the whole bytes.
     const session = loader.finish();
+    lastRead = { file, session };
     const prefixSha256 = prefix && bytes >= prefixBytes! ? prefix.digest("hex") : undefined;
     return { file, bytes, sha256: hash.digest("hex"), session, streamed: loader.streamed, ...(prefixSha256 ? { prefixSha256 } : {}) };
   } catch (error) {
@@ -138,6 +139,9 @@ function readPiece(file: string, fd: number, piece: Buffer): number {
     }
   }
 }
+
+/** The session file read last, for naming the message behind an error that has no file of its own (a stack overflow). */
+export let lastRead: { file: string; session: Session } | undefined;
 
 export class FileError extends Error {
   constructor(

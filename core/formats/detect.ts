@@ -85,6 +85,7 @@ export function readJsonLinesRecords({ records, warnings }: JsonLinesResult, opt
     throw new SessionError(firstProblem?.line ?? 1, firstProblem ? `no JSON records: ${firstProblem.message}` : "no JSON records in the file");
   }
   const format = options.format ?? detectJsonLines(records);
+  if (options.format) refuseOtherFormat(options.format, records);
   const output = readJsonLines(format, records, strict);
   output.warnings.unshift(...warnings);
   return output;
@@ -101,6 +102,23 @@ function readJsonLines(format: FormatName, records: JsonLine[], strict: boolean)
     default:
       throw new SessionError(records[0]!.line, `a ${format} message array is one JSON value, but this file is JSON Lines`);
   }
+}
+
+/**
+ * A format forced by the user (--format) on records that are plainly another
+ * format: read as claude, a Pi file gave an empty session without a word.
+ * The override stands when its format also fits, or when nothing is detected.
+ */
+function refuseOtherFormat(format: FormatName, records: JsonLine[]): void {
+  const fits = format === "pi" ? looksLikePi(records[0]!.value) : format === "codex" ? looksLikeCodex(records) : format === "claude" ? looksLikeClaude(records) : false;
+  if (fits) return;
+  let detected: FormatName;
+  try {
+    detected = detectJsonLines(records);
+  } catch {
+    return;
+  }
+  if (detected !== format) throw new SessionError(records[0]!.line, `--format ${format}, but this is a ${detected} session (leave out --format, or give --format ${detected})`);
 }
 
 export function detectJsonLines(records: JsonLine[]): FormatName {
@@ -136,19 +154,24 @@ function parseSingleJson(text: string): { value: unknown; oneLine: boolean } | u
   } catch (error) {
     if (first === "[") {
       const detail = error instanceof Error ? error.message : String(error);
-      throw new SessionError(lineOfJsonError(body, detail), `not valid JSON (${detail.slice(0, 160)})`);
+      const found = lineOfJsonError(body, detail);
+      // `body` starts at the first character with content: count the blank lines before it too.
+      const line = found === 0 ? 0 : found + (text.slice(0, start).match(/\n/g)?.length ?? 0);
+      // Some V8 messages carry no position ("Unexpected token ']', … is not valid JSON"): say so rather than blame line 1.
+      throw new SessionError(line, `not valid JSON (${detail.slice(0, 160)})${line === 0 ? " (position unknown)" : ""}`);
     }
     return undefined;
   }
 }
 
-/** V8 reports "at position N" (and sometimes "line L column C"): turn that into a line. */
+/** V8 reports "at position N" (and sometimes "line L column C"): turn that into a line; 0 when it gives no position. */
 function lineOfJsonError(text: string, message: string): number {
   const lineMatch = /line (\d+)/.exec(message);
   if (lineMatch) return Number(lineMatch[1]);
   const position = /position (\d+)/.exec(message);
-  if (!position) return 1;
-  const index = Number(position[1]);
+  // The text ends too early: the problem is on its last line.
+  const index = position ? Number(position[1]) : /end of JSON input/.test(message) ? text.length : -1;
+  if (index === -1) return 0;
   let line = 1;
   for (let i = text.indexOf("\n"); i !== -1 && i < index; i = text.indexOf("\n", i + 1)) line++;
   return line;

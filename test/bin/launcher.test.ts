@@ -4,11 +4,12 @@
  * behave exactly as the sources run through tsx do.
  */
 import { spawn } from "node:child_process";
-import { copyFileSync, mkdtempSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { chmodSync, copyFileSync, mkdtempSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { sourceKey } from "../../bin/bundle.mjs";
+import { sourceKey, trustedBundle } from "../../bin/bundle.mjs";
 import { LAUNCHER, ROOT, runCli, runCliFromSources } from "../helpers/cli.ts";
 
 function runCliAsync(args: string[], env: NodeJS.ProcessEnv): Promise<{ status: number | null; stderr: string }> {
@@ -68,7 +69,7 @@ describe("the launcher", () => {
     expect(first.status).toBe(0);
     expect(first.stdout).toMatch(/^usage:/);
     const bundles = readdirSync(cache);
-    expect(bundles).toEqual([`cli-${sourceKey()}.mjs`]);
+    expect(bundles).toEqual([`cli-${sourceKey()}.mjs`, `cli-${sourceKey()}.mjs.sha256`]);
     const built = statSync(join(cache, bundles[0]!)).mtimeMs;
     expect(runCli(["--help"], env).stdout).toBe(first.stdout);
     expect(statSync(join(cache, bundles[0]!)).mtimeMs).toBe(built);
@@ -82,7 +83,7 @@ describe("the launcher", () => {
       expect(result.status).toBe(0);
     }
     // Each built beside the final name and renamed into place: one whole bundle, no leftovers.
-    expect(readdirSync(fresh)).toEqual([`cli-${sourceKey()}.mjs`]);
+    expect(readdirSync(fresh)).toEqual([`cli-${sourceKey()}.mjs`, `cli-${sourceKey()}.mjs.sha256`]);
   });
 
   it("gives exactly what the sources give through tsx: checkpoint, warnings and errors", () => {
@@ -117,5 +118,38 @@ describe("the launcher", () => {
     expect(result.status).toBe(2);
     expect(result.stderr).toMatch(/^error: /);
     expect(result.stderr).not.toMatch(/\n\s+at /);
+  });
+
+  it("rebuilds a damaged (truncated) bundle instead of failing with a stack trace on every run", () => {
+    const dir = join(scratch, "damaged");
+    const env = { ...process.env, SESSION_INSPECTOR_CACHE_DIR: dir };
+    expect(runCli(["--help"], env).status).toBe(0);
+    const bundle = join(dir, `cli-${sourceKey()}.mjs`);
+    const whole = readFileSync(bundle);
+    writeFileSync(bundle, whole.subarray(0, Math.floor(whole.length / 2)));
+    const result = runCli(["--help"], env);
+    expect(result.stderr).toBe("");
+    expect(result.status).toBe(0);
+    expect(readFileSync(bundle).equals(whole)).toBe(true);
+  });
+
+  it("never runs a file planted under the bundle's predictable name", () => {
+    const dir = join(scratch, "planted");
+    mkdirSync(dir, { recursive: true });
+    const env = { ...process.env, SESSION_INSPECTOR_CACHE_DIR: dir };
+    const bundle = join(dir, `cli-${sourceKey()}.mjs`);
+    const marker = join(scratch, "planted-ran");
+    const planted = `(await import("node:fs")).writeFileSync(${JSON.stringify(marker)}, "ran");\n`;
+    // Alone; then with a digest that matches it but writable by others (as in a shared directory).
+    writeFileSync(bundle, planted);
+    expect(runCli(["--help"], env).status).toBe(0);
+    expect(() => statSync(marker)).toThrow();
+    writeFileSync(bundle, planted, { mode: 0o666 });
+    chmodSync(bundle, 0o666);
+    writeFileSync(`${bundle}.sha256`, createHash("sha256").update(planted).digest("hex") + "\n");
+    expect(trustedBundle(bundle, `${bundle}.sha256`)).toBe(false);
+    expect(runCli(["--help"], env).status).toBe(0);
+    expect(() => statSync(marker)).toThrow();
+    expect(trustedBundle(bundle, `${bundle}.sha256`)).toBe(true);
   });
 });
