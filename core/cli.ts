@@ -55,8 +55,15 @@ function flat(text: string): string {
   return text.replace(/\s*[\r\n]+\s*/g, " ");
 }
 
-/** A stack overflow names the file, and the line of its most deeply nested message (JSON.stringify recurses). */
+/**
+ * A stack overflow names the file, and the line of its most deeply nested message (JSON.stringify recurses);
+ * a string past V8's limit names the file and the limit instead of "Cannot create a string longer than…".
+ */
 function nameOverflow(error: unknown): unknown {
+  if (error instanceof RangeError && /string longer than|Invalid string length/i.test(error.message)) {
+    const file = lastRead?.file ?? process.argv[3] ?? "input";
+    return new FileError(file, 0, "a piece of this session is past the JavaScript engine's string limit (about 512 MB) and cannot be written as one string");
+  }
   if (!isStackOverflow(error) || !lastRead) return error;
   const { file, session } = lastRead;
   const deepest = deepestMessage(session.entries.flatMap((entry) => entry.messages));

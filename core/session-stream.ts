@@ -42,6 +42,13 @@ export class StreamingSessionLoader {
   private replacementLine = 0;
   /** After finish: whether the records came from the slices (true) or the whole bytes were loaded. */
   streamed = false;
+  /**
+   * The most bytes the whole-bytes path takes: they become one string, and
+   * V8's strings stop at 0x1fffffe8 units (about 512 MB). Past it, one JSON
+   * value (or --strict) gets a clear error instead of "Cannot create a string
+   * longer than…"; JSON Lines stream and have no such limit. Smaller for tests.
+   */
+  wholeLimit = 0x1fffffe8;
 
   /** `decoder`: how pieces become text (see core/decode.ts: the fast way differs between Node and browsers). */
   constructor(
@@ -92,9 +99,13 @@ export class StreamingSessionLoader {
    */
   finish(wholeBytes?: Uint8Array | (() => Uint8Array)): Session {
     const bytes = (): Uint8Array => {
-      if (wholeBytes !== undefined) return typeof wholeBytes === "function" ? wholeBytes() : wholeBytes;
-      if (!this.kept) throw new Error("StreamingSessionLoader: the whole bytes were not kept");
-      return concat(this.kept);
+      const whole = wholeBytes !== undefined ? (typeof wholeBytes === "function" ? wholeBytes() : wholeBytes) : this.kept ? concat(this.kept) : undefined;
+      if (!whole) throw new Error("StreamingSessionLoader: the whole bytes were not kept");
+      if (whole.length > this.wholeLimit) {
+        const what = this.options.strict ? "--strict reads the file" : "a file that is not JSON Lines (one JSON value) is read";
+        throw new SessionError(0, `${what} as one string, and at ${whole.length} bytes it is past the JavaScript engine's string limit (${this.wholeLimit} characters, about ${Math.round(this.wholeLimit / 2 ** 20)} MB)`);
+      }
+      return whole;
     };
     const lines = this.lines;
     if (lines && !this.badText) {

@@ -71,12 +71,13 @@ const READ_PIECE = 8 * 1024 * 1024;
  * (one JSON value, --strict) get the loader's copy of the pieces: the file is
  * never read twice, so a pipe, a FIFO or /dev/stdin works like a file.
  */
-export function readSessionFile(args: ParsedArgs, pieceBytes = READ_PIECE, options: { prefixBytes?: number } = {}): SessionFile {
+export function readSessionFile(args: ParsedArgs, pieceBytes = READ_PIECE, options: { prefixBytes?: number; stringLimit?: number } = {}): SessionFile {
   const file = args.positional[0];
   if (!file) throw new UsageError(`${args.command} needs a session file`);
   const format = stringFlag(args, "format");
   if (format !== undefined && !isFormatName(format)) throw new UsageError(`unknown format "${format}"`);
   const loader = new StreamingSessionLoader({ format, strict: args.flags.has("strict") }, new PieceDecoder());
+  if (options.stringLimit !== undefined) loader.wholeLimit = options.stringLimit;
   const hash = createHash("sha256");
   // The hash of the first `prefixBytes` bytes, taken on the same read (did the session grow from an earlier file?).
   const prefixBytes = options.prefixBytes;

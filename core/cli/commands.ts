@@ -1,5 +1,6 @@
 /** The CLI's commands. Each returns its exit code; problems are thrown. */
-import { CHECKPOINT_SCHEMA, type Checkpoint } from "../checkpoint.ts";
+import type { Checkpoint } from "../checkpoint.ts";
+import { readCheckpoint } from "./checkpoint-file.ts";
 import { checkPreviousCheckpoint, matchPreviousSource, refusePreviousFor } from "./previous.ts";
 import { compactSession } from "../compact.ts";
 import { checkpointPieces } from "../checkpoint-json.ts";
@@ -195,19 +196,4 @@ export async function runVerify(args: ParsedArgs): Promise<number> {
   for (const problem of problems) process.stderr.write(`mismatch: ${problem.id}: ${problem.reason}\n`);
   writeOutput(JSON.stringify({ file, payloads: checkpoint.archive.length, mismatches: problems.length, ok: problems.length === 0 }), undefined);
   return problems.length === 0 ? 0 : 1;
-}
-
-export function readCheckpoint(file: string): Checkpoint {
-  const text = new TextDecoder().decode(readInput(file));
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (error) {
-    throw new FileError(file, 1, `not a checkpoint: ${error instanceof Error ? error.message : error}`);
-  }
-  const checkpoint = value as Checkpoint;
-  if (!checkpoint || checkpoint.schema !== CHECKPOINT_SCHEMA || !Array.isArray(checkpoint.archive) || !Array.isArray(checkpoint.active)) {
-    throw new FileError(file, 1, `not a ${CHECKPOINT_SCHEMA} checkpoint`);
-  }
-  return checkpoint;
 }
