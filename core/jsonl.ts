@@ -104,7 +104,7 @@ export class JsonLinesParser {
         for (const part of parts) this.emit({ line: lineNo, value: part });
       } else {
         const reason = last && lineNo > 1 ? "the last line is cut off or is not JSON" : "not valid JSON";
-        const detail = error instanceof Error ? ` (${error.message.slice(0, 120)})` : "";
+        const detail = error instanceof Error ? ` (${error.message.slice(0, 120).replace(/\s+/g, " ")})` : "";
         if (this.strict) throw new SessionError(lineNo, reason + detail);
         this.warnings.push({ line: lineNo, message: `${reason}; skipped${detail}` });
       }

@@ -153,7 +153,8 @@ function parseSingleJson(text: string): { value: unknown; oneLine: boolean } | u
     return { value: JSON.parse(body), oneLine };
   } catch (error) {
     if (first === "[") {
-      const detail = error instanceof Error ? error.message : String(error);
+      // V8 quotes the text around the fault, line breaks included: keep the reason on one line.
+      const detail = (error instanceof Error ? error.message : String(error)).replace(/\s+/g, " ");
       const found = lineOfJsonError(body, detail);
       // `body` starts at the first character with content: count the blank lines before it too.
       const line = found === 0 ? 0 : found + (text.slice(0, start).match(/\n/g)?.length ?? 0);
