@@ -14,7 +14,7 @@ import { keepSerializedViews } from "../serialized.ts";
 import { renderMarkdown } from "../report/markdown.ts";
 import { buildReport } from "../report/model.ts";
 import { STRATEGIES, findStrategy } from "../strategies/index.ts";
-import { FileError, UsageError, readInput, readSessionFile, stringFlag, type ParsedArgs } from "./args.ts";
+import { UsageError, readInput, readSessionFile, stringFlag, type ParsedArgs } from "./args.ts";
 import { refuseInputAsOutput, writeOutput } from "./output.ts";
 import { verifyCheckpoint } from "../verify.ts";
 import { basename } from "node:path";
