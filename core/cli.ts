@@ -62,7 +62,7 @@ function flat(text: string): string {
 function nameOverflow(error: unknown): unknown {
   if (error instanceof RangeError && /string longer than|Invalid string length/i.test(error.message)) {
     const file = lastRead?.file ?? process.argv[3] ?? "input";
-    return new FileError(file, 0, "a piece of this session is past the JavaScript engine's string limit (about 512 MB) and cannot be written as one string");
+    return new FileError(file, 0, "a string made from this file would be past the JavaScript engine's limit (about 512 MB)");
   }
   if (!isStackOverflow(error) || !lastRead) return error;
   const { file, session } = lastRead;
