@@ -99,6 +99,9 @@ export function scanText(text: string, found: (kind: SecretKind, value: string) 
 
 export function scanMessages(messages: readonly Message[]): Finding[] {
   const byValue = new Map<string, Finding>();
+  // The messages each finding was seen in, as a set: a value repeated in 200,000 messages made
+  // `messageIds.includes` quadratic (a 600 MB session's scan took 345 s).
+  const seenIn = new Map<Finding, Set<string>>();
   const counts: Partial<Record<SecretKind, number>> = {};
   for (const message of messages) {
     for (const text of strings([message.blocks, message.meta])) {
@@ -108,9 +111,14 @@ export function scanMessages(messages: readonly Message[]): Finding[] {
           counts[kind] = (counts[kind] ?? 0) + 1;
           finding = { id: `${kind}-${counts[kind]}`, kind, value, occurrences: 0, messageIds: [], preview: previewSecret(value) };
           byValue.set(value, finding);
+          seenIn.set(finding, new Set());
         }
         finding.occurrences++;
-        if (!finding.messageIds.includes(message.id)) finding.messageIds.push(message.id);
+        const messages = seenIn.get(finding)!;
+        if (!messages.has(message.id)) {
+          messages.add(message.id);
+          finding.messageIds.push(message.id);
+        }
       });
     }
   }

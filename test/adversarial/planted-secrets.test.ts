@@ -6,7 +6,7 @@
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { scanText } from "../../core/redact.ts";
 import { runCli } from "../helpers/cli.ts";
 
@@ -64,5 +64,20 @@ describe("the masked report and the redacted checkpoint hold none of them", () =
     const text = readFileSync(out, "utf8");
     for (const { value } of Object.values(PLANTED)) expect(text.includes(value), value).toBe(false);
     expect(stderr).toMatch(/scan: \d+ possible secret\(s\); \d+ masked/);
+  });
+});
+
+describe("a secret repeated in many messages", () => {
+  it("is listed once per message without searching the list per occurrence (counted, not timed)", async () => {
+    const { scanMessages } = await import("../../core/redact.ts");
+    const messages = Array.from({ length: 20_000 }, (_, i) => ({ id: `m${i}`, role: "user" as const, meta: {}, blocks: [{ type: "text" as const, text: "DB_PASSWORD=same-value-1 and again DB_PASSWORD=same-value-1" }] }));
+    // The old scan called messageIds.includes once per occurrence: quadratic in the messages a value is in.
+    const includes = vi.spyOn(Array.prototype, "includes");
+    const [finding] = scanMessages(messages);
+    const calls = includes.mock.calls.length;
+    includes.mockRestore();
+    expect(finding!.occurrences).toBe(40_000);
+    expect(finding!.messageIds).toEqual(messages.map((m) => m.id));
+    expect(calls).toBeLessThan(100);
   });
 });
