@@ -87,7 +87,7 @@ export class StreamingSessionLoader {
       text = this.lead;
       this.lead = "";
     }
-    if (!this.kept) this.noteReplacement(text);
+    this.noteReplacement(text);
     this.lines.push(text);
     if (this.kept && this.streams()) this.kept = null;
   }
@@ -113,7 +113,7 @@ export class StreamingSessionLoader {
         const rest = this.decoder.finish();
         if (!this.leadDecided) this.lead += rest;
         else if (rest) {
-          if (!this.kept) this.noteReplacement(rest);
+          this.noteReplacement(rest);
           lines.push(rest);
         }
       } catch {
