@@ -1,17 +1,27 @@
 /**
- * Format detection and dispatch. A file is either one JSON value (a message
- * array or a `{messages}` wrapper) or JSON Lines (Pi, Claude Code, Codex).
+ * Format dispatch. A file is either one JSON value (a message array, a
+ * `{messages}` wrapper, a Gemini CLI session, an OpenCode export, a Cline
+ * api_conversation_history) or JSON Lines (Pi, Claude Code, Codex, Copilot
+ * CLI, Gemini CLI). Which format it is comes from recognise.ts.
  */
 import type { FormatName } from "../model.ts";
 import { SessionError } from "../model.ts";
 import { JsonLinesParser, parseJsonLines, type JsonLine, type JsonLinesResult } from "../jsonl.ts";
-import { looksLikeClaude, readClaude } from "./claude.ts";
-import { looksLikeCodex, readCodex } from "./codex.ts";
+import { readClaude } from "./claude.ts";
+import { readCline } from "./cline.ts";
+import { readCodex } from "./codex.ts";
 import type { ReaderOutput } from "./common.ts";
-import { detectArrayDialect, findMessageArray, readMessageArray } from "./messages.ts";
+import { readCopilot } from "./copilot.ts";
+import { readGeminiJson, readGeminiLines } from "./gemini.ts";
+import { findMessageArray, readMessageArray } from "./messages.ts";
+import { readOpenCode } from "./opencode.ts";
 import { looksLikePi, PiReader, readPi } from "./pi.ts";
+import { acceptingJsonLines, acceptingJsonValue, describeShape, JSON_LINES_RECOGNISERS, JSON_VALUE_RECOGNISERS, refusal } from "./recognise.ts";
 
-export const FORMAT_NAMES: readonly FormatName[] = ["pi", "claude", "codex", "openai", "anthropic"];
+export const FORMAT_NAMES: readonly FormatName[] = ["pi", "claude", "codex", "openai", "anthropic", "gemini", "cline", "opencode", "copilot"];
+
+/** Formats whose file is one JSON value; the others are JSON Lines (Gemini is both). */
+const JSON_VALUE_FORMATS: readonly FormatName[] = ["openai", "anthropic", "cline", "gemini", "opencode"];
 
 export function isFormatName(name: string): name is FormatName {
   return (FORMAT_NAMES as readonly string[]).includes(name);
@@ -24,17 +34,16 @@ export function readAnyFormat(text: string, options: { format?: FormatName; stri
   }
   const single = parseSingleJson(text);
   if (single !== undefined) {
-    const found = findMessageArray(single.value);
-    if (found) {
-      const format = options.format ?? detectArrayDialect(found.messages);
-      if (format !== "openai" && format !== "anthropic") {
-        throw new SessionError(1, `this is a JSON message array, not a ${format} session`);
-      }
-      return readMessageArray(found, format, strict);
+    const forced = options.format;
+    if (forced !== undefined && JSON_VALUE_FORMATS.includes(forced)) return readJsonValue(forced, single.value, strict);
+    const accepted = forced === undefined ? acceptingJsonValue(single.value) : [];
+    if (accepted.length === 1) return readJsonValue(accepted[0]!, single.value, strict);
+    if (forced !== undefined && findMessageArray(single.value)) {
+      throw new SessionError(1, `this is a JSON message array, not a ${forced} session`);
     }
     // One JSON object on one line may still be a one-line JSONL file: fall through.
-    if (!single.oneLine) {
-      throw new SessionError(1, "a JSON file must be a message array or an object with a \"messages\" array");
+    if (!single.oneLine || accepted.length > 1) {
+      throw new SessionError(1, refusal(describeShape(single.value), accepted, JSON_VALUE_RECOGNISERS));
     }
   }
 
@@ -43,6 +52,26 @@ export function readAnyFormat(text: string, options: { format?: FormatName; stri
   const parser = new JsonLinesParser(false, reader.add);
   parser.push(text);
   return reader.finish(parser.finish());
+}
+
+/** One JSON value read by the format's own reader. */
+export function readJsonValue(format: FormatName, value: unknown, strict: boolean): ReaderOutput {
+  switch (format) {
+    case "gemini":
+      return readGeminiJson(value, strict);
+    case "opencode":
+      return readOpenCode(value, strict);
+    case "cline":
+      return readCline({ history: value }, strict);
+    case "openai":
+    case "anthropic": {
+      const found = findMessageArray(value);
+      if (!found) throw new SessionError(1, `a ${format} session is a message array or an object with a "messages" array`);
+      return readMessageArray(found, format, strict);
+    }
+    default:
+      throw new SessionError(1, `a ${format} session is JSON Lines, but this file is one JSON value`);
+  }
 }
 
 /**
@@ -99,8 +128,12 @@ function readJsonLines(format: FormatName, records: JsonLine[], strict: boolean)
       return readClaude(records, strict);
     case "codex":
       return readCodex(records, strict);
+    case "copilot":
+      return readCopilot(records, strict);
+    case "gemini":
+      return readGeminiLines(records, strict);
     default:
-      throw new SessionError(records[0]!.line, `a ${format} message array is one JSON value, but this file is JSON Lines`);
+      throw new SessionError(records[0]!.line, `a ${format} session is one JSON value, but this file is JSON Lines`);
   }
 }
 
@@ -122,10 +155,9 @@ function refuseOtherFormat(format: FormatName, records: JsonLine[]): void {
 }
 
 export function detectJsonLines(records: JsonLine[]): FormatName {
-  if (looksLikePi(records[0]!.value)) return "pi";
-  if (looksLikeCodex(records)) return "codex";
-  if (looksLikeClaude(records)) return "claude";
-  throw new SessionError(records[0]!.line, "unrecognised session format: not Pi, Claude Code or Codex JSONL, nor a message array (try --format)");
+  const accepted = acceptingJsonLines(records);
+  if (accepted.length === 1) return accepted[0]!;
+  throw new SessionError(records[0]!.line, refusal(`JSON Lines whose first record is ${describeShape(records[0]!.value)}`, accepted, JSON_LINES_RECOGNISERS));
 }
 
 /**

@@ -163,6 +163,7 @@ function piMessage(message: Record<string, unknown>, id: string, line: number, t
         line,
       };
     case "system":
+    case "developer": // newer Pi releases: instructions from the harness, sent as a system turn
       return { id, role: "system", meta: without(message, "content"), blocks: piContent(message.content, toolCallIds), line };
     default:
       // custom, hookMessage (v2's name for custom), and roles newer than us.

@@ -1,0 +1,207 @@
+/**
+ * Cline, Roo Code and Kilo Code task folders (`…/tasks/<taskId>/`):
+ * `api_conversation_history.json` (an Anthropic Messages array: what the
+ * model is sent), with `ui_messages.json` (the UI log) and
+ * `task_metadata.json` when given. Messages get `m<index>` ids like any
+ * message array (index into the history, stable), `meta` keeps every field
+ * but the content.
+ *
+ * Compactions, from the agents' own records:
+ * - Cline never deletes: a UI message's `conversationHistoryDeletedRange
+ *   [start, end]` names the history indices no longer sent; a new range is a
+ *   compaction ("cline-truncation"), placed after the history index the UI
+ *   message names (`conversationHistoryIndex`).
+ * - Roo and Kilo condense in place: the summary has `isSummary` and a
+ *   `condenseId`; each message it replaced keeps its content and gains
+ *   `condenseParent` ("roo-condense"). Truncation likewise: a marker with
+ *   `isTruncationMarker` and `truncationId`, hidden messages with
+ *   `truncationParent` ("roo-truncation").
+ */
+import type { Entry, Message, UsageSeries } from "../model.ts";
+import { SessionError } from "../model.ts";
+import { anthropicContent, splitUserContent } from "./anthropic-blocks.ts";
+import { isRecord, without, type ReaderOutput } from "./common.ts";
+import { replayContext, type CompactionStep } from "./replay.ts";
+
+/** Fields only Cline, Roo or Kilo add to an Anthropic message. */
+const TASK_FIELDS = ["ts", "condenseId", "condenseParent", "isSummary", "truncationId", "truncationParent", "isTruncationMarker"];
+
+export interface ClineTask {
+  /** api_conversation_history.json, parsed. */
+  history: unknown;
+  /** ui_messages.json, parsed, when given. */
+  ui?: unknown;
+  /** task_metadata.json, parsed, when given. */
+  metadata?: unknown;
+}
+
+/**
+ * An Anthropic-shaped array with the agents' own fields, or whose first user
+ * turn opens with Cline's `<task>` wrapper (a plain Cline history has no other
+ * mark of its own). Loading the task folder names the file and needs neither.
+ */
+export function looksLikeClineHistory(value: unknown): boolean {
+  if (!Array.isArray(value) || value.length === 0) return false;
+  if (!value.every((m) => isRecord(m) && (m.role === "user" || m.role === "assistant"))) return false;
+  if (value.some((m) => TASK_FIELDS.some((field) => field in (m as Record<string, unknown>)))) return true;
+  const first = value[0] as Record<string, unknown>;
+  const text = typeof first.content === "string" ? first.content : Array.isArray(first.content) && isRecord(first.content[0]) ? first.content[0].text : undefined;
+  return first.role === "user" && typeof text === "string" && text.trimStart().startsWith("<task>");
+}
+
+export function readCline(task: ClineTask, strict: boolean): ReaderOutput {
+  if (!Array.isArray(task.history)) throw new SessionError(1, "api_conversation_history.json must be an array of messages");
+  const warnings: ReaderOutput["warnings"] = [];
+  const toolCallIds = new Set<string>();
+  const entries: Entry[] = [];
+  let previousId: string | null = null;
+  task.history.forEach((message, index) => {
+    const id = `m${index}`;
+    const line = index + 1;
+    let messages: Message[];
+    if (isRecord(message) && (message.role === "user" || message.role === "assistant")) {
+      const meta = without(message, "content");
+      const role = message.isSummary === true ? "summary" : message.role;
+      messages = message.role === "user" ? splitUserContent(id, message.content, meta, line, role === "summary" ? "summary" : "user") : [{ id, role, meta, blocks: anthropicContent(message.content, toolCallIds), line }];
+    } else {
+      if (strict) throw new SessionError(line, `message ${index} has no user/assistant "role"`);
+      warnings.push({ line, message: `message ${index} has no user/assistant "role"; kept as raw` });
+      messages = [{ id, role: "custom", meta: {}, blocks: [{ type: "raw", value: message }], line }];
+    }
+    entries.push({ id, parentId: previousId, line, type: "message", messages });
+    previousId = id;
+  });
+  const ui = Array.isArray(task.ui) ? task.ui.filter(isRecord) : [];
+  const ranges = deletedRanges(ui);
+  const replay = (path: Entry[]) => replayContext(contextItems(path, ranges));
+  return {
+    format: "cline",
+    header: { taskMetadata: task.metadata, uiMessages: Array.isArray(task.ui) ? task.ui.length : undefined },
+    entries,
+    warnings,
+    toolCallIds,
+    offTreeRecords: {},
+    defaultLeafId: previousId,
+    recorded: (path) => replay(path).context,
+    compactions: (path) => replay(path).compactions,
+    usage: () => clineUsage(ui),
+  };
+}
+
+interface DeletedRange {
+  /** Position in ui_messages.json (1-based). */
+  uiLine: number;
+  /** The history index the request was built at: the range applies after it. */
+  afterIndex: number;
+  start: number;
+  end: number;
+  ts?: number;
+}
+
+/** Each change of Cline's deleted range in the UI log, in order. */
+function deletedRanges(ui: Record<string, unknown>[]): DeletedRange[] {
+  const out: DeletedRange[] = [];
+  let last = "";
+  ui.forEach((message, index) => {
+    const range = message.conversationHistoryDeletedRange;
+    if (!Array.isArray(range) || typeof range[0] !== "number" || typeof range[1] !== "number") return;
+    const key = `${range[0]}-${range[1]}`;
+    if (key === last) return;
+    last = key;
+    const afterIndex = typeof message.conversationHistoryIndex === "number" ? message.conversationHistoryIndex : Number.POSITIVE_INFINITY;
+    out.push({ uiLine: index + 1, afterIndex, start: range[0], end: range[1], ts: typeof message.ts === "number" ? message.ts : undefined });
+  });
+  return out;
+}
+
+/** The history index a message came from (its line is index + 1). */
+function historyIndex(message: Message): number {
+  return (message.line ?? 0) - 1;
+}
+
+function contextItems(path: Entry[], ranges: DeletedRange[]): (Message | CompactionStep)[] {
+  const items: (Message | CompactionStep)[] = [];
+  const pendingRanges = [...ranges];
+  const summaries = new Set<unknown>();
+  const markers = new Set<unknown>();
+  for (const entry of path) {
+    const meta = entry.messages[0]?.meta ?? {};
+    if (meta.isSummary === true && meta.condenseId !== undefined) summaries.add(meta.condenseId);
+    if (meta.isTruncationMarker === true && meta.truncationId !== undefined) markers.add(meta.truncationId);
+  }
+  const seenSummaries = new Set<unknown>();
+  const seenMarkers = new Set<unknown>();
+  const rangeStep = (range: DeletedRange, entry: Entry): CompactionStep => ({
+    line: entry.line,
+    entryId: entry.id,
+    timestamp: range.ts !== undefined ? new Date(range.ts).toISOString() : undefined,
+    kind: "cline-truncation",
+    trigger: "auto",
+    tokensBefore: null,
+    tokensAfter: null,
+    summary: null,
+    apply: (before) => before.filter((m) => historyIndex(m) < range.start || historyIndex(m) > range.end),
+  });
+
+  for (const entry of path) {
+    const meta = entry.messages[0]?.meta ?? {};
+    const index = entry.line - 1;
+    // Already condensed or truncated away by a summary or marker earlier in the file.
+    if ((meta.condenseParent !== undefined && seenSummaries.has(meta.condenseParent)) || (meta.truncationParent !== undefined && seenMarkers.has(meta.truncationParent))) continue;
+    if (meta.isSummary === true && summaries.has(meta.condenseId)) {
+      seenSummaries.add(meta.condenseId);
+      const id = meta.condenseId;
+      items.push({
+        line: entry.line,
+        entryId: entry.id,
+        timestamp: typeof meta.ts === "number" ? new Date(meta.ts).toISOString() : undefined,
+        kind: "roo-condense",
+        trigger: null,
+        tokensBefore: null,
+        tokensAfter: null,
+        summary: entry.messages.flatMap((m) => m.blocks.flatMap((b) => (b.type === "text" ? [b.text] : []))).join("\n") || null,
+        apply: (before) => [...before.filter((m) => m.meta.condenseParent !== id), ...entry.messages],
+      });
+    } else if (meta.isTruncationMarker === true && markers.has(meta.truncationId)) {
+      seenMarkers.add(meta.truncationId);
+      const id = meta.truncationId;
+      items.push({
+        line: entry.line,
+        entryId: entry.id,
+        timestamp: typeof meta.ts === "number" ? new Date(meta.ts).toISOString() : undefined,
+        kind: "roo-truncation",
+        trigger: null,
+        tokensBefore: null,
+        tokensAfter: null,
+        summary: null,
+        apply: (before) => [...before.filter((m) => m.meta.truncationParent !== id), ...entry.messages],
+      });
+    } else {
+      items.push(...entry.messages);
+    }
+    while (pendingRanges.length > 0 && pendingRanges[0]!.afterIndex <= index) items.push(rangeStep(pendingRanges.shift()!, entry));
+  }
+  const last = path[path.length - 1];
+  for (const range of pendingRanges) if (last) items.push(rangeStep(range, last));
+  return items;
+}
+
+/** `api_req_started` UI messages carry `{tokensIn, tokensOut, cacheWrites, cacheReads, cost}` as JSON text. */
+function clineUsage(ui: Record<string, unknown>[]): UsageSeries {
+  const turns: UsageSeries["turns"] = [];
+  ui.forEach((message, index) => {
+    if (message.say !== "api_req_started" || typeof message.text !== "string") return;
+    let info: unknown;
+    try {
+      info = JSON.parse(message.text);
+    } catch {
+      return;
+    }
+    if (!isRecord(info) || typeof info.tokensIn !== "number") return;
+    const n = (v: unknown) => (typeof v === "number" ? v : 0);
+    const cacheRead = n(info.cacheReads);
+    const cacheWrite = n(info.cacheWrites);
+    turns.push({ line: index + 1, input: info.tokensIn, output: n(info.tokensOut), cacheRead, cacheWrite, contextTokens: info.tokensIn + cacheRead + cacheWrite });
+  });
+  return { turns, contextWindow: null, notes: turns.length > 0 ? ["line is the position in ui_messages.json"] : [] };
+}

@@ -1,0 +1,59 @@
+/**
+ * Shared by the readers whose files record compactions as steps over a
+ * running context (Copilot, Gemini, OpenCode, Cline/Roo/Kilo): each step
+ * turns the context the agent was sending into the one it sends next. One
+ * replay gives both the recorded context (the last state) and the recorded
+ * compactions (each step's before and after), so the two never disagree.
+ */
+import type { CompactionKind, Message, RecordedCompaction, RecordedContext } from "../model.ts";
+
+export interface CompactionStep {
+  line: number;
+  entryId: string;
+  timestamp?: string;
+  kind: CompactionKind;
+  trigger: "auto" | "manual" | null;
+  tokensBefore: number | null;
+  tokensAfter: number | null;
+  summary: string | null;
+  /** The context right after this step, given the one right before it. */
+  apply(before: Message[]): Message[];
+}
+
+/** A message's identity across a compaction: a copy written again by the compaction keeps its source id in meta. */
+export type SameMessage = (message: Message) => string;
+
+const byId: SameMessage = (message) => message.id;
+
+/**
+ * Walk `items` in order: a message is appended to the running context, a
+ * step replaces the running context with its result.
+ */
+export function replayContext(
+  items: readonly (Message | CompactionStep)[],
+  identity: SameMessage = byId,
+): { context: RecordedContext; compactions: RecordedCompaction[] } {
+  let context: Message[] = [];
+  const compactions: RecordedCompaction[] = [];
+  const dropped = new Set<string>();
+  for (const item of items) {
+    if (!("apply" in item)) {
+      context.push(item);
+      continue;
+    }
+    const before = context;
+    const after = item.apply(before);
+    const kept = new Set(after.map(identity));
+    const droppedMessageIds = before.filter((m) => !kept.has(identity(m))).map((m) => m.id);
+    for (const id of droppedMessageIds) dropped.add(id);
+    const { apply: _apply, ...fields } = item;
+    compactions.push({ index: compactions.length + 1, ...fields, before, after, droppedMessageIds });
+    context = after;
+  }
+  for (const m of context) dropped.delete(m.id);
+  return { context: { messages: context, compactions: compactions.length, droppedMessageIds: [...dropped] }, compactions };
+}
+
+export function isStep(item: Message | CompactionStep): item is CompactionStep {
+  return "apply" in item;
+}
