@@ -20,7 +20,7 @@
 import type { Entry, Message, UsageSeries } from "../model.ts";
 import { SessionError } from "../model.ts";
 import { anthropicContent, splitUserContent } from "./anthropic-blocks.ts";
-import { isRecord, without, type ReaderOutput } from "./common.ts";
+import { isRecord, messagesOf, without, type ReaderOutput } from "./common.ts";
 import { replayContext, type CompactionStep } from "./replay.ts";
 
 /** Fields only Cline, Roo or Kilo add to an Anthropic message. */
@@ -73,7 +73,7 @@ export function readCline(task: ClineTask, strict: boolean): ReaderOutput {
   });
   const ui = Array.isArray(task.ui) ? task.ui.filter(isRecord) : [];
   const ranges = deletedRanges(ui);
-  const replay = (path: Entry[]) => replayContext(contextItems(path, ranges));
+  const replay = (path: Entry[]) => replayContext(messagesOf(path), contextItems(path, ranges));
   return {
     format: "cline",
     header: { taskMetadata: task.metadata, uiMessages: Array.isArray(task.ui) ? task.ui.length : undefined },

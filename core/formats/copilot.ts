@@ -82,7 +82,7 @@ export function readCopilot(records: JsonLine[], strict: boolean): ReaderOutput 
     if (type === "subagent.started" && typeof record.agentId === "string") agentStarts.set(record.agentId, record.id);
   }
 
-  const replay = (path: Entry[]) => replayContext(contextItems(path));
+  const replay = (path: Entry[]) => replayContext(messagesOf(path), contextItems(path));
   return {
     format: "copilot",
     formatVersion,

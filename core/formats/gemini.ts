@@ -16,7 +16,7 @@
 import type { Block, Entry, Message, UsageSeries } from "../model.ts";
 import type { JsonLine } from "../jsonl.ts";
 import { SessionError } from "../model.ts";
-import { countOffTree, extraFields, isRecord, without, withExtra, type ReaderOutput } from "./common.ts";
+import { countOffTree, extraFields, isRecord, messagesOf, without, withExtra, type ReaderOutput } from "./common.ts";
 import { replayContext, type CompactionStep } from "./replay.ts";
 
 const MESSAGE_TYPES = new Set(["user", "gemini", "info", "error", "warning"]);
@@ -123,7 +123,7 @@ class GeminiReader {
   finish(form: "json" | "jsonl"): ReaderOutput {
     let header: Record<string, unknown> = this.header;
     for (const update of this.headerUpdates) header = { ...header, ...update.set };
-    const replay = (path: Entry[]) => replayContext(contextItems(path), sourceIdentity);
+    const replay = (path: Entry[]) => replayContext(messagesOf(path), contextItems(path), sourceIdentity);
     return {
       format: "gemini",
       formatVersion: form,

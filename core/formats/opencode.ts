@@ -15,7 +15,7 @@
  */
 import type { Block, Entry, Message, UsageSeries } from "../model.ts";
 import { SessionError } from "../model.ts";
-import { extraFields, isRecord, without, withExtra, type ReaderOutput } from "./common.ts";
+import { extraFields, isRecord, messagesOf, without, withExtra, type ReaderOutput } from "./common.ts";
 import { replayContext, type CompactionStep } from "./replay.ts";
 
 /** What OpenCode sends in place of a pruned tool output (its message-v2 toModelMessage). */
@@ -48,7 +48,7 @@ export function readOpenCode(value: unknown, strict: boolean): ReaderOutput {
     previousId = info.id;
   });
   const info = value.info as Record<string, unknown>;
-  const replay = (path: Entry[]) => replayContext(contextItems(path), prunedIdentity);
+  const replay = (path: Entry[]) => replayContext(messagesOf(path), contextItems(path), prunedIdentity);
   return {
     format: "opencode",
     formatVersion: typeof info.version === "string" ? info.version : undefined,

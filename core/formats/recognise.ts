@@ -54,7 +54,7 @@ export interface Recogniser<T> {
 
 /** Files that are one JSON value. */
 export const JSON_VALUE_RECOGNISERS: readonly Recogniser<unknown>[] = [
-  { format: "openai", requires: "a message array whose items all have an OpenAI role", accepts: looksLikeOpenAiArray },
+  { format: "openai", requires: "a message array (or {messages:[…]}) whose items all have an OpenAI role", accepts: looksLikeOpenAiArray },
   { format: "anthropic", requires: "user/assistant turns with an Anthropic content block", accepts: looksLikeAnthropicArray },
   { format: "cline", requires: "an Anthropic array carrying Cline/Roo/Kilo fields (ts, condenseId, truncationId…)", accepts: looksLikeClineHistory },
   { format: "gemini", requires: "{sessionId, projectHash, messages:[{id, type}]}", accepts: looksLikeGeminiJson },
@@ -93,8 +93,8 @@ export function describeShape(value: unknown): string {
   return value === null ? "null" : typeof value;
 }
 
-export function refusal(found: string, accepted: FormatName[], tried: readonly Recogniser<never>[] | readonly Recogniser<unknown>[] | readonly Recogniser<JsonLine[]>[]): string {
-  const names = tried.map((r) => r.format).join(", ");
+export function refusal(found: string, accepted: FormatName[], tried: readonly { format: FormatName; requires: string }[]): string {
   if (accepted.length > 1) return `ambiguous session: ${found} fits ${accepted.join(" and ")}; pass --format to choose`;
-  return `unrecognised session format: found ${found}; tried ${names} (pass --format to force one)`;
+  const expected = tried.map((r) => `${r.format} (${r.requires})`).join("; ");
+  return `unrecognised session format: found ${found}; tried ${expected}; pass --format to force one`;
 }

@@ -27,31 +27,36 @@ const byId: SameMessage = (message) => message.id;
 
 /**
  * Walk `items` in order: a message is appended to the running context, a
- * step replaces the running context with its result.
+ * step replaces the running context with its result. `branch` is every
+ * message on the path, for the final list of what no longer reaches the
+ * model (including messages never sent at all, such as Gemini's info lines).
  */
 export function replayContext(
+  branch: readonly Message[],
   items: readonly (Message | CompactionStep)[],
   identity: SameMessage = byId,
 ): { context: RecordedContext; compactions: RecordedCompaction[] } {
   let context: Message[] = [];
   const compactions: RecordedCompaction[] = [];
-  const dropped = new Set<string>();
   for (const item of items) {
     if (!("apply" in item)) {
       context.push(item);
       continue;
     }
-    const before = context;
+    // Copies: the running context keeps growing, each record's before and after must not.
+    const before = context.slice();
     const after = item.apply(before);
     const kept = new Set(after.map(identity));
     const droppedMessageIds = before.filter((m) => !kept.has(identity(m))).map((m) => m.id);
-    for (const id of droppedMessageIds) dropped.add(id);
     const { apply: _apply, ...fields } = item;
     compactions.push({ index: compactions.length + 1, ...fields, before, after, droppedMessageIds });
-    context = after;
+    context = after.slice();
   }
-  for (const m of context) dropped.delete(m.id);
-  return { context: { messages: context, compactions: compactions.length, droppedMessageIds: [...dropped] }, compactions };
+  // A branch message no longer reaches the model unless the final context holds it as it was read
+  // (a compaction's copy or a cleared placeholder does not count): the recorded strategy archives the rest.
+  const sent = new Set(context);
+  const droppedMessageIds = branch.filter((m) => !sent.has(m)).map((m) => m.id);
+  return { context: { messages: context, compactions: compactions.length, droppedMessageIds }, compactions };
 }
 
 export function isStep(item: Message | CompactionStep): item is CompactionStep {

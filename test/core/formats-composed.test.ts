@@ -1,0 +1,150 @@
+/**
+ * The new readers on composed sessions (test/helpers/composed-sessions.ts),
+ * for shapes no licensed public file shows: each test names the real shape
+ * its file stands for.
+ */
+import { describe, expect, it } from "vitest";
+import type { Message } from "../../core/model.ts";
+import { loadSession } from "../../core/session.ts";
+import { loadSessionFiles } from "../../core/session-files.ts";
+import { PRUNED_OUTPUT } from "../../core/formats/opencode.ts";
+import { clineTask, composedBytes } from "../helpers/composed-sessions.ts";
+
+const ids = (messages: Message[]) => messages.map((m) => m.id);
+const texts = (message: Message) => message.blocks.flatMap((b) => (b.type === "text" ? [b.text] : []));
+
+describe("Gemini CLI JSONL chat (stands for ~/.gemini/tmp/<project>/chats/session-*.jsonl)", () => {
+  const session = loadSession(composedBytes.geminiJsonl(), { strict: true });
+
+  it("is read as gemini JSONL with the last $set applied to the header", () => {
+    expect(session.format).toBe("gemini");
+    expect(session.formatVersion).toBe("jsonl");
+    expect(session.header).toMatchObject({ sessionId: "s-composed-1", lastUpdated: "2026-01-02T10:00:04.000Z" });
+  });
+
+  it("an id written again replaces the message in place (last line wins); the result pairs with its call", () => {
+    const branch = session.branch(null);
+    const g1 = branch.find((m) => m.id === "g1")!;
+    expect(texts(g1)).toEqual(["Reading the file first."]);
+    expect(g1.blocks.map((b) => b.type)).toEqual(["thinking", "text", "toolCall"]);
+    expect(g1.line).toBe(4); // the message is read from the line that won
+    expect(session.byId.get("g1")!.line).toBe(3); // the entry keeps its place
+    const result = branch.find((m) => m.id === "g1#r0")!;
+    expect(result).toMatchObject({ role: "toolResult", meta: { toolCallId: "read_1", toolName: "read_file", isError: false } });
+    expect(texts(result)).toEqual(["export const sum = (a: number[]) => 0;"]);
+  });
+
+  it("$rewindTo leaves the abandoned reply on its own branch; the default branch continues after the rewind", () => {
+    expect(ids(session.branch(null))).toEqual(["u1", "g1", "g1#r0", "g2", "i1", "L8", "u2", "g4"]);
+    expect(session.leaves).toContain("g3");
+    expect(ids(session.branch("g3"))).toContain("g3");
+    expect(session.offTreeRecords.$rewindTo).toBe(1);
+  });
+
+  it("$set.messages is a gemini-compression whose context starts with the <state_snapshot> turn", () => {
+    const [compaction, ...more] = session.recordedCompactions(null);
+    expect(more).toHaveLength(0);
+    expect(compaction).toMatchObject({ index: 1, line: 8, entryId: "L8", kind: "gemini-compression", tokensBefore: null });
+    expect(compaction!.summary).toContain("<state_snapshot>");
+    expect(ids(compaction!.before)).toEqual(["u1", "g1", "g1#r0", "g2"]); // the info line never reached the model
+    expect(ids(compaction!.after)).toEqual(["L8.r0", "L8.r1"]);
+    expect(compaction!.after[0]!.role).toBe("summary");
+    expect(compaction!.droppedMessageIds).toEqual(["u1", "g1", "g1#r0", "g2"]);
+    const recorded = session.recordedContext(null);
+    expect(ids(recorded.messages)).toEqual(["L8.r0", "L8.r1", "u2", "g4"]);
+    expect(recorded.droppedMessageIds).toEqual(["u1", "g1", "g1#r0", "g2", "i1", "L8"]);
+  });
+
+  it("tokens are the usage series (input less cached; output with thoughts)", () => {
+    expect(session.usage(null).turns).toEqual([
+      { line: 3, messageId: "g1", input: 1000, output: 50, cacheRead: 200, cacheWrite: 0, contextTokens: 1200 },
+      { line: 6, messageId: "g2", input: 500, output: 20, cacheRead: 1000, cacheWrite: 0, contextTokens: 1500 },
+      { line: 12, messageId: "g4", input: 310, output: 12, cacheRead: 0, cacheWrite: 0, contextTokens: 310 },
+    ]);
+  });
+});
+
+describe("Cline task folder (stands for …/tasks/<taskId>/ with its three files)", () => {
+  const session = loadSessionFiles(clineTask(), { strict: true });
+
+  it("reads the history as Anthropic messages with m<index> ids, calls paired", () => {
+    expect(session.format).toBe("cline");
+    expect(session.branch(null).map((m) => `${m.id}:${m.role}`)).toEqual(["m0:user", "m1:assistant", "m2:toolResult", "m3:assistant", "m4:toolResult", "m5:assistant"]);
+    expect([...session.toolCallIds]).toEqual(["t1", "t2"]);
+    expect(session.header).toMatchObject({ uiMessages: 4, taskMetadata: { files_in_context: [{ path: "src/args.ts" }] } });
+  });
+
+  it("a new conversationHistoryDeletedRange is a cline-truncation after the index it names", () => {
+    const [truncation, ...more] = session.recordedCompactions(null);
+    expect(more).toHaveLength(0);
+    expect(truncation).toMatchObject({ kind: "cline-truncation", entryId: "m4", line: 5, summary: null, droppedMessageIds: ["m1", "m2"] });
+    expect(ids(session.recordedContext(null).messages)).toEqual(["m0", "m3", "m4", "m5"]);
+  });
+
+  it("api_req_started rows are the usage series", () => {
+    expect(session.usage(null).turns.map((t) => [t.line, t.input, t.output, t.cacheRead, t.cacheWrite, t.contextTokens])).toEqual([
+      [2, 900, 50, 0, 100, 1000],
+      [3, 30, 60, 1000, 20, 1050],
+      [4, 20, 30, 500, 0, 520],
+    ]);
+  });
+
+  it("a lone api_conversation_history.json still loads (by name, or by Cline's <task> wrapper)", () => {
+    const [history] = clineTask();
+    expect(loadSessionFiles([history!]).format).toBe("cline");
+    expect(loadSession(history!.bytes).format).toBe("cline");
+  });
+
+  it("several files that are not a task folder are refused, naming them", () => {
+    const file = { name: "a.json", bytes: new TextEncoder().encode("[]") };
+    expect(() => loadSessionFiles([file, { ...file, name: "b.jsonl" }])).toThrow(/a\.json, b\.jsonl.*api_conversation_history\.json/);
+  });
+});
+
+describe("Roo Code / Kilo Code history after a condensation and a truncation (non-destructive markers)", () => {
+  const session = loadSession(composedBytes.rooHistory(), { strict: true });
+
+  it("keeps every message on the branch, the summary as a summary", () => {
+    expect(session.format).toBe("cline");
+    expect(session.branch(null).map((m) => `${m.id}:${m.role}`)).toEqual(["m0:user", "m1:assistant", "m2:toolResult", "m3:summary", "m4:assistant", "m5:user", "m6:assistant"]);
+  });
+
+  it("condenseParent messages leave at the roo-condense, truncationParent ones at the roo-truncation", () => {
+    const compactions = session.recordedCompactions(null);
+    expect(compactions.map((c) => [c.kind, c.entryId, c.droppedMessageIds])).toEqual([
+      ["roo-condense", "m3", ["m0", "m1", "m2"]],
+      ["roo-truncation", "m5", ["m4"]],
+    ]);
+    expect(compactions[0]!.summary).toMatch(/^Summary: the loader parses JSON/);
+    expect(ids(compactions[1]!.before)).toEqual(["m3", "m4"]);
+    expect(ids(session.recordedContext(null).messages)).toEqual(["m3", "m5", "m6"]);
+  });
+});
+
+describe("OpenCode export with a pruned tool output (stands for state.time.compacted on an old tool part)", () => {
+  const session = loadSession(composedBytes.openCodePruned(), { strict: true });
+
+  it("splits the assistant message by step; the pruned output stays on the branch", () => {
+    expect(session.branch(null).map((m) => `${m.id}:${m.role}`)).toEqual(["msg_1:user", "msg_2:assistant", "prt_msg_2_2:toolResult", "msg_2#s1:assistant", "msg_3:user"]);
+    const result = session.branch(null)[2]!;
+    expect(texts(result)).toEqual(["a.txt\nb.txt"]);
+    expect(result.meta).toMatchObject({ toolCallId: "call_1", toolName: "bash", prunedAt: 5000 });
+  });
+
+  it("the prune is an opencode-prune before the next message, and the model is sent the placeholder", () => {
+    const [prune, ...more] = session.recordedCompactions(null);
+    expect(more).toHaveLength(0);
+    expect(prune).toMatchObject({ kind: "opencode-prune", entryId: "msg_3", droppedMessageIds: ["prt_msg_2_2"], timestamp: new Date(5000).toISOString() });
+    const recorded = session.recordedContext(null);
+    expect(ids(recorded.messages)).toEqual(["msg_1", "msg_2", "prt_msg_2_2", "msg_2#s1", "msg_3"]);
+    expect(texts(recorded.messages[2]!)).toEqual([PRUNED_OUTPUT]);
+    expect(recorded.droppedMessageIds).toEqual(["prt_msg_2_2"]);
+  });
+
+  it("each step-finish is one usage turn", () => {
+    expect(session.usage(null).turns.map((t) => [t.messageId, t.input, t.output, t.cacheRead, t.contextTokens])).toEqual([
+      ["msg_2", 100, 30, 0, 100],
+      ["msg_2#s1", 20, 10, 120, 140],
+    ]);
+  });
+});
