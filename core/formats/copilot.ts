@@ -92,7 +92,6 @@ export function readCopilot(records: JsonLine[], strict: boolean): ReaderOutput 
     toolCallIds,
     offTreeRecords: {},
     defaultLeafId: mainTip,
-    isLeafCandidate: (entry) => entry.messages.length > 0 || !entry.sidechain,
     branchMessages: (path) => messagesOf(path),
     recorded: (path) => replay(path).context,
     compactions: (path) => replay(path).compactions,

@@ -42,7 +42,7 @@ export function readAnyFormat(text: string, options: { format?: FormatName; stri
       throw new SessionError(1, `this is a JSON message array, not a ${forced} session`);
     }
     // One JSON object on one line may still be a one-line JSONL file: fall through.
-    if (!single.oneLine || accepted.length > 1) {
+    if (!single.oneLine || Array.isArray(single.value) || accepted.length > 1) {
       throw new SessionError(1, refusal(describeShape(single.value), accepted, JSON_VALUE_RECOGNISERS));
     }
   }

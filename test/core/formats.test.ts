@@ -25,16 +25,22 @@ interface Expected {
 const EXPECTED: Record<string, Expected> = {
   "claude/DRMacIver__claude-reliability__python-to-rust-port.jsonl": { format: "claude", formatVersion: "2.1.14", leafId: "612a68c7-228b-4a62-8bb7-13d30053ba53", leaves: 1, branchMessages: 80, recordedContextMessages: 80, toolCalls: 39, branchToolCalls: 39, warnings: 0 },
   "claude/entireio__cli__d0-161e0df1cb.jsonl": { format: "claude", formatVersion: "2.1.33", leafId: "1528eb70-163f-4833-a187-16878bf44521", leaves: 2, branchMessages: 416, recordedContextMessages: 58, toolCalls: 196, branchToolCalls: 195, warnings: 1 },
+  "claude/entireio__cli__f9-f6f611b469.jsonl": { format: "claude", formatVersion: "2.1.20", leafId: "ab2eee98-cf88-4138-91ba-65a942724e62", leaves: 1, branchMessages: 172, recordedContextMessages: 9, toolCalls: 92, branchToolCalls: 91, warnings: 1 },
+  "codex/EntityProcess__agentv__rollout-019f03e0-321f-7eb2-83cc-b54ecd71be23.jsonl": { format: "codex", formatVersion: "0.142.2", leafId: "L861", leaves: 1, branchMessages: 583, recordedContextMessages: 217, toolCalls: 177, branchToolCalls: 177, warnings: 0 },
   "codex/JaydenXsoe__ocodex__rollout-2025-08-26T20-20-25.jsonl": { format: "codex", formatVersion: "legacy-2025-08", leafId: "L582", leaves: 1, branchMessages: 322, recordedContextMessages: 322, toolCalls: 111, branchToolCalls: 111, warnings: 0 },
   "composed/anthropic-messages.json": { format: "anthropic", formatVersion: null, leafId: "m3", leaves: 1, branchMessages: 4, recordedContextMessages: 4, toolCalls: 1, branchToolCalls: 1, warnings: 0 },
   "composed/codex-modern-compacted.jsonl": { format: "codex", formatVersion: "0.146.0", leafId: "L20", leaves: 1, branchMessages: 12, recordedContextMessages: 3, toolCalls: 3, branchToolCalls: 3, warnings: 1 },
   "composed/openai-chat.json": { format: "openai", formatVersion: null, leafId: "m4", leaves: 1, branchMessages: 5, recordedContextMessages: 5, toolCalls: 1, branchToolCalls: 1, warnings: 0 },
   "composed/pi-v2-hookmessage.jsonl": { format: "pi", formatVersion: "2", leafId: "d0000003", leaves: 1, branchMessages: 3, recordedContextMessages: 3, toolCalls: 0, branchToolCalls: 0, warnings: 0 },
   "composed/pi-v3-tree.jsonl": { format: "pi", formatVersion: "3", leafId: "c0000010", leaves: 2, branchMessages: 18, recordedContextMessages: 11, toolCalls: 7, branchToolCalls: 6, warnings: 0 },
+  "copilot/polecatspeaks__StarCar__events-11-9681650804.jsonl": { format: "copilot", formatVersion: "1.0.74", leafId: "882f8095-0905-47f5-b992-a4b934591553", leaves: 3, branchMessages: 216, recordedContextMessages: 62, toolCalls: 173, branchToolCalls: 103, warnings: 0 },
+  "gemini/savekirk__session-bridge__gemini-session-cdb14b05.json": { format: "gemini", formatVersion: "json", leafId: "da4d49aa-4c70-4a4b-b86a-8c6376f6026a", leaves: 1, branchMessages: 84, recordedContextMessages: 82, toolCalls: 40, branchToolCalls: 40, warnings: 0 },
   "messages/SWE-agent__mini-swe-agent__github_issue.traj.json": { format: "openai", formatVersion: null, leafId: "m21", leaves: 1, branchMessages: 22, recordedContextMessages: 22, toolCalls: 0, branchToolCalls: 0, warnings: 0 },
+  "opencode/savekirk__session-bridge__opencode-export-ses_277daa810ffe.json": { format: "opencode", formatVersion: "1.4.3", leafId: "msg_d891921f9001u10DFjzFl8iFmV", leaves: 1, branchMessages: 146, recordedContextMessages: 55, toolCalls: 72, branchToolCalls: 72, warnings: 0 },
   "pi/JohnnyLai92__pi-mono__6edf3497.jsonl": { format: "pi", formatVersion: "3", leafId: "69b604c5", leaves: 1, branchMessages: 229, recordedContextMessages: 229, toolCalls: 105, branchToolCalls: 105, warnings: 0 },
   "pi/JohnnyLai92__pi-mono__6edf3497.prefix.jsonl": { format: "pi", formatVersion: "3", leafId: "d3a34df7", leaves: 1, branchMessages: 217, recordedContextMessages: 217, toolCalls: 101, branchToolCalls: 101, warnings: 0 },
   "pi/badlogic__pi-mono__before-compaction.jsonl": { format: "pi", formatVersion: "1", leafId: "L1003", leaves: 1, branchMessages: 992, recordedContextMessages: 446, toolCalls: 454, branchToolCalls: 454, warnings: 0 },
+  "pi/raquezha__pi.dev__pi-session-019dbe19-ca83-74b3-b3ca-230160eb3875.jsonl": { format: "pi", formatVersion: "3", leafId: "9b99ecf5", leaves: 1, branchMessages: 234, recordedContextMessages: 65, toolCalls: 107, branchToolCalls: 107, warnings: 0 },
 };
 
 /** Every result answers an earlier call on the same branch, and ids are unique. */
