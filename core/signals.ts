@@ -110,6 +110,7 @@ export function errorLineOf(output: string): string | undefined {
  */
 export function isRealUserMessage(message: Message): boolean {
   if (message.role !== "user" || message.meta.isMeta === true || message.meta.isCompactSummary === true) return false;
+  if (message.meta.synthetic === true) return false; // OpenCode's injected parts (core/formats/opencode.ts)
   const text = textOf(message).trim();
   return text !== "" && !/^<(environment_context|user_instructions|permissions|system)/.test(text) && !/^This session is being continued/.test(text);
 }

@@ -102,7 +102,36 @@ function openCodeMessages(info: Record<string, unknown> & { id: string; role: st
   }
   flush();
   if (out.length === 0) out.push({ id: info.id, role, meta: { ...info, parts: [] }, blocks: [], line });
-  return out;
+  return role === "user" ? out.flatMap(splitSynthetic) : out;
+}
+
+function isSynthetic(block: Block): boolean {
+  return block.type === "text" && block.extra?.synthetic === true;
+}
+
+/**
+ * OpenCode adds `synthetic` text parts to a user message (the contents of an
+ * attached file, "Called the Read tool…"): the model reads them, but the user
+ * did not write them. Each run of synthetic parts becomes its own user
+ * message `<id>#u<n>` marked `synthetic: true`, so facts taken from what the
+ * user wrote never come from them.
+ */
+function splitSynthetic(message: Message): Message[] {
+  if (!message.blocks.some(isSynthetic)) return [message];
+  const runs: { synthetic: boolean; blocks: Block[] }[] = [];
+  for (const block of message.blocks) {
+    // Blocks that are not text (an attached file part) stay with the run they sit in.
+    const synthetic = block.type === "text" ? isSynthetic(block) : (runs.at(-1)?.synthetic ?? false);
+    const last = runs.at(-1);
+    if (last && last.synthetic === synthetic) last.blocks.push(block);
+    else runs.push({ synthetic, blocks: [block] });
+  }
+  return runs.map((run, n) => ({
+    ...message,
+    id: n === 0 ? message.id : `${message.id}#u${n}`,
+    meta: run.synthetic ? { ...message.meta, synthetic: true } : message.meta,
+    blocks: run.blocks,
+  }));
 }
 
 function toolResult(part: Record<string, unknown> & { callID: string; tool: string; state: Record<string, unknown> }, messageId: string, line: number): Message {

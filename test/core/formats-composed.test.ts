@@ -148,3 +148,27 @@ describe("OpenCode export with a pruned tool output (stands for state.time.compa
     ]);
   });
 });
+
+describe("OpenCode synthetic parts (the text OpenCode adds when a file is attached with @)", () => {
+  it("become their own user message marked synthetic, so user-written facts never come from them", () => {
+    const file = JSON.stringify({
+      info: { id: "ses_s", version: "1.4.3" },
+      messages: [
+        {
+          info: { id: "msg_u", role: "user", time: { created: 1 } },
+          parts: [
+            { id: "p1", type: "text", text: "Fix the bug in @src/a.ts" },
+            { id: "p2", type: "file", mime: "text/plain", filename: "src/a.ts", url: "file:///w/src/a.ts" },
+            { id: "p3", type: "text", synthetic: true, text: "Called the Read tool with the following input: {\"filePath\":\"src/a.ts\"}" },
+            { id: "p4", type: "text", synthetic: true, text: "1: export const a = 1;" },
+          ],
+        },
+      ],
+    });
+    const branch = loadSession(file).branch(null);
+    expect(branch.map((m) => [m.id, m.role, m.meta.synthetic ?? false, m.blocks.map((b) => b.type)])).toEqual([
+      ["msg_u", "user", false, ["text", "raw"]],
+      ["msg_u#u1", "user", true, ["text", "text"]],
+    ]);
+  });
+});
