@@ -3,6 +3,7 @@
  * tree, list leaves. The only entry point the worker and the CLI call.
  */
 import { decodeSessionBytes } from "./decode.ts";
+import { decompressZstd, isZstd } from "./zstd.ts";
 import { readAnyFormat } from "./formats/detect.ts";
 import { messagesOf, type BranchContext, type ReaderOutput } from "./formats/common.ts";
 import type { Entry, FormatName, Message, Session } from "./model.ts";
@@ -17,7 +18,7 @@ export interface LoadOptions {
 }
 
 export function loadSession(input: Uint8Array | string, options: LoadOptions = {}): Session {
-  const text = typeof input === "string" ? stripBom(input) : decodeSessionBytes(input);
+  const text = typeof input === "string" ? stripBom(input) : decodeSessionBytes(isZstd(input) ? decompressZstd(input) : input);
   if (text.trim() === "") throw new SessionError(0, "the file is empty");
   const strict = options.strict ?? false;
   return sessionFromReader(readAnyFormat(text, { format: options.format, strict }), strict);
