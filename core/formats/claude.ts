@@ -100,15 +100,32 @@ function entryType(record: Record<string, unknown>): string {
 function claudeMessages(record: Record<string, unknown>, line: number, toolCallIds: Set<string>): Message[] {
   const message = record.message;
   if (!isRecord(message)) return [];
-  const meta = { ...without(message, "content"), record: without(record, "message") };
+  const meta: Record<string, unknown> = { ...without(message, "content"), record: without(record, "message") };
   const id = record.uuid as string;
   if (record.type === "assistant") {
     return [{ id, role: "assistant", meta, blocks: anthropicContent(message.content, toolCallIds), line }];
   }
   if (record.type === "user") {
-    return splitUserContent(id, message.content, meta, line, record.isCompactSummary === true ? "summary" : "user");
+    // Harness text sent as a user line (isMeta): named at the top of meta, where the facts look for it.
+    if (record.isMeta === true) meta.isMeta = true;
+    return splitUserContent(id, message.content, meta, line, record.isCompactSummary === true ? "summary" : "user").map(markPersistedOutput);
   }
   return [];
+}
+
+/**
+ * Claude Code 2.1.x writes a large tool result to a sidecar file and leaves a
+ * `<persisted-output>` preview in the transcript: the agent's own omission
+ * marker (without a hash). The text stays verbatim; meta.agentOmission says
+ * what it is, so a view can badge it.
+ */
+function markPersistedOutput(message: Message): Message {
+  if (message.role !== "toolResult") return message;
+  const first = message.blocks.find((b) => b.type === "text");
+  if (first?.type !== "text" || !first.text.trimStart().startsWith("<persisted-output>")) return message;
+  const size = /Output too large \(([^)]+)\)/.exec(first.text)?.[1];
+  const savedTo = /Full output saved to: (\S+)/.exec(first.text)?.[1];
+  return { ...message, meta: { ...message.meta, agentOmission: { marker: "persisted-output", ...(size ? { size } : {}), ...(savedTo ? { savedTo } : {}) } } };
 }
 
 /**
