@@ -1,11 +1,16 @@
 /**
  * A session that is several files: a Cline / Roo Code / Kilo Code task folder
  * (api_conversation_history.json, with ui_messages.json and task_metadata.json
- * when present). The app's folder drop and the CLI's folder argument hand the
- * files over by name; a single file goes to loadSession as before.
+ * when present), or a Claude Code session with its subagent transcripts
+ * (`agent-<id>.jsonl`, `agent-<id>.meta.json`). The app's folder drop and the
+ * CLI's folder argument hand the files over by name; a single file goes to
+ * loadSession as before.
  */
 import { decodeSessionBytes } from "./decode.ts";
+import { looksLikeClaude } from "./formats/claude.ts";
+import { readClaudeWithSubagents, subagentIdOf, type SubagentTranscript } from "./formats/claude-subagents.ts";
 import { readCline } from "./formats/cline.ts";
+import { parseJsonLines } from "./jsonl.ts";
 import type { Session } from "./model.ts";
 import { SessionError } from "./model.ts";
 import { loadSession, sessionFromReader, type LoadOptions } from "./session.ts";
@@ -33,6 +38,7 @@ export function loadSessionFiles(files: readonly NamedFile[], options: LoadOptio
   if (files.length === 0) throw new SessionError(0, "no files given");
   if (isTaskFolder(files)) return loadTaskFolder(files, options.strict ?? false);
   if (files.length === 1) return loadSession(files[0]!.bytes, options);
+  if (files.some((file) => subagentIdOf(baseName(file.name)) !== null)) return loadWithSubagents(files, options.strict ?? false);
   const names = files.map((file) => baseName(file.name)).join(", ");
   throw new SessionError(0, `${files.length} files (${names}) are not one session: a Cline/Roo/Kilo task folder needs ${CLINE_HISTORY}; give other sessions one file at a time`);
 }
@@ -54,4 +60,40 @@ function loadTaskFolder(files: readonly NamedFile[], strict: boolean): Session {
   };
   const history = parse(find(CLINE_HISTORY));
   return sessionFromReader(readCline({ history, ui: parse(find(CLINE_UI)), metadata: parse(find(CLINE_METADATA)) }, strict), strict);
+}
+
+function loadWithSubagents(files: readonly NamedFile[], strict: boolean): Session {
+  const sessions = files.filter((file) => baseName(file.name).endsWith(".jsonl") && subagentIdOf(baseName(file.name)) === null);
+  if (sessions.length !== 1) {
+    throw new SessionError(0, `subagent transcripts need exactly one Claude Code session file beside them (found ${sessions.length}: ${sessions.map((f) => baseName(f.name)).join(", ") || "none"})`);
+  }
+  const records = (file: NamedFile) => {
+    try {
+      return parseJsonLines(decodeSessionBytes(file.bytes).replace(/^\uFEFF/, ""), strict);
+    } catch (error) {
+      if (error instanceof SessionError) throw new SessionError(error.line, `${baseName(file.name)}: ${error.reason}`);
+      throw error;
+    }
+  };
+  const main = records(sessions[0]!);
+  if (!looksLikeClaude(main.records)) throw new SessionError(0, `${baseName(sessions[0]!.name)} is not a Claude Code session: subagent transcripts join only a Claude Code session`);
+  const metaFiles = new Map(files.map((file) => [baseName(file.name), file]));
+  const subagents: SubagentTranscript[] = [];
+  for (const file of files) {
+    const agentId = subagentIdOf(baseName(file.name));
+    if (agentId === null) continue;
+    const metaFile = metaFiles.get(`agent-${agentId}.meta.json`);
+    let meta: unknown;
+    if (metaFile) {
+      try {
+        meta = JSON.parse(decodeSessionBytes(metaFile.bytes));
+      } catch {
+        meta = undefined; // a broken meta file loses only the agent's label
+      }
+    }
+    subagents.push({ agentId, fileName: baseName(file.name), records: records(file).records, meta });
+  }
+  const output = readClaudeWithSubagents(main.records, subagents, strict);
+  output.warnings.unshift(...main.warnings);
+  return sessionFromReader(output, strict);
 }
