@@ -5,6 +5,7 @@ import { isFormatName } from "../formats/detect.ts";
 import { SessionError, type Session } from "../model.ts";
 import { PieceDecoder } from "../decode.ts";
 import { StreamingSessionLoader } from "../session-stream.ts";
+import { isDirectory, readSessionFolder } from "./folder.ts";
 
 export class UsageError extends Error {}
 
@@ -76,6 +77,7 @@ export function readSessionFile(args: ParsedArgs, pieceBytes = READ_PIECE, optio
   if (!file) throw new UsageError(`${args.command} needs a session file`);
   const format = stringFlag(args, "format");
   if (format !== undefined && !isFormatName(format)) throw new UsageError(`unknown format "${format}"`);
+  if (isDirectory(file)) return readSessionFolder(file, { format, strict: args.flags.has("strict") });
   const loader = new StreamingSessionLoader({ format, strict: args.flags.has("strict") }, new PieceDecoder());
   if (options.stringLimit !== undefined) loader.wholeLimit = options.stringLimit;
   const hash = createHash("sha256");
