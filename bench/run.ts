@@ -47,6 +47,7 @@ import { keepSerializedViews } from "../core/serialized.ts";
 import { loadSession } from "../core/session.ts";
 import { useNodeHasher } from "../core/cli/node-hash.ts";
 import { generatePiSession } from "./generate.ts";
+import { readerTable } from "./readers.ts";
 
 const args = process.argv.slice(2);
 const flag = (name: string, fallback: number) => {
@@ -255,3 +256,4 @@ console.log(
     .map((r) => `${r.floorWebCryptoMs.toFixed(0)} ms (${r.input})`)
     .join(", ")}.`,
 );
+console.log(`\n${readerTable(RUNS).join("\n")}`);
