@@ -19,23 +19,24 @@ import { SessionError } from "../model.ts";
 import { countOffTree, extraFields, isRecord, messagesOf, without, withExtra, type ReaderOutput } from "./common.ts";
 import { replayContext, type CompactionStep } from "./replay.ts";
 
-const MESSAGE_TYPES = new Set(["user", "gemini", "info", "error", "warning"]);
 const SNAPSHOT = "<state_snapshot>";
 
 function isGeminiHeader(value: unknown): value is Record<string, unknown> {
   return isRecord(value) && typeof value.sessionId === "string" && typeof value.projectHash === "string" && !("type" in value) && !("uuid" in value);
 }
 
+/** Any `{id, type}`: the header fields are what make a file Gemini's; newer message types are read as custom. */
 function isGeminiMessage(value: unknown): value is Record<string, unknown> {
-  return isRecord(value) && typeof value.id === "string" && typeof value.type === "string" && MESSAGE_TYPES.has(value.type);
+  return isRecord(value) && typeof value.id === "string" && typeof value.type === "string";
 }
 
 export function looksLikeGeminiJson(value: unknown): boolean {
   return isGeminiHeader(value) && Array.isArray(value.messages) && value.messages.every(isGeminiMessage);
 }
 
+/** The header on line 1 (it may already hold messages), then records. */
 export function looksLikeGeminiLines(records: JsonLine[]): boolean {
-  return records.length > 0 && isGeminiHeader(records[0]!.value) && !Array.isArray((records[0]!.value as Record<string, unknown>).messages);
+  return records.length > 0 && isGeminiHeader(records[0]!.value);
 }
 
 export function readGeminiJson(value: unknown, strict: boolean): ReaderOutput {
@@ -48,7 +49,8 @@ export function readGeminiJson(value: unknown, strict: boolean): ReaderOutput {
 export function readGeminiLines(records: JsonLine[], strict: boolean): ReaderOutput {
   const first = records[0];
   if (!first || !isGeminiHeader(first.value)) throw new SessionError(first?.line ?? 1, "a Gemini CLI JSONL chat starts with a {sessionId, projectHash} header");
-  const reader = new GeminiReader(first.value, strict);
+  const reader = new GeminiReader(without(first.value, "messages"), strict);
+  if (Array.isArray(first.value.messages)) for (const message of first.value.messages) reader.add({ line: first.line, value: message });
   for (let i = 1; i < records.length; i++) reader.add(records[i]!);
   return reader.finish("jsonl");
 }

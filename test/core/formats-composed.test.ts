@@ -209,3 +209,30 @@ describe("Claude Code session + subagent files", () => {
     expect(() => loadSessionFiles([{ name: "agent-abc123.jsonl", bytes: jsonl(agent) }, { name: "agent-x.jsonl", bytes: jsonl(agent) }])).toThrow(/exactly one Claude Code session file beside them \(found 0: none\)/);
   });
 });
+
+describe("Gemini CLI JSONL whose header line already holds messages", () => {
+  it("reads those messages first, at line 1", () => {
+    const text = [
+      JSON.stringify({ sessionId: "s2", projectHash: "p", startTime: "t", lastUpdated: "t", messages: [{ id: "u0", timestamp: "t", type: "user", content: "Hi." }] }),
+      JSON.stringify({ id: "g0", timestamp: "t", type: "gemini", content: "Hello." }),
+    ].join("\n");
+    const session = loadSession(text, { strict: true });
+    expect(session.branch(null).map((m) => [m.id, m.role, m.line])).toEqual([["u0", "user", 1], ["g0", "assistant", 2]]);
+  });
+});
+
+describe("the new JSONL readers stream like the others", () => {
+  it("a Gemini JSONL chat pushed in 1-, 5- and 64-byte slices loads record by record as when read whole", async () => {
+    const { StreamingSessionLoader } = await import("../../core/session-stream.ts");
+    const bytes = composedBytes.geminiJsonl();
+    const whole = loadSession(bytes);
+    for (const size of [1, 5, 64]) {
+      const loader = new StreamingSessionLoader();
+      for (let at = 0; at < bytes.length; at += size) loader.push(bytes.subarray(at, at + size));
+      const session = loader.finish(bytes);
+      expect(loader.streamed).toBe(true);
+      expect(session.branch(null)).toEqual(whole.branch(null));
+      expect(session.recordedCompactions(null)).toEqual(whole.recordedCompactions(null));
+    }
+  });
+});
