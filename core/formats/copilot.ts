@@ -169,16 +169,18 @@ function contextItems(path: Entry[]): (Message | CompactionStep)[] {
       items.push(...entry.messages);
       continue;
     }
+    // A failed compaction (or one without a summary) changed nothing the model sees.
     const summary = entry.messages[0];
-    const data = summary ? summary.meta : isRecord(entry.data) && isRecord(entry.data.data) ? entry.data.data : {};
-    if (data.success === false || !summary) continue;
+    if (!summary || summary.meta.success === false) continue;
+    const data = summary.meta;
+    const event = isRecord(data.event) ? data.event : {};
     const cutAt = sentAtStart ?? items.length;
     const arrivedDuring = items.slice(cutAt).filter((item): item is Message => !("apply" in item));
     const figures = startFigures;
     items.push({
       line: entry.line,
       entryId: entry.id,
-      timestamp: typeof (summary.meta.event as Record<string, unknown>)?.timestamp === "string" ? ((summary.meta.event as Record<string, unknown>).timestamp as string) : undefined,
+      timestamp: typeof event.timestamp === "string" ? event.timestamp : undefined,
       kind: "copilot-compaction",
       // Copilot starts a compaction itself when the window fills; the file names no manual trigger here.
       trigger: null,
