@@ -21,22 +21,6 @@ export function findMessageArray(value: unknown): MessageArray | null {
   return null;
 }
 
-/** Anthropic when a content block has an Anthropic-only type; OpenAI otherwise. */
-export function detectArrayDialect(messages: unknown[]): "openai" | "anthropic" {
-  for (const message of messages) {
-    if (!isRecord(message)) continue;
-    if (message.role === "tool" || message.role === "system" || "tool_calls" in message) return "openai";
-    if (Array.isArray(message.content)) {
-      for (const block of message.content) {
-        if (!isRecord(block)) continue;
-        if (block.type === "tool_use" || block.type === "tool_result" || block.type === "thinking") return "anthropic";
-        if (block.type === "image_url") return "openai";
-      }
-    }
-  }
-  return "openai";
-}
-
 export function readMessageArray(found: MessageArray, format: FormatName, strict: boolean): ReaderOutput {
   const warnings: ReaderOutput["warnings"] = [];
   const toolCallIds = new Set<string>();
