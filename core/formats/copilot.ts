@@ -22,16 +22,19 @@ import { replayContext, type CompactionStep } from "./replay.ts";
 /** Event type families of Copilot CLI; a record is Copilot's when its type is `<family>.<name>` with a data object. */
 const EVENT_FAMILIES = new Set(["session", "user", "assistant", "tool", "hook", "subagent", "system", "permission", "skill", "abort"]);
 
-export function isCopilotEvent(value: unknown): boolean {
-  if (!isRecord(value) || typeof value.type !== "string" || typeof value.id !== "string" || !isRecord(value.data)) return false;
-  const dot = value.type.indexOf(".");
-  return dot > 0 && EVENT_FAMILIES.has(value.type.slice(0, dot)) && "parentId" in value;
+/** Any event `{type: "<family>.<name>", id, parentId, data}`: the reader keeps families newer than this list. */
+function isEvent(value: unknown): value is Record<string, unknown> & { type: string; id: string; data: Record<string, unknown> } {
+  return isRecord(value) && typeof value.type === "string" && value.type.indexOf(".") > 0 && typeof value.id === "string" && isRecord(value.data) && "parentId" in value;
 }
 
-/** Required: the first record is a Copilot event and most of the first 20 are. */
+export function isCopilotEvent(value: unknown): boolean {
+  return isEvent(value) && EVENT_FAMILIES.has(value.type.slice(0, value.type.indexOf(".")));
+}
+
+/** Required: the first record is an event of a known family and most of the first 20 are events. */
 export function looksLikeCopilot(records: JsonLine[]): boolean {
   const head = records.slice(0, 20);
-  return head.length > 0 && isCopilotEvent(head[0]!.value) && head.filter((r) => isCopilotEvent(r.value)).length * 2 > head.length;
+  return head.length > 0 && isCopilotEvent(head[0]!.value) && head.filter((r) => isEvent(r.value)).length * 2 > head.length;
 }
 
 export function readCopilot(records: JsonLine[], strict: boolean): ReaderOutput {
@@ -48,12 +51,12 @@ export function readCopilot(records: JsonLine[], strict: boolean): ReaderOutput 
   const seen = new Set<string>();
 
   for (const { line, value } of records) {
-    if (!isCopilotEvent(value)) {
+    if (!isEvent(value)) {
       if (strict) throw new SessionError(line, "a Copilot CLI event must be an object with \"type\", \"id\", \"parentId\" and \"data\"");
       warnings.push({ line, message: "not a Copilot CLI event; skipped" });
       continue;
     }
-    const record = value as Record<string, unknown> & { type: string; id: string; data: Record<string, unknown> };
+    const record = value;
     if (seen.has(record.id)) {
       if (strict) throw new SessionError(line, `duplicate event id "${record.id}"`);
       warnings.push({ line, message: `duplicate event id "${record.id}"; skipped` });

@@ -236,3 +236,39 @@ describe("the new JSONL readers stream like the others", () => {
     }
   });
 });
+
+describe("Copilot CLI shapes the real file lacks (stands for events.jsonl of other Copilot CLI 1.x runs)", () => {
+  let previous: string | null = null;
+  let n = 0;
+  const event = (type: string, data: Record<string, unknown>) => {
+    const id = `e${++n}`;
+    const record = { type, data, id, timestamp: `2026-03-01T00:00:0${n % 10}Z`, parentId: previous };
+    previous = id;
+    return JSON.stringify(record);
+  };
+  const text = [
+    event("session.start", { sessionId: "s", copilotVersion: "1.0.80", context: { cwd: "/w" } }),
+    event("user.message", { content: "Tidy the imports." }),
+    event("assistant.reasoning", { reasoningId: "r1", content: "Only src/ has unused imports." }),
+    event("assistant.message", { messageId: "m1", content: "Done.", toolRequests: [], outputTokens: 12 }),
+    event("mcp.server_started", { name: "files" }),
+    event("session.compaction_start", { systemTokens: 10, conversationTokens: 20, toolDefinitionsTokens: 5 }),
+    event("session.compaction_complete", { success: false, error: "the summary request failed" }),
+  ].join("\n");
+  const session = loadSession(text, { strict: true });
+
+  it("reasoning events are thinking, an event of a newer family is kept as an entry, nothing is warned", () => {
+    expect(session.branch(null).map((m) => [m.id, m.role, m.blocks.map((b) => b.type).join()])).toEqual([
+      ["e2", "user", "text"],
+      ["e3", "assistant", "thinking"],
+      ["e4", "assistant", "text"],
+    ]);
+    expect(session.byId.get("e5")).toMatchObject({ type: "mcp.server_started", messages: [] });
+    expect(session.warnings).toEqual([]);
+  });
+
+  it("a failed compaction changes nothing the model sees", () => {
+    expect(session.recordedCompactions(null)).toEqual([]);
+    expect(session.recordedContext(null).messages.map((m) => m.id)).toEqual(["e2", "e3", "e4"]);
+  });
+});
