@@ -9,15 +9,16 @@
  * What the model sees: user.message, system.message, assistant.message (its
  * reasoningText as thinking, content, toolRequests as tool calls),
  * assistant.reasoning, and tool.execution_complete as the call's result.
- * `session.compaction_complete` replaces everything the main agent had sent
- * before the matching `compaction_start` with its summary; what arrived while
- * the compaction ran is kept (Copilot compacts in the background).
+ * `session.compaction_complete` replaces the conversation the main agent had
+ * sent before the matching `compaction_start` with its summary; the system
+ * prompt and what arrived while the compaction ran are kept (Copilot compacts
+ * in the background). A new system.message replaces the previous one.
  */
 import type { Block, Entry, Message, UsageSeries } from "../model.ts";
 import type { JsonLine } from "../jsonl.ts";
 import { SessionError } from "../model.ts";
 import { extraFields, isRecord, messagesOf, without, withExtra, type ReaderOutput } from "./common.ts";
-import { replayContext, type CompactionStep } from "./replay.ts";
+import { replayContext, type ContextItem } from "./replay.ts";
 
 /** Event type families of Copilot CLI; a record is Copilot's when its type is `<family>.<name>` with a data object. */
 const EVENT_FAMILIES = new Set(["session", "user", "assistant", "tool", "hook", "subagent", "system", "permission", "skill", "abort"]);
@@ -157,8 +158,8 @@ function copilotMessages(
 }
 
 /** The branch as the model received it: messages, and each successful compaction as a step. */
-function contextItems(path: Entry[]): (Message | CompactionStep)[] {
-  const items: (Message | CompactionStep)[] = [];
+function contextItems(path: Entry[]): ContextItem[] {
+  const items: ContextItem[] = [];
   /** How many messages had been sent when the last compaction_start was written. */
   let sentAtStart: number | null = null;
   let startFigures: Record<string, unknown> | null = null;
@@ -169,7 +170,11 @@ function contextItems(path: Entry[]): (Message | CompactionStep)[] {
       continue;
     }
     if (entry.type !== "session.compaction_complete") {
-      items.push(...entry.messages);
+      for (const message of entry.messages) {
+        // Copilot writes its whole system prompt again with each interaction (130 KB a time in the
+        // real file); the new one replaces the old, as compaction_start counts systemTokens once.
+        items.push(message.role === "system" ? { message, replaces: (earlier) => earlier.role === "system" } : message);
+      }
       continue;
     }
     // A failed compaction (or one without a summary) changed nothing the model sees.
@@ -178,7 +183,7 @@ function contextItems(path: Entry[]): (Message | CompactionStep)[] {
     const data = summary.meta;
     const event = isRecord(data.event) ? data.event : {};
     const cutAt = sentAtStart ?? items.length;
-    const arrivedDuring = items.slice(cutAt).filter((item): item is Message => !("apply" in item));
+    const arrivedDuring = items.slice(cutAt).flatMap((item) => ("replaces" in item ? [item.message] : "apply" in item ? [] : [item]));
     const figures = startFigures;
     items.push({
       line: entry.line,
@@ -190,7 +195,8 @@ function contextItems(path: Entry[]): (Message | CompactionStep)[] {
       tokensBefore: typeof data.preCompactionTokens === "number" ? data.preCompactionTokens : sumFigures(figures),
       tokensAfter: null,
       summary: summary.blocks[0]?.type === "text" ? summary.blocks[0].text : null,
-      apply: (before) => [summary, ...before.filter((m) => arrivedDuring.includes(m))],
+      // The system prompt is not conversation: it stays, ahead of the summary.
+      apply: (before) => [...before.filter((m) => m.role === "system" && !arrivedDuring.includes(m)), summary, ...before.filter((m) => arrivedDuring.includes(m))],
     });
     // The summary is part of the step's result, not a message appended after it.
     sentAtStart = null;

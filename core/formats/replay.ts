@@ -20,6 +20,14 @@ export interface CompactionStep {
   apply(before: Message[]): Message[];
 }
 
+/** A message that takes the place of earlier ones as it is sent (not a compaction: Copilot's re-sent system prompt). */
+export interface Replacing {
+  message: Message;
+  replaces(earlier: Message): boolean;
+}
+
+export type ContextItem = Message | CompactionStep | Replacing;
+
 /** A message's identity across a compaction: a copy written again by the compaction keeps its source id in meta. */
 export type SameMessage = (message: Message) => string;
 
@@ -33,12 +41,16 @@ const byId: SameMessage = (message) => message.id;
  */
 export function replayContext(
   branch: readonly Message[],
-  items: readonly (Message | CompactionStep)[],
+  items: readonly ContextItem[],
   identity: SameMessage = byId,
 ): { context: RecordedContext; compactions: RecordedCompaction[] } {
   let context: Message[] = [];
   const compactions: RecordedCompaction[] = [];
   for (const item of items) {
+    if ("replaces" in item) {
+      context = [...context.filter((m) => !item.replaces(m)), item.message];
+      continue;
+    }
     if (!("apply" in item)) {
       context.push(item);
       continue;
@@ -57,8 +69,4 @@ export function replayContext(
   const sent = new Set(context);
   const droppedMessageIds = branch.filter((m) => !sent.has(m)).map((m) => m.id);
   return { context: { messages: context, compactions: compactions.length, droppedMessageIds }, compactions };
-}
-
-export function isStep(item: Message | CompactionStep): item is CompactionStep {
-  return "apply" in item;
 }

@@ -54,15 +54,19 @@ describe.each(of("copilot"))("Copilot CLI %s", (relative) => {
     const completes = events.filter((e) => e.type === "session.compaction_complete" && e.data.success === true);
     const compactions = session.recordedCompactions(null);
     expect(compactions.map((c) => [c.kind, c.entryId, c.tokensBefore, c.summary])).toEqual(completes.map((e) => ["copilot-compaction", e.id, e.data.preCompactionTokens, e.data.summaryContent]));
-    // Everything the main agent had sent before compaction_start is dropped; the summary opens what follows.
+    // The conversation the main agent had sent before compaction_start is dropped; the latest
+    // system prompt stays ahead of the summary (each system.message replaces the one before).
     const startIndex = events.findIndex((e) => e.type === "session.compaction_start");
     const sentBefore = events.slice(0, startIndex).filter((e) => isMain(e) && roleOf(e) !== null);
-    expect(compactions[0]!.droppedMessageIds).toEqual(sentBefore.map((e) => e.id));
-    expect(compactions[0]!.after[0]!.id).toBe(completes[0]!.id);
+    expect(compactions[0]!.droppedMessageIds).toEqual(sentBefore.filter((e) => e.type !== "system.message").map((e) => e.id));
+    const lastSystem = sentBefore.filter((e) => e.type === "system.message").at(-1)!;
+    expect(compactions[0]!.before.filter((m) => m.role === "system").map((m) => m.id)).toEqual([lastSystem.id]);
+    expect(compactions[0]!.after.slice(0, 2).map((m) => m.id)).toEqual([lastSystem.id, completes[0]!.id]);
     const recorded = session.recordedContext(null);
-    expect(recorded.messages[0]!.role).toBe("summary");
     const mainAfterStart = events.slice(startIndex).filter((e) => isMain(e) && roleOf(e) !== null);
-    expect(recorded.messages.length).toBe(mainAfterStart.length);
+    const systemsAfter = mainAfterStart.filter((e) => e.type === "system.message");
+    expect(recorded.messages.filter((m) => m.role === "system").map((m) => m.id)).toEqual([(systemsAfter.at(-1) ?? lastSystem).id]);
+    expect(recorded.messages.filter((m) => m.role !== "system").length).toBe(mainAfterStart.filter((e) => e.type !== "system.message").length);
   });
 
   it("usage: outputTokens of every main assistant message, and each compaction_start's context size", () => {
