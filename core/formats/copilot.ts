@@ -113,8 +113,15 @@ function copilotMessages(
   const event = without(record, "data");
   const text = (value: unknown): Block[] => (typeof value === "string" && value !== "" ? [{ type: "text", text: value }] : []);
   switch (record.type) {
-    case "user.message":
-      return [{ id, role: "user", meta: { ...without(data, "content"), event }, blocks: text(data.content), line }];
+    case "user.message": {
+      // `content` is what the user typed; `transformedContent` (kept in meta) is it wrapped in the
+      // harness's reminders. A message the harness sent itself (`source: "system"`, nothing typed)
+      // is read from transformedContent and marked synthetic, like OpenCode's injected parts.
+      const injected = data.content === "" && data.source === "system" && typeof data.transformedContent === "string";
+      const meta: Record<string, unknown> = { ...without(data, "content"), event };
+      if (injected) meta.synthetic = true;
+      return [{ id, role: "user", meta, blocks: text(injected ? data.transformedContent : data.content), line }];
+    }
     case "system.message":
       return [{ id, role: "system", meta: { ...without(data, "content"), event }, blocks: text(data.content), line }];
     case "assistant.reasoning":

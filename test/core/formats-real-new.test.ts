@@ -161,3 +161,18 @@ describe.each(of("opencode"))("OpenCode export %s", (relative) => {
     expect(session.usage(null).turns.map((t) => [t.input, t.output])).toEqual(finishes.map((p: Json) => [p.tokens.input, p.tokens.output + p.tokens.reasoning]));
   });
 });
+
+describe.each(of("copilot"))("Copilot CLI user messages %s", (relative) => {
+  const events: Json[] = text(relative).split("\n").filter((l) => l.trim() !== "").map((l) => JSON.parse(l));
+  const byId = new Map(loadSession(readFixture(relative)).entries.flatMap((e) => e.messages).map((m) => [m.id, m]));
+
+  it("a user message is what the user typed; one the harness sent itself is its transformed text, marked synthetic", () => {
+    for (const e of events.filter((x) => x.type === "user.message")) {
+      const message = byId.get(e.id)!;
+      const injected = e.data.content === "" && e.data.source === "system";
+      expect(textOf(message)).toBe(injected ? e.data.transformedContent : e.data.content);
+      expect(message.meta.synthetic === true).toBe(injected);
+      expect(message.meta.transformedContent).toBe(e.data.transformedContent);
+    }
+  });
+});
