@@ -10,7 +10,7 @@ import { JsonLinesParser, parseJsonLines, type JsonLine, type JsonLinesResult } 
 import { readClaude } from "./claude.ts";
 import { readCline } from "./cline.ts";
 import { readCodex } from "./codex.ts";
-import type { ReaderOutput } from "./common.ts";
+import { isRecord, type ReaderOutput } from "./common.ts";
 import { readCopilot } from "./copilot.ts";
 import { readGeminiJson, readGeminiLines } from "./gemini.ts";
 import { findMessageArray, readMessageArray } from "./messages.ts";
@@ -58,7 +58,8 @@ export function readAnyFormat(text: string, options: { format?: FormatName; stri
 export function readJsonValue(format: FormatName, value: unknown, strict: boolean): ReaderOutput {
   switch (format) {
     case "gemini":
-      return readGeminiJson(value, strict);
+      // A JSONL chat that is only its header line is one JSON value too.
+      return isRecord(value) && !Array.isArray(value.messages) ? readGeminiLines([{ line: 1, value }], strict) : readGeminiJson(value, strict);
     case "opencode":
       return readOpenCode(value, strict);
     case "cline":
