@@ -10,7 +10,7 @@ import { useNodeHasher } from "./cli/node-hash.ts";
 import { runCheckrideCommand, runCompact, runInspect, runReport, runRoundsCommand, runScan, runVerify } from "./cli/commands.ts";
 
 const USAGE = `usage:
-  npm run cli -- inspect <file> [--leaf ID] [--format pi|claude|codex|openai|anthropic] [--strict]
+  npm run cli -- inspect <file|folder> [--leaf ID] [--format pi|claude|codex|openai|anthropic|gemini|cline|opencode|copilot] [--strict]
   npm run cli -- compact <file> [--leaf ID] [--strategy NAME] [--max-prose-characters N]
                                 [--previous CHECKPOINT (transparent only)] [--output FILE] [--format F] [--strict] [--redact [--keep FINDING,…]]
   npm run cli -- verify <checkpoint>

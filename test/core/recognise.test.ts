@@ -88,3 +88,15 @@ describe("shapes no reader knows are refused, never read as another format", () 
     expect(loadSession('[{"role":"user","content":"hi"}]', { format: "cline" }).format).toBe("cline");
   });
 });
+
+describe("the new formats as other machines write them", () => {
+  it.each(allFixtures().filter((f) => /^(copilot|gemini|opencode)\//.test(f)))("%s with a BOM and CRLF line ends reads the same", (relative) => {
+    const text = decode(readFixture(relative));
+    const windows = new TextEncoder().encode(`\uFEFF${text.replace(/\n/g, "\r\n")}`);
+    const plain = loadSession(readFixture(relative));
+    const other = loadSession(windows);
+    expect(other.format).toBe(plain.format);
+    expect(other.branch(null).map((m) => m.id)).toEqual(plain.branch(null).map((m) => m.id));
+    expect(other.recordedCompactions(null).map((c) => c.kind)).toEqual(plain.recordedCompactions(null).map((c) => c.kind));
+  });
+});
