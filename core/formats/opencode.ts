@@ -165,8 +165,15 @@ function contextItems(path: Entry[]): (Message | CompactionStep)[] {
   const items: (Message | CompactionStep)[] = [];
   // Prunes, by the time they ran: each clears every output pruned at that moment.
   const prunes = new Map<number, Set<string>>();
-  for (const entry of path)
-    for (const m of entry.messages) if (typeof m.meta.prunedAt === "number") (prunes.get(m.meta.prunedAt) ?? prunes.set(m.meta.prunedAt, new Set()).get(m.meta.prunedAt)!).add(m.id);
+  for (const entry of path) {
+    for (const m of entry.messages) {
+      const at = m.meta.prunedAt;
+      if (typeof at !== "number") continue;
+      const ids = prunes.get(at) ?? new Set<string>();
+      ids.add(m.id);
+      prunes.set(at, ids);
+    }
+  }
   const pending = [...prunes.entries()].sort((a, b) => a[0] - b[0]);
   let compactionRequest: Message[] = [];
 
