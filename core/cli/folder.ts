@@ -56,7 +56,8 @@ export function readSessionFolder(dir: string, options: { format?: FormatName; s
     return { name: relative(dir, path) || basename(path), bytes: content };
   });
   try {
-    return { file: dir, bytes, sha256: hash.digest("hex"), session: loadSessionFiles(files, options) };
+    // A folder is read whole, file by file: nothing streams.
+    return { file: dir, bytes, sha256: hash.digest("hex"), session: loadSessionFiles(files, options), streamed: false };
   } catch (error) {
     if (error instanceof SessionError) throw new FileError(dir, error.line, error.reason);
     throw error;

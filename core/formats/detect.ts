@@ -144,8 +144,7 @@ function readJsonLines(format: FormatName, records: JsonLine[], strict: boolean)
  * The override stands when its format also fits, or when nothing is detected.
  */
 function refuseOtherFormat(format: FormatName, records: JsonLine[]): void {
-  const fits = format === "pi" ? looksLikePi(records[0]!.value) : format === "codex" ? looksLikeCodex(records) : format === "claude" ? looksLikeClaude(records) : false;
-  if (fits) return;
+  if (acceptingJsonLines(records).includes(format)) return;
   let detected: FormatName;
   try {
     detected = detectJsonLines(records);
