@@ -1,4 +1,5 @@
-import { textOf, type Message } from "./model.ts";
+import { isHumanMessage } from "./human-text.ts";
+import type { Message } from "./model.ts";
 
 /**
  * Small signals found in text that a reader needs to stay oriented: anchors
@@ -15,7 +16,8 @@ const ANCHOR_PATTERNS: { pattern: RegExp; needsOneOf?: string[] }[] = [
   { pattern: /https?:\/\/[^\s<>"'`)\]\\]+/g, needsOneOf: ["http"] },
   { pattern: /(?:^|[\s(])(#\d{2,6})\b/g, needsOneOf: ["#"] },
   { pattern: /\b(?:PR|pull request|issue)\s+#?(\d{2,6})\b/gi },
-  { pattern: /\b(?:E[A-Z]{3,12}|TS\d{4}|E\d{4}|HTTP [45]\d\d)\b/g, needsOneOf: ["E", "TS", "HTTP"] },
+  // Error codes need a shape: a capitalised word (ERROR, EDITS) is not one.
+  { pattern: /\b(?:E(?:NOENT|ACCES|PERM|EXIST|NOTDIR|ISDIR|ADDRINUSE|CONNREFUSED|CONNRESET|TIMEDOUT|NOTFOUND|PIPE|MFILE|NOTEMPTY|BUSY|AI_AGAIN|HOSTUNREACH|NETUNREACH|INVAL|NOSPC|ROFS|XDEV)|TS\d{4}|E\d{4}|HTTP [45]\d\d)\b/g, needsOneOf: ["E", "TS", "HTTP"] },
 ];
 
 /**
@@ -105,12 +107,9 @@ export function errorLineOf(output: string): string | undefined {
 }
 
 /**
- * A request the user typed: not a tool result, a compaction summary, a
- * Claude Code meta line or context an agent injects as a user message.
+ * A request the user typed: a message with human-written text (see
+ * human-text.ts for what each harness injects).
  */
 export function isRealUserMessage(message: Message): boolean {
-  if (message.role !== "user" || message.meta.isMeta === true || message.meta.isCompactSummary === true) return false;
-  if (message.meta.synthetic === true) return false; // OpenCode's injected parts (core/formats/opencode.ts)
-  const text = textOf(message).trim();
-  return text !== "" && !/^<(environment_context|user_instructions|permissions|system)/.test(text) && !/^This session is being continued/.test(text);
+  return isHumanMessage(message);
 }

@@ -1,19 +1,32 @@
 /**
  * Facts from the harness record only: what tools were called, with what
- * arguments, and what the structured results said; what the user wrote; and
- * an optional memory.md. Never from a model.
+ * arguments, and what the structured results said; what a human wrote; and
+ * an optional memory.md. Never from a model. Every fact carries its source.
  */
-import { textOf, type Message, type ToolCallBlock } from "../model.ts";
-import { anchorsIn, errorLineOf, isRealUserMessage } from "../signals.ts";
+import { humanProse, humanSpans, type TextSpan } from "../human-text.ts";
+import { textOf, type FormatName, type Message, type ToolCallBlock } from "../model.ts";
 import { toolCallsById, toolOutcome, type ToolOutcome } from "../tool-info.ts";
+import { anchorsOf, type Anchor } from "./anchors.ts";
+import { commandOf, modifiedPathsOf, readPathOf, SHELL_TOOLS } from "./tool-calls.ts";
+import { ruleKey, rulesInProse } from "./rules.ts";
+import { sourceAt, sourceIn, type FactSource } from "./source.ts";
+import { failureLineOf, isVerification, verificationOutcome } from "./verify.ts";
+
+export { patchPaths } from "./tool-calls.ts";
+export { rulesIn } from "./rules.ts";
+export { significantPart } from "./verify.ts";
+export type { FactSource } from "./source.ts";
+export type { Anchor } from "./anchors.ts";
 
 export interface CommandRun {
   command: string;
   passed: boolean | undefined;
   exitCode?: number;
+  /** The result message (or the call's, when no result was recorded). */
   messageId: string;
   /** A distinctive line of the output when the run failed. */
   errorLine?: string;
+  source: FactSource;
 }
 
 export interface MemoryFacts {
@@ -26,28 +39,24 @@ export interface MemoryFacts {
 export interface Facts {
   modifiedFiles: string[];
   readFiles: string[];
+  /** Where each modified or read path was first touched, by path. */
+  fileSources: Record<string, FactSource>;
   lastRun?: CommandRun;
-  unresolvedError?: { text: string; command: string; messageId: string };
-  latestRequest?: { text: string; messageId: string };
-  anchors: { value: string; mentions: number }[];
-  rules: { text: string; messageId: string }[];
+  unresolvedError?: { text: string; command: string; messageId: string; source: FactSource };
+  latestRequest?: { text: string; messageId: string; source: FactSource };
+  anchors: Anchor[];
+  /** Standing instructions from human text, oldest first (newest last), deduplicated. */
+  rules: { text: string; messageId: string; source: FactSource }[];
   memory?: MemoryFacts;
 }
 
-const WRITE_TOOLS = new Set(["write", "edit", "multiedit", "notebookedit", "write_file", "edit_file", "str_replace_based_edit_tool", "create_file"]);
-const READ_TOOLS = new Set(["read", "read_file", "view", "open_file"]);
-const SHELL_TOOLS = new Set(["bash", "shell", "exec_command", "local_shell", "run_command", "terminal"]);
-/** Commands that only look around; the "last significant command" skips them. */
-const LOOK_AROUND = /^(ls|cat|head|tail|pwd|echo|cd|find|grep|rg|sed -n|wc|which|tree|stat|file|git (status|log|diff|show|branch))\b/;
-
-/** "cd dir && npm test" is the run of "npm test": the cd only says where. */
-export function significantPart(command: string): string {
-  return command.trim().replace(/^(cd\s+("[^"]*"|'[^']*'|\S+)\s*(&&|;)\s*)+/, "");
-}
-
-function isLookAround(command: string): boolean {
-  const part = significantPart(command);
-  return part === "" || LOOK_AROUND.test(part);
+export interface FactOptions {
+  cwd?: string;
+  memory?: string;
+  /** The session's format: sharpens which text counts as human. */
+  format?: FormatName;
+  /** Ids the session gives itself outside its messages (the header's id). */
+  sessionIds?: readonly string[];
 }
 
 export function normalizePath(path: string, cwd?: string): string {
@@ -57,70 +66,49 @@ export function normalizePath(path: string, cwd?: string): string {
   return out.replace(/^\.\//, "");
 }
 
-function argString(args: unknown, ...keys: string[]): string | undefined {
-  if (typeof args !== "object" || args === null) return undefined;
-  for (const key of keys) {
-    const value = (args as Record<string, unknown>)[key];
-    if (typeof value === "string" && value !== "") return value;
-  }
-  return undefined;
+function spanSource(message: Message, spans: readonly TextSpan[]): FactSource {
+  const first = spans[0]!;
+  const last = spans[spans.length - 1]!;
+  const text = textOf(message).slice(first.start, last.end);
+  return { messageId: message.id, ...(message.line !== undefined ? { line: message.line } : {}), span: [first.start, last.end], quote: text };
 }
 
-/** Paths a Codex apply_patch names. */
-export function patchPaths(patch: string): string[] {
-  const out: string[] = [];
-  for (const match of patch.matchAll(/^\*\*\* (?:Update|Add|Delete) File: (.+)$/gm)) out.push(match[1]!.trim());
-  for (const match of patch.matchAll(/^\*\*\* Move to: (.+)$/gm)) out.push(match[1]!.trim());
-  return out;
+interface Result {
+  outcome: ToolOutcome;
+  message: Message;
 }
 
-function commandOf(call: ToolCallBlock): string | undefined {
-  const args = call.arguments;
-  const direct = argString(args, "command", "cmd");
-  if (direct) return direct;
-  const list = typeof args === "object" && args !== null ? (args as { command?: unknown }).command : undefined;
-  if (Array.isArray(list) && list.every((part) => typeof part === "string")) {
-    // ["bash", "-lc", "npm test"] → "npm test"
-    const parts = list as string[];
-    if (parts.length >= 3 && /(^|\/)(ba|z)?sh$/.test(parts[0]!) && parts[1]!.startsWith("-")) return parts.slice(2).join(" ");
-    return parts.join(" ");
+function lastVerification(branch: readonly Message[], outcomes: Map<string, Result>): CommandRun | undefined {
+  let lastRun: CommandRun | undefined;
+  const consider = (command: string, outcome: ToolOutcome | undefined, result: Message | undefined, call: Message) => {
+    if (!isVerification(command)) return;
+    const output = result ? textOf(result) : "";
+    const passed = verificationOutcome(command, outcome?.isError, output);
+    const at = result ?? call;
+    lastRun = { command, passed, exitCode: outcome?.exitCode, messageId: at.id, source: sourceAt(call, command) };
+    if (passed === false && result) {
+      const line = failureLineOf(output);
+      if (line) lastRun.errorLine = line;
+    }
+  };
+  for (const message of branch) {
+    if (message.role === "bash" && typeof message.meta.command === "string") {
+      consider(message.meta.command, toolOutcome(message), message, message);
+      continue;
+    }
+    for (const block of message.blocks) {
+      if (block.type !== "toolCall" || !SHELL_TOOLS.has(block.name.toLowerCase())) continue;
+      const command = commandOf(block);
+      const result = outcomes.get(block.id);
+      if (command) consider(command, result?.outcome, result?.message, message);
+    }
   }
-  return undefined;
+  return lastRun;
 }
 
-function modifiedPathsOf(call: ToolCallBlock): string[] {
-  const name = call.name.toLowerCase();
-  if (WRITE_TOOLS.has(name)) {
-    const path = argString(call.arguments, "path", "file_path", "notebook_path", "filename");
-    return path ? [path] : [];
-  }
-  if (name === "apply_patch") {
-    const patch = typeof call.arguments === "string" ? call.arguments : argString(call.arguments, "input", "patch");
-    return patch ? patchPaths(patch) : [];
-  }
-  const command = typeof call.arguments === "object" && call.arguments !== null ? (call.arguments as { command?: unknown }).command : undefined;
-  if (Array.isArray(command) && command[0] === "apply_patch" && typeof command[1] === "string") return patchPaths(command[1]);
-  return [];
-}
-
-const RULE_WORDS = /\b(always|never|must|mustn't|must not|don't|do not|only|prefer|avoid|make sure)\b/i;
-
-/** Rule-shaped sentences (and clauses joined by "and"/";") from one user message, verbatim. */
-export function rulesIn(text: string): string[] {
-  const out: string[] = [];
-  for (const sentence of text.split(/(?<=[.!?])\s+|\n+/)) {
-    if (!RULE_WORDS.test(sentence)) continue;
-    const clauses = sentence.split(/,\s*and\s+|;\s*/).map((c) => c.trim()).filter(Boolean);
-    const ruleClauses = clauses.filter((clause) => RULE_WORDS.test(clause));
-    if (ruleClauses.length > 1) out.push(...ruleClauses);
-    else out.push(sentence.trim());
-  }
-  return out;
-}
-
-export function extractFacts(branch: readonly Message[], options: { cwd?: string; memory?: string } = {}): Facts {
+export function extractFacts(branch: readonly Message[], options: FactOptions = {}): Facts {
   const calls = toolCallsById(branch);
-  const outcomes = new Map<string, { outcome: ToolOutcome; message: Message }>();
+  const outcomes = new Map<string, Result>();
   for (const message of branch) {
     if (message.role !== "toolResult") continue;
     const outcome = toolOutcome(message, calls);
@@ -129,62 +117,60 @@ export function extractFacts(branch: readonly Message[], options: { cwd?: string
 
   const modified: string[] = [];
   const read: string[] = [];
-  const addUnique = (list: string[], path: string) => {
+  const fileSources: Record<string, FactSource> = {};
+  const addUnique = (list: string[], path: string, message: Message) => {
     const normalized = normalizePath(path, options.cwd);
-    if (normalized && !list.includes(normalized)) list.push(normalized);
+    if (!normalized || list.includes(normalized)) return;
+    list.push(normalized);
+    fileSources[normalized] ??= sourceAt(message, path);
   };
-  let lastRun: CommandRun | undefined;
   for (const message of branch) {
-    if (message.role === "bash" && typeof message.meta.command === "string") {
-      const outcome = toolOutcome(message);
-      if (!isLookAround(message.meta.command)) {
-        lastRun = { command: message.meta.command, passed: outcome.isError === undefined ? undefined : !outcome.isError, exitCode: outcome.exitCode, messageId: message.id };
-        if (lastRun.passed === false) lastRun.errorLine = errorLineOf(textOf(message));
-      }
-      continue;
-    }
     for (const block of message.blocks) {
       if (block.type !== "toolCall") continue;
-      const result = outcomes.get(block.id);
-      const failed = result?.outcome.isError === true;
-      for (const path of modifiedPathsOf(block)) if (!failed) addUnique(modified, path);
-      if (READ_TOOLS.has(block.name.toLowerCase())) {
-        const path = argString(block.arguments, "path", "file_path");
-        if (path && !failed) addUnique(read, path);
-      }
-      const command = SHELL_TOOLS.has(block.name.toLowerCase()) ? commandOf(block) : undefined;
-      if (command && !isLookAround(command) && !command.trim().startsWith("apply_patch")) {
-        const outcome = result?.outcome;
-        lastRun = {
-          command,
-          passed: outcome?.isError === undefined ? undefined : !outcome.isError,
-          exitCode: outcome?.exitCode,
-          messageId: result?.message.id ?? message.id,
-        };
-        if (lastRun.passed === false && result) lastRun.errorLine = errorLineOf(textOf(result.message));
-      }
+      // A write that failed changed nothing.
+      if (outcomes.get(block.id)?.outcome.isError === true) continue;
+      for (const path of modifiedPathsOf(block)) addUnique(modified, path, message);
+      const readPath = readPathOf(block);
+      if (readPath) addUnique(read, readPath, message);
     }
   }
+
+  const lastRun = lastVerification(branch, outcomes);
 
   let latestRequest: Facts["latestRequest"];
   const rules: Facts["rules"] = [];
-  for (let i = branch.length - 1; i >= 0; i--) {
-    const message = branch[i]!;
-    if (!isRealUserMessage(message)) continue;
-    const text = textOf(message);
-    latestRequest ??= { text, messageId: message.id };
-    for (const rule of rulesIn(text)) rules.push({ text: rule, messageId: message.id });
-  }
-
-  const mentions = new Map<string, number>();
+  const seen = new Map<string, number>();
   for (const message of branch) {
-    const text = message.blocks.map((b) => (b.type === "text" ? b.text : b.type === "toolCall" ? JSON.stringify(b.arguments) : "")).join("\n");
-    for (const anchor of anchorsIn(text)) mentions.set(anchor, (mentions.get(anchor) ?? 0) + 1);
+    const spans = humanSpans(message, options.format);
+    if (spans.length === 0) continue;
+    const source = spanSource(message, spans);
+    latestRequest = { text: spans.map((s) => s.text).join("\n\n"), messageId: message.id, source };
+    for (const rule of rulesInProse(humanProse(message, options.format))) {
+      const key = ruleKey(rule.text);
+      // Said again later: the newest saying is the one that stands (newest last).
+      const earlier = seen.get(key);
+      if (earlier !== undefined) rules.splice(earlier, 1);
+      rules.push({ text: rule.text, messageId: message.id, source: sourceIn(message, rule.text, rule.start) });
+      seen.clear();
+      rules.forEach((r, i) => seen.set(ruleKey(r.text), i));
+    }
   }
-  const anchors = [...mentions].map(([value, count]) => ({ value, mentions: count })).sort((a, b) => b.mentions - a.mentions || a.value.localeCompare(b.value));
 
-  const facts: Facts = { modifiedFiles: modified, readFiles: read.filter((p) => !modified.includes(p)), lastRun, anchors, rules, latestRequest };
-  if (lastRun?.passed === false) facts.unresolvedError = { text: lastRun.errorLine ?? lastRun.command, command: lastRun.command, messageId: lastRun.messageId };
+  const anchors = anchorsOf(branch, calls, (call: ToolCallBlock) => commandOf(call), {
+    ids: options.sessionIds,
+    humanText: (message) => humanSpans(message, options.format).map((s) => s.text).join("\n\n"),
+  });
+
+  const facts: Facts = { modifiedFiles: modified, readFiles: read.filter((p) => !modified.includes(p)), fileSources, lastRun, anchors, rules, latestRequest };
+  if (lastRun?.passed === false && lastRun.errorLine) {
+    const result = branch.find((m) => m.id === lastRun.messageId);
+    facts.unresolvedError = {
+      text: lastRun.errorLine,
+      command: lastRun.command,
+      messageId: lastRun.messageId,
+      source: result ? sourceIn(result, lastRun.errorLine) : { messageId: lastRun.messageId, quote: lastRun.errorLine },
+    };
+  }
   if (options.memory !== undefined) facts.memory = parseMemory(options.memory);
   return facts;
 }

@@ -17,7 +17,41 @@
  * An answer that says it does not know passes nothing.
  */
 import type { Facts } from "./facts.ts";
+import type { FactSource } from "./source.ts";
 import { basename, containsToken, distinctiveTokens, normalizeText, saysItDoesNotKnow, tokenCoverage } from "./tokens.ts";
+
+/**
+ * Every pass threshold of the grader, named, with the reason for its value.
+ * test/core/checkride/thresholds.test.ts pins each at its boundary.
+ */
+export const THRESHOLDS = {
+  /** Newest modified paths asked for: more is a list nobody recalls, fewer misses the work. */
+  filesAsked: 10,
+  /** Share of those paths an answer must name: most, allowing one or two slips in a long list. */
+  filesCoverage: 0.8,
+  /** Share of the verifying command's distinctive tokens: enough to tell `npm test` from `npm run build`. */
+  verifyCommandCoverage: 0.5,
+  /** The error's most distinctive tokens checked: the longest few name it; more adds noise. */
+  errorTokens: 4,
+  /** Share of those an answer must contain. */
+  errorCoverage: 0.5,
+  /** Distinctive tokens of the latest request checked: a long request is judged on its opening. */
+  intentTokens: 16,
+  /** Share of them an answer must contain: the gist, not the exact words. */
+  intentCoverage: 0.6,
+  /** Top anchors asked for (most mentioned first). */
+  anchorsAsked: 6,
+  /** Share of them an answer must quote verbatim. */
+  anchorsCoverage: 0.5,
+  /** Newest rules asked for. */
+  rulesAsked: 6,
+  /** Share of rules an answer must restate. */
+  rulesCoverage: 0.5,
+  /** Share of a rule's (or memory item's) distinctive tokens that count as restating it. */
+  itemCoverage: 0.6,
+  /** Share of memory items (done, next, constraints) an answer must restate. */
+  memoryCoverage: 0.5,
+} as const;
 
 export const PROBE_IDS = ["files", "verify", "error", "intent", "anchors", "rules", "done", "next", "constraints"] as const;
 export type ProbeId = (typeof PROBE_IDS)[number];
@@ -33,6 +67,8 @@ export interface Probe {
   items: string[];
   /** The source message of the fact, for "jump to evidence". */
   sourceMessageId?: string;
+  /** Where each item came from (same order as `items` where the items are facts). */
+  sources?: FactSource[];
   grade(answer: string): { pass: boolean; matched: string[] };
 }
 
@@ -48,7 +84,7 @@ function outcomeFamily(answer: string): "pass" | "fail" | undefined {
 
 const RULE_WORD = /\b(always|never|must|don't|do not|only|prefer|avoid|make sure)\b/i;
 
-function itemCovered(answer: string, item: string, threshold = 0.6): boolean {
+function itemCovered(answer: string, item: string, threshold: number = THRESHOLDS.itemCoverage): boolean {
   const tokens = distinctiveTokens(item);
   return tokens.length > 0 && tokenCoverage(answer, tokens) >= threshold;
 }
@@ -64,7 +100,7 @@ function guard(grade: (answer: string) => { pass: boolean; matched: string[] }) 
 export function buildProbes(facts: Facts): Probe[] {
   const probes: Probe[] = [];
 
-  const files = facts.modifiedFiles.slice(-10);
+  const files = facts.modifiedFiles.slice(-THRESHOLDS.filesAsked);
   probes.push(
     files.length === 0
       ? skipped("files", "Which files were created or modified in this session?", "no file was written or edited on this branch")
@@ -73,10 +109,11 @@ export function buildProbes(facts: Facts): Probe[] {
           question: "Which files were created or modified in this session?",
           expected: files.join(", "),
           items: files,
+          sources: files.flatMap((path) => (facts.fileSources?.[path] ? [facts.fileSources[path]!] : [])),
           grade: guard((answer) => {
             const normalized = normalizeText(answer);
             const matched = files.filter((path) => normalized.includes(path.toLowerCase()) || containsToken(normalized, basename(path).toLowerCase()));
-            return { pass: matched.length >= Math.ceil(files.length * 0.8), matched };
+            return { pass: matched.length >= Math.ceil(files.length * THRESHOLDS.filesCoverage), matched };
           }),
         },
   );
@@ -91,9 +128,10 @@ export function buildProbes(facts: Facts): Probe[] {
           expected: `\`${run.command}\` ${run.passed ? "passed" : "failed"}${run.exitCode !== undefined ? ` (exit ${run.exitCode})` : ""}`,
           items: [run.command, run.passed ? "passed" : "failed"],
           sourceMessageId: run.messageId,
+          sources: run.source ? [run.source] : undefined,
           grade: guard((answer) => {
             const tokens = distinctiveTokens(run.command);
-            const commandSeen = tokens.length > 0 && tokenCoverage(answer, tokens) >= 0.5;
+            const commandSeen = tokens.length > 0 && tokenCoverage(answer, tokens) >= THRESHOLDS.verifyCommandCoverage;
             const family = outcomeFamily(answer);
             const right = family === (run.passed ? "pass" : "fail");
             return { pass: commandSeen && right, matched: [...(commandSeen ? [run.command] : []), ...(right ? [family!] : [])] };
@@ -107,17 +145,18 @@ export function buildProbes(facts: Facts): Probe[] {
     const tokens = distinctiveTokens(error.text)
       .filter((t) => !/^\d+$/.test(t))
       .sort((a, b) => b.length - a.length)
-      .slice(0, 4);
+      .slice(0, THRESHOLDS.errorTokens);
     probes.push({
       id: "error",
       question: "What error is still unresolved?",
       expected: error.text,
       items: tokens,
       sourceMessageId: error.messageId,
+      sources: error.source ? [error.source] : undefined,
       grade: guard((answer) => {
         const normalized = normalizeText(answer);
         const matched = tokens.filter((t) => containsToken(normalized, t));
-        return { pass: tokens.length > 0 && matched.length >= Math.ceil(tokens.length / 2), matched };
+        return { pass: tokens.length > 0 && matched.length >= Math.ceil(tokens.length * THRESHOLDS.errorCoverage), matched };
       }),
     });
   }
@@ -127,22 +166,24 @@ export function buildProbes(facts: Facts): Probe[] {
   else if (distinctiveTokens(request.text).length === 0) {
     probes.push(skipped("intent", "What did the user ask for most recently?", `the latest request ("${request.text.slice(0, 40)}") has no distinctive words to check`));
   } else {
-    const tokens = distinctiveTokens(request.text).slice(0, 16);
+    const tokens = distinctiveTokens(request.text).slice(0, THRESHOLDS.intentTokens);
     probes.push({
       id: "intent",
       question: "What did the user ask for most recently? Quote it if you can.",
       expected: request.text,
       items: tokens,
       sourceMessageId: request.messageId,
+      sources: request.source ? [request.source] : undefined,
       grade: guard((answer) => {
         const normalized = normalizeText(answer);
         const matched = tokens.filter((t) => containsToken(normalized, t));
-        return { pass: tokens.length > 0 && matched.length / tokens.length >= 0.6, matched };
+        return { pass: tokens.length > 0 && matched.length / tokens.length >= THRESHOLDS.intentCoverage, matched };
       }),
     });
   }
 
-  const anchors = facts.anchors.slice(0, 6).map((a) => a.value);
+  const anchorFacts = facts.anchors.slice(0, THRESHOLDS.anchorsAsked);
+  const anchors = anchorFacts.map((a) => a.value);
   probes.push(
     anchors.length === 0
       ? skipped("anchors", "Which URLs, commits, issue or PR numbers and error codes matter here?", "no anchors on this branch")
@@ -151,15 +192,17 @@ export function buildProbes(facts: Facts): Probe[] {
           question: "Which URLs, commits, issue or PR numbers and error codes matter here?",
           expected: anchors.join(", "),
           items: anchors,
+          sources: anchorFacts.flatMap((a) => (a.source ? [a.source] : [])),
           grade: guard((answer) => {
             const normalized = normalizeText(answer);
             const matched = anchors.filter((a) => normalized.includes(a.toLowerCase()));
-            return { pass: matched.length >= Math.ceil(anchors.length / 2), matched };
+            return { pass: matched.length >= Math.ceil(anchors.length * THRESHOLDS.anchorsCoverage), matched };
           }),
         },
   );
 
-  const rules = facts.rules.slice(0, 6);
+  // Rules are kept newest last; the newest few are asked.
+  const rules = facts.rules.slice(-THRESHOLDS.rulesAsked);
   probes.push(
     rules.length === 0
       ? skipped("rules", "Which rules or commitments did the user set?", "the user set no rule-shaped sentence")
@@ -168,7 +211,8 @@ export function buildProbes(facts: Facts): Probe[] {
           question: "Which rules or commitments did the user set? Quote them.",
           expected: rules.map((r) => r.text).join(" | "),
           items: rules.map((r) => r.text),
-          sourceMessageId: rules[0]!.messageId,
+          sourceMessageId: rules[rules.length - 1]!.messageId,
+          sources: rules.flatMap((r) => (r.source ? [r.source] : [])),
           grade: guard((answer) => {
             const normalized = normalizeText(answer);
             const matched = rules
@@ -177,7 +221,7 @@ export function buildProbes(facts: Facts): Probe[] {
                 return (!word || normalized.includes(word)) && itemCovered(answer, rule.text);
               })
               .map((r) => r.text);
-            return { pass: matched.length >= Math.ceil(rules.length / 2), matched };
+            return { pass: matched.length >= Math.ceil(rules.length * THRESHOLDS.rulesCoverage), matched };
           }),
         },
   );
@@ -195,7 +239,7 @@ export function buildProbes(facts: Facts): Probe[] {
             items,
             grade: guard((answer) => {
               const matched = items.filter((item) => itemCovered(answer, item));
-              return { pass: matched.length >= Math.ceil(items.length / 2), matched };
+              return { pass: matched.length >= Math.ceil(items.length * THRESHOLDS.memoryCoverage), matched };
             }),
           };
   probes.push(memoryProbe("done", "What has already been done?", memory?.done, "checked Plan items"));

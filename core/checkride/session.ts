@@ -23,13 +23,21 @@ export async function checkrideSession(
   const leaf = leafId ?? session.defaultLeafId;
   const branch = session.branch(leaf);
   const cwd = options.cwd ?? sessionCwd(session);
-  const facts = extractFacts(branch, { cwd, memory: options.memory });
+  const facts = extractFacts(branch, { cwd, memory: options.memory, format: session.format, sessionIds: headerIds(session.header) });
   const results: CheckrideResult[] = [];
   for (const name of names) {
     const checkpoint = await compactSession(session, { name: "", bytes: 0, sha256: "" }, { strategy: name, options: strategyOptions, leafId: leaf, endpoint: summaryEndpoint });
     for (const target of checkrideTargets(checkpoint)) results.push(await runCheckride(target.name, branch, target.active, { ...options, cwd }, facts));
   }
   return results;
+}
+
+/** The ids a session's header gives it (Pi's session id, Codex's session_meta id): never anchors. */
+export function headerIds(header: unknown): string[] {
+  if (typeof header !== "object" || header === null) return [];
+  const record = header as Record<string, unknown>;
+  const payload = typeof record.payload === "object" && record.payload !== null ? (record.payload as Record<string, unknown>) : {};
+  return [record.id, record.sessionId, record.session_id, payload.id, payload.session_id].filter((v): v is string => typeof v === "string");
 }
 
 /**

@@ -61,7 +61,7 @@ export async function brief(branch: readonly Message[], options: BriefOptions, c
   if (facts.lastRun) outstanding.push(`- last run: \`${oneLine(facts.lastRun.command, 200)}\` ${facts.lastRun.passed === undefined ? "(outcome not recorded)" : facts.lastRun.passed ? "passed" : "failed"}`);
   if (facts.unresolvedError) outstanding.push(`- unresolved error: ${oneLine(facts.unresolvedError.text, 300)}`);
   if (outstanding.length) sections.push(`## Outstanding context\n${outstanding.join("\n")}`);
-  if (facts.rules.length) sections.push(`## User preferences\n${facts.rules.slice(0, 10).map((r) => `- ${r.text}`).join("\n")}`);
+  if (facts.rules.length) sections.push(`## User preferences\n${facts.rules.slice(-10).map((r) => `- ${r.text}`).join("\n")}`);
 
   const calls = toolCallsById(history);
   const userLines: { index: number; line: string }[] = [];

@@ -44,7 +44,7 @@ function staplesText(facts: Facts): string {
     part("modified-files", facts.modifiedFiles.join("\n")),
     part("read-files", facts.readFiles.slice(0, 40).join("\n")),
     part("anchors", facts.anchors.slice(0, 12).map((a) => a.value).join("\n")),
-    part("user-constraints", facts.rules.slice(0, 12).map((r) => `- ${r.text}`).join("\n")),
+    part("user-constraints", facts.rules.slice(-12).map((r) => `- ${r.text}`).join("\n")),
     part("last-run", lastRun),
     part("unresolved-error", facts.unresolvedError?.text),
     part("latest-user-request", facts.latestRequest?.text),

@@ -17,7 +17,7 @@ function referenceAnchors(text: string): string[] {
     /https?:\/\/[^\s<>"'`)\]\\]+/g,
     /(?:^|[\s(])(#\d{2,6})\b/g,
     /\b(?:PR|pull request|issue)\s+#?(\d{2,6})\b/gi,
-    /\b(?:E[A-Z]{3,12}|TS\d{4}|E\d{4}|HTTP [45]\d\d)\b/g,
+    /\b(?:E(?:NOENT|ACCES|PERM|EXIST|NOTDIR|ISDIR|ADDRINUSE|CONNREFUSED|CONNRESET|TIMEDOUT|NOTFOUND|PIPE|MFILE|NOTEMPTY|BUSY|AI_AGAIN|HOSTUNREACH|NETUNREACH|INVAL|NOSPC|ROFS|XDEV)|TS\d{4}|E\d{4}|HTTP [45]\d\d)\b/g,
   ];
   for (const pattern of patterns) {
     for (const match of text.matchAll(pattern)) {
@@ -35,7 +35,7 @@ const pieceArb = fc.oneof(
   fc.constantFrom("g", "G", "A", "F", "_", "z", "9"),
   fc.constantFrom(" ", "\n", "-", ".", "/", "(", ":", "#", "é", "東", "😀"),
   fc.constantFrom("deadbeef1", "a1b2c3d", "0123456789abcdef0123456789abcdef01234567", "0123456789abcdef0123456789abcdef012345678"),
-  fc.constantFrom("https://github.com/o/r/pull/12", "PR #345", "issue 77", "ENOENT", "TS2345", "HTTP 503", "#42"),
+  fc.constantFrom("https://github.com/o/r/pull/12", "PR #345", "issue 77", "ENOENT", "TS2345", "HTTP 503", "#42", "ERROR", "EDITS"),
 );
 const textArb = fc.array(pieceArb, { maxLength: 120 }).map((pieces) => pieces.join(""));
 

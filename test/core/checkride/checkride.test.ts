@@ -29,8 +29,8 @@ describe("facts from the record", () => {
     expect(facts.unresolvedError).toBeUndefined();
   });
 
-  it("the first user message sets two rules; the latest request is verbatim", () => {
-    expect(facts.rules.map((r) => r.text)).toEqual(["Rules: never touch migrations/", "always run `npm test -- ledger` before you say it works."]);
+  it("the first user message sets a rule (the whole sentence); the latest request is verbatim", () => {
+    expect(facts.rules.map((r) => r.text)).toEqual(["Rules: never touch migrations/, and always run `npm test -- ledger` before you say it works."]);
     expect(facts.latestRequest?.text).toBe("Great. Next, add a test for negative amounts in test/ledger.test.ts and open a PR that references issue #318.");
     expect(facts.anchors.map((a) => a.value)).toEqual(["#318"]);
   });
@@ -44,10 +44,10 @@ describe("facts from the record", () => {
     expect(codexFacts.anchors.map((a) => a.value)).toEqual(expect.arrayContaining(["4f1c2ab", "ECONNREFUSED"]));
   });
 
-  it("helpers: patch paths, cd prefixes, rule clauses, memory sections", () => {
+  it("helpers: patch paths, cd prefixes, whole rule sentences, memory sections", () => {
     expect(patchPaths("*** Begin Patch\n*** Update File: a/b.rs\n*** Add File: c.md\n*** End Patch")).toEqual(["a/b.rs", "c.md"]);
     expect(significantPart("cd codex-rs && cargo test")).toBe("cargo test");
-    expect(rulesIn("Fix it. Never push to main; always open a PR. Thanks.")).toEqual(["Never push to main", "always open a PR."]);
+    expect(rulesIn("Fix it. Never push to main; always open a PR. Thanks.")).toEqual(["Never push to main; always open a PR."]);
     expect(parseMemory("# Plan\n- [x] read code\n- [ ] write test\n## Next\n- open PR #12\n## Decisions\n- keep the API\n")).toEqual({
       done: ["read code"],
       plan: ["write test"],

@@ -1,0 +1,203 @@
+/**
+ * Anchors a reviewer would keep: commits the session shows, URLs that are
+ * not boilerplate, issue and PR numbers, shaped error codes. Not anchors: the
+ * session's own ids (and their fragments), hex that is no commit, placeholder
+ * hex from test data, capitalised words, licence/schema/example URLs.
+ *
+ * Where each kind is read:
+ * - commits: hex that someone refers to (human or assistant prose, a git
+ *   command) and that is a commit: shown by git (in a git command or its
+ *   output) or named in a sentence about git; a hash listed once in a
+ *   `git log` output nobody mentions again is not an anchor;
+ * - URLs and #refs: human and assistant prose and tool-call arguments (never
+ *   tool output, which is full of other people's links); #refs not in code;
+ * - error codes: prose, tool-call arguments and failed tool output.
+ */
+import { textOf, type Message, type ToolCallBlock } from "../model.ts";
+import { hexRuns } from "../signals.ts";
+import { toolOutcome } from "../tool-info.ts";
+import type { FactSource } from "./source.ts";
+import { modifiedPathsOf } from "./tool-calls.ts";
+
+export interface Anchor {
+  value: string;
+  mentions: number;
+  source: FactSource;
+}
+
+/** git prints 7–12 characters of a commit, or all 40; other lengths are other hashes. */
+export const COMMIT_SHORT_MIN = 7;
+export const COMMIT_SHORT_MAX = 12;
+export const COMMIT_FULL = 40;
+/** A hex run with this few distinct characters is a pattern, not a hash ("aaaaaaa", "abababab"). */
+export const PLACEHOLDER_MAX_DISTINCT = 4;
+/** Id fragments shorter than this are too common to exclude on sight. */
+export const ID_FRAGMENT_MIN = 7;
+
+const PLACEHOLDER_HEX = /deadbeef|cafebabe|0123456|1234567|abcdef|a1b2c3|fedcba|badc0de|c0ffee|feedface|00000000/;
+const UUID = /(?<![0-9a-f])[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}(?![0-9a-f])/gi;
+const URL = /https?:\/\/[^\s<>"'`)\]\\]+/g;
+const BOILERPLATE_URL = /^https?:\/\/([\w-]+\.)*(example\.(com|org|net)|opensource\.org|apache\.org\/licenses|gnu\.org\/licenses|creativecommons\.org|json-schema\.org|w3\.org|schemas?\.[\w.-]+|spdx\.org|localhost|127\.0\.0\.1|0\.0\.0\.0)\b|\/licenses?\b|LICENSE|\$schema|\.xsd$|schema\.json$/i;
+/** A URL with placeholders ("{port}", "$p") is a template in code, not a place. */
+const TEMPLATE_URL = /[{}$<>]/;
+/** An API endpoint in a command is plumbing; the page a person reads is the anchor. */
+const API_URL = /^https?:\/\/(api\.|[^/]+\/api\/)/;
+/** git commit's first line: "[main 1a2b3c4] subject" (also "[main (root-commit) 1a2b3c4]"). */
+const COMMIT_MADE = /^\[[^\]\s]+(?: \([\w-]+\))? ([0-9a-f]{7,12})\] /gm;
+const REF = /(?:^|[\s(])(#\d{2,6})\b/g;
+const PR_OR_ISSUE = /\b(?:PR|pull request|issue)\s+#?(\d{2,6})\b/gi;
+/** Error codes with a shape: TypeScript, rustc, C#, errno names, HTTP statuses. */
+export const ERROR_CODE = /\b(TS\d{4,5}|E\d{4}|CS\d{4}|E(?:NOENT|ACCES|PERM|EXIST|NOTDIR|ISDIR|ADDRINUSE|CONNREFUSED|CONNRESET|TIMEDOUT|NOTFOUND|PIPE|MFILE|NOTEMPTY|BUSY|AI_AGAIN|HOSTUNREACH|NETUNREACH|INVAL|NOSPC|ROFS|XDEV)|HTTP [45]\d\d)\b/g;
+const GIT_CONTEXT = /\bgit\b|\bcommit|\bsha\b|\brebase\b|\bcherry-pick\b|\brevert\b|\bHEAD\b/i;
+
+/** Every id the session gives its own records, and their hex fragments. */
+export function sessionIds(branch: readonly Message[], extra: readonly string[] = []): Set<string> {
+  const ids = new Set<string>();
+  const add = (value: unknown) => {
+    if (typeof value !== "string" || value.length < ID_FRAGMENT_MIN || /\s/.test(value)) return;
+    ids.add(value.toLowerCase());
+    for (const part of value.toLowerCase().split(/[^0-9a-z]+/)) if (part.length >= ID_FRAGMENT_MIN) ids.add(part);
+  };
+  const idKey = /(^id$|Id$|_id$|uuid|Uuid|^parent|session)/;
+  const addFields = (record: Record<string, unknown> | undefined) => {
+    for (const [key, value] of Object.entries(record ?? {})) if (idKey.test(key)) add(value);
+  };
+  for (const value of extra) add(value);
+  for (const message of branch) {
+    add(message.id.replace(/#\d+$/, ""));
+    addFields(message.meta);
+    const record = message.meta.record;
+    if (typeof record === "object" && record !== null) addFields(record as Record<string, unknown>);
+    for (const block of message.blocks) if (block.type === "toolCall") add(block.id);
+  }
+  return ids;
+}
+
+function isPlaceholderHex(run: string): boolean {
+  return PLACEHOLDER_HEX.test(run) || new Set(run).size <= PLACEHOLDER_MAX_DISTINCT;
+}
+
+function hasCommitShape(run: string): boolean {
+  return (run.length >= COMMIT_SHORT_MIN && run.length <= COMMIT_SHORT_MAX) || run.length === COMMIT_FULL;
+}
+
+/** Characters that may sit right before and after a reference: space, quotes, brackets, punctuation. */
+const OPEN_BOUNDARY = /[\s`'"(<[{:,=]/;
+const CLOSE_BOUNDARY = /[\s`'")>\]},.;:!?]/;
+/** A line about checksums, or a diff's blob line ("index 20edef5..f55e657"): its hex are not commits. */
+const DIGEST_LINE = /\b(md5|sha-?256|sha-?1 of|checksum|digest)\b|^index [0-9a-f]+\.\.[0-9a-f]+/i;
+
+/**
+ * A hex run that is a reference of its own, at least once in the text: not
+ * part of a name ("pack-<hex>.pack", "entire/<hex>-6b86b2") and not a
+ * checksum in a line about digests.
+ */
+function standsAlone(text: string, run: string): boolean {
+  for (let at = text.indexOf(run); at >= 0; at = text.indexOf(run, at + 1)) {
+    const before = at === 0 ? " " : text[at - 1]!;
+    const after = at + run.length >= text.length ? " " : text[at + run.length]!;
+    if (!OPEN_BOUNDARY.test(before) || !CLOSE_BOUNDARY.test(after)) continue;
+    const lineStart = text.lastIndexOf("\n", at) + 1;
+    const lineEnd = text.indexOf("\n", at);
+    if (!DIGEST_LINE.test(text.slice(lineStart, lineEnd < 0 ? text.length : lineEnd))) return true;
+  }
+  return false;
+}
+
+/** Hex runs that sit inside a UUID of the text: fragments of someone's id. */
+function uuidFragments(text: string): Set<string> {
+  const out = new Set<string>();
+  if (!text.includes("-")) return out;
+  for (const match of text.matchAll(UUID)) for (const part of match[0].toLowerCase().split("-")) out.add(part);
+  return out;
+}
+
+export interface AnchorScanOptions {
+  /** Extra ids of the session (its header's id). */
+  ids?: readonly string[];
+  /** The human-written spans of a message (prose for URLs and refs). */
+  humanText?: (message: Message) => string;
+}
+
+export function anchorsOf(branch: readonly Message[], calls: Map<string, ToolCallBlock>, commandOf: (call: ToolCallBlock) => string | undefined, options: AnchorScanOptions = {}): Anchor[] {
+  const ids = sessionIds(branch, options.ids);
+  const found = new Map<string, Anchor>();
+  const note = (value: string, message: Message, text: string) => {
+    const existing = found.get(value);
+    if (existing) {
+      existing.mentions++;
+      return;
+    }
+    const at = text.indexOf(value);
+    found.set(value, { value, mentions: 1, source: { messageId: message.id, line: message.line, quote: value, ...(at >= 0 && text === textOf(message) ? { span: [at, at + value.length] as [number, number] } : {}) } });
+  };
+
+  // Commits the session shows: hex in a git command or in a git command's output.
+  const shown = new Set<string>();
+  for (const message of branch) {
+    for (const block of message.blocks) {
+      const command = block.type === "toolCall" ? commandOf(block) : undefined;
+      if (command && /\bgit\b/.test(command)) for (const run of hexRuns(command)) shown.add(run);
+    }
+    if (message.role === "toolResult" || message.role === "bash") {
+      const outcome = toolOutcome(message, calls);
+      const call = outcome.callId ? calls.get(outcome.callId) : undefined;
+      const command = message.role === "bash" ? outcome.command : call ? commandOf(call) : undefined;
+      if (command && /\bgit\b/.test(command)) for (const run of hexRuns(textOf(message))) shown.add(run);
+    }
+  }
+  /** Hex someone referred to (prose or a git command) that is a commit: shown by git, or named in a sentence about git. */
+  const commits = (text: string, message: Message, gitContext: boolean) => {
+    const fragments = uuidFragments(text);
+    for (const run of hexRuns(text)) {
+      if (!/[a-f]/.test(run) || !/[0-9]/.test(run) || !hasCommitShape(run)) continue;
+      if (ids.has(run) || fragments.has(run) || isPlaceholderHex(run) || !standsAlone(text, run)) continue;
+      if (gitContext || shown.has(run)) note(run, message, text);
+    }
+  };
+  const links = (text: string, message: Message, withRefs: boolean, inCommand = false) => {
+    if (text.includes("http")) {
+      for (const match of text.matchAll(URL)) {
+        const url = match[0].replace(/[.,;:*]+$/, "");
+        if (BOILERPLATE_URL.test(url) || TEMPLATE_URL.test(url) || (inCommand && API_URL.test(url))) continue;
+        note(url, message, text);
+      }
+    }
+    if (!withRefs) return;
+    const prose = text.replace(/```[\s\S]*?(```|$)|`[^`\n]*`/g, (code) => " ".repeat(code.length));
+    for (const match of prose.matchAll(REF)) note(match[1]!, message, text);
+    for (const match of prose.matchAll(PR_OR_ISSUE)) note(`#${match[1]}`, message, text);
+  };
+  const codes = (text: string, message: Message) => {
+    for (const match of text.matchAll(ERROR_CODE)) note(match[1]!, message, text);
+  };
+
+  for (const message of branch) {
+    if (message.role === "user" || message.role === "assistant") {
+      const prose = message.role === "user" ? (options.humanText?.(message) ?? textOf(message)) : textOf(message);
+      const full = textOf(message);
+      commits(prose, message, GIT_CONTEXT.test(prose));
+      links(prose, message, true);
+      codes(prose, message);
+      if (full !== prose && message.role === "user") continue;
+    }
+    for (const block of message.blocks) {
+      if (block.type !== "toolCall") continue;
+      // What an edit writes is file content: its URLs and codes are code, not references.
+      if (modifiedPathsOf(block).length > 0) continue;
+      const command = commandOf(block);
+      const args = command ?? JSON.stringify(block.arguments);
+      commits(args, message, command !== undefined && /\bgit\b/.test(command));
+      links(args, message, false, true);
+      codes(args, message);
+    }
+    // Tool output: the commit a `git commit` made, and the error codes of a failure
+    // (other hex in output counts only when someone refers to it).
+    if (message.role === "toolResult" || message.role === "bash") {
+      const text = textOf(message);
+      for (const made of text.matchAll(COMMIT_MADE)) if (!ids.has(made[1]!)) note(made[1]!, message, text);
+      if (toolOutcome(message, calls).isError === true) codes(text, message);
+    }
+  }
+  return [...found.values()].sort((a, b) => b.mentions - a.mentions || a.value.localeCompare(b.value));
+}

@@ -1,0 +1,114 @@
+/**
+ * Scores extracted facts against hand labels (test/labels/*.json): per probe,
+ * how many facts the extractor gave were right (precision) and how many the
+ * labeller expected were found (recall). Labels point at their sources by
+ * message id and character span and hold a SHA-256 of the labelled words, so
+ * the sessions' own text never enters the repository.
+ */
+import type { Facts } from "./facts.ts";
+
+export interface SpanLabel {
+  messageId: string;
+  span: [number, number];
+  sha256: string;
+  note?: string;
+}
+
+export interface FixtureLabels {
+  fixture: string;
+  /** The format whose reader gives the message ids below. */
+  format: string;
+  /** How the labels were decided. */
+  method: string;
+  rules: SpanLabel[];
+  notRules: SpanLabel[];
+  /** SHA-256 of each anchor's exact text; absent when not assessed. */
+  anchors?: { sha256: string; note?: string }[];
+  notAnchors?: { sha256: string; note?: string }[];
+  /** The last significant verification; null when the session has none; absent when not assessed. */
+  verify?: { messageIds: string[]; passed: boolean; note?: string } | null;
+  /** The unresolved error; null when none. */
+  error?: { messageId: string; span: [number, number]; sha256: string; note?: string } | null;
+  /** SHA-256 of each modified path, relative to the session's working directory. */
+  files?: string[];
+}
+
+export interface Tally {
+  /** Facts given that the labels confirm. */
+  right: number;
+  /** Facts given. */
+  given: number;
+  /** Labelled facts that were found. */
+  found: number;
+  /** Labelled facts. */
+  expected: number;
+}
+
+export const PROBES_SCORED = ["rules", "anchors", "verify", "error", "files"] as const;
+export type ScoredProbe = (typeof PROBES_SCORED)[number];
+export type Scores = Record<ScoredProbe, Tally>;
+
+/** Anchors scored: the ones the handoff staples show (the probe asks the first 6 of them). */
+export const ANCHORS_SCORED = 12;
+
+export function emptyScores(): Scores {
+  return Object.fromEntries(PROBES_SCORED.map((probe) => [probe, { right: 0, given: 0, found: 0, expected: 0 }])) as Scores;
+}
+
+export function addScores(into: Scores, from: Scores): Scores {
+  for (const probe of PROBES_SCORED) for (const key of ["right", "given", "found", "expected"] as const) into[probe][key] += from[probe][key];
+  return into;
+}
+
+const overlaps = (a: readonly [number, number], b: readonly [number, number]) => a[0] < b[1] && b[0] < a[1];
+
+/** `hash` is SHA-256 hex of a UTF-8 string (sync, supplied by the caller: node:crypto in tests and scripts). */
+export function scoreFacts(facts: Facts, labels: FixtureLabels, hash: (text: string) => string): Scores {
+  const scores = emptyScores();
+
+  const rules = scores.rules;
+  const ruleHits = (rule: Facts["rules"][number]) => labels.rules.filter((label) => label.messageId === rule.messageId && rule.source?.span && overlaps(label.span, rule.source.span));
+  rules.given = facts.rules.length;
+  rules.right = facts.rules.filter((rule) => ruleHits(rule).length > 0).length;
+  rules.expected = labels.rules.length;
+  rules.found = labels.rules.filter((label) => facts.rules.some((rule) => ruleHits(rule).includes(label))).length;
+
+  if (labels.anchors) {
+    const anchors = scores.anchors;
+    const good = new Set(labels.anchors.map((a) => a.sha256));
+    const shown = facts.anchors.slice(0, ANCHORS_SCORED).map((a) => hash(a.value));
+    const all = new Set(facts.anchors.map((a) => hash(a.value)));
+    anchors.given = shown.length;
+    anchors.right = shown.filter((h) => good.has(h)).length;
+    anchors.expected = good.size;
+    anchors.found = [...good].filter((h) => all.has(h)).length;
+  }
+
+  if (labels.verify !== undefined) {
+    const run = facts.lastRun && facts.lastRun.passed !== undefined ? facts.lastRun : undefined;
+    const right = !!run && !!labels.verify && labels.verify.messageIds.includes(run.messageId) && run.passed === labels.verify.passed;
+    scores.verify = { given: run ? 1 : 0, right: right ? 1 : 0, expected: labels.verify ? 1 : 0, found: right ? 1 : 0 };
+  }
+
+  if (labels.error !== undefined) {
+    const error = facts.unresolvedError;
+    const label = labels.error;
+    const right = !!error && !!label && error.messageId === label.messageId && !!error.source?.span && overlaps(error.source.span, label.span);
+    scores.error = { given: error ? 1 : 0, right: right ? 1 : 0, expected: label ? 1 : 0, found: right ? 1 : 0 };
+  }
+
+  if (labels.files !== undefined) {
+    const expected = new Set(labels.files);
+    const given = facts.modifiedFiles.map(hash);
+    scores.files = { given: given.length, right: given.filter((h) => expected.has(h)).length, expected: expected.size, found: [...expected].filter((h) => given.includes(h)).length };
+  }
+  return scores;
+}
+
+export function precision(tally: Tally): number {
+  return tally.given === 0 ? 1 : tally.right / tally.given;
+}
+
+export function recall(tally: Tally): number {
+  return tally.expected === 0 ? 1 : tally.found / tally.expected;
+}

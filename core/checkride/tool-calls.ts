@@ -1,0 +1,70 @@
+/**
+ * What a tool call did, read from its name and arguments across formats:
+ * the files it wrote or read, and the shell command it ran.
+ */
+import type { ToolCallBlock } from "../model.ts";
+
+/** Tools that write a file named by a path argument (Claude Code, Pi, Gemini CLI, Cline, OpenCode, Copilot CLI). */
+const WRITE_TOOLS = new Set(["write", "edit", "multiedit", "notebookedit", "write_file", "edit_file", "str_replace_based_edit_tool", "create_file", "create", "replace", "write_to_file", "replace_in_file", "str_replace", "insert", "patch"]);
+const READ_TOOLS = new Set(["read", "read_file", "view", "open_file", "read_many_files"]);
+export const SHELL_TOOLS = new Set(["bash", "shell", "exec_command", "local_shell", "run_command", "terminal", "run_shell_command", "execute_command", "powershell", "run_in_terminal", "shell_command"]);
+const PATH_KEYS = ["path", "file_path", "filePath", "absolute_path", "notebook_path", "filename", "target_file"];
+
+export function argString(args: unknown, ...keys: string[]): string | undefined {
+  if (typeof args !== "object" || args === null) return undefined;
+  for (const key of keys) {
+    const value = (args as Record<string, unknown>)[key];
+    if (typeof value === "string" && value !== "") return value;
+  }
+  return undefined;
+}
+
+/** Paths a Codex apply_patch names. */
+export function patchPaths(patch: string): string[] {
+  const out: string[] = [];
+  for (const match of patch.matchAll(/^\*\*\* (?:Update|Add|Delete) File: (.+)$/gm)) out.push(match[1]!.trim());
+  for (const match of patch.matchAll(/^\*\*\* Move to: (.+)$/gm)) out.push(match[1]!.trim());
+  return out;
+}
+
+export function commandOf(call: ToolCallBlock): string | undefined {
+  const args = call.arguments;
+  const direct = argString(args, "command", "cmd");
+  if (direct) return direct;
+  const list = typeof args === "object" && args !== null ? (args as { command?: unknown }).command : undefined;
+  if (Array.isArray(list) && list.every((part) => typeof part === "string")) {
+    // ["bash", "-lc", "npm test"] → "npm test"
+    const parts = list as string[];
+    if (parts.length >= 3 && /(^|\/)(ba|z)?sh$/.test(parts[0]!) && parts[1]!.startsWith("-")) return parts.slice(2).join(" ");
+    return parts.join(" ");
+  }
+  return undefined;
+}
+
+export function modifiedPathsOf(call: ToolCallBlock): string[] {
+  const name = call.name.toLowerCase();
+  if (name === "apply_patch") {
+    const patch = typeof call.arguments === "string" ? call.arguments : argString(call.arguments, "input", "patch");
+    return patch ? patchPaths(patch) : [];
+  }
+  if (WRITE_TOOLS.has(name)) {
+    // str_replace_based_edit_tool's "view" reads; every other command writes.
+    if (argString(call.arguments, "command") === "view") return [];
+    const path = argString(call.arguments, ...PATH_KEYS);
+    return path ? [path] : [];
+  }
+  const command = typeof call.arguments === "object" && call.arguments !== null ? (call.arguments as { command?: unknown }).command : undefined;
+  if (Array.isArray(command) && command[0] === "apply_patch" && typeof command[1] === "string") return patchPaths(command[1]);
+  if (SHELL_TOOLS.has(name)) {
+    // Codex's exec_command carries apply_patch heredocs.
+    const line = commandOf(call);
+    if (line?.includes("*** Begin Patch")) return patchPaths(line);
+  }
+  return [];
+}
+
+export function readPathOf(call: ToolCallBlock): string | undefined {
+  const name = call.name.toLowerCase();
+  if (READ_TOOLS.has(name) || (name === "str_replace_based_edit_tool" && argString(call.arguments, "command") === "view")) return argString(call.arguments, ...PATH_KEYS);
+  return undefined;
+}

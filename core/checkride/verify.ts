@@ -1,0 +1,128 @@
+/**
+ * The verifying command: the last build, test, lint, type-check or run of
+ * the program, and whether it passed. A command is significant when one of
+ * its steps (after comments, `cd`, environment assignments, split at `&&`,
+ * `;`, `||`) is such a check; `ls`, `cat`, `sed -n`, `git status` never are.
+ *
+ * Outcome: the exit code, unless the command pipes its output through a
+ * filter (head, tail, tee, grep, …) or masks failure (`|| true`), or the exit
+ * code is missing: then the output's own failure lines decide (compiler
+ * errors, failing test counts), and its success lines, when it has any.
+ */
+import { errorLineOf } from "../signals.ts";
+
+/** Steps that check the work. */
+const CHECK_STEP: RegExp[] = [
+  /^(npm|pnpm|yarn|bun)\s+(run\s+)?(test|tests|build|lint|check|typecheck|type-check|tsc|e2e|ci|verify|compile|start|dev)\b/,
+  /^(npm|pnpm|yarn)\s+(t|ci)\b/,
+  /^(npx|pnpx|bunx|yarn dlx)\s+(tsc|vitest|jest|eslint|biome|prettier\s+--check|playwright|mocha|ava|tsx|ts-node|svelte-check|vue-tsc)\b/,
+  /^(tsc|vitest|jest|eslint|biome|mocha|pytest|mypy|ruff|flake8|pylint|pyright|tox|nox|rspec|phpunit|gotestsum|golangci-lint|shellcheck|hadolint)\b/,
+  /^cargo\s+(\+\S+\s+)?(build|test|check|clippy|run|nextest|fmt\s+--check|bench)\b/,
+  /^go\s+(build|test|vet|run)\b/,
+  /^(python3?|py|uv run|poetry run|pipenv run)\s+(-m\s+(pytest|unittest|mypy|ruff|compileall)|\S+\.py)\b/,
+  /^(node|deno|bun|tsx|ts-node)\s+(test\s+|run\s+|check\s+)?\S+\.(m?[jt]s|cjs)\b/,
+  /^deno\s+(test|check|lint)\b/,
+  // make/just run their default or a checking target; formatting, cleaning and installing check nothing.
+  /^(make|just)\b(?!\s+(-\S+\s+)*(fmt|format|clean|install|setup|deps|fix|docs?|release|deploy|publish|bump)\b)/,
+  /^(ninja|cmake\s+--build|bazel\s+(build|test|run)|gradle|\.\/gradlew|gradlew(\.bat)?|mvn|mvnw|\.\/mvnw)\b/,
+  /^(dotnet)\s+(build|test|run)\b/,
+  /^(swift)\s+(build|test|run)\b|^xcodebuild\b/,
+  /^(mix)\s+(test|compile)\b|^(bundle exec\s+)?(rake|rspec)\b/,
+  /^(\.\/|\.\\)?(target\/(debug|release)\/\S+|scripts?\/(test|check|build|verify)\S*|test\.sh|run-tests\S*)/,
+  /^(pwsh|powershell)(\.exe)?\s+.*\b(test|build|check|verify)\S*\.ps1\b/i,
+  /^(bash|sh|zsh)\s+\S*(test|check|build|verify)\S*\.sh\b/,
+];
+
+/** Filters after a pipe hide the exit code of the step before them. */
+const OUTPUT_FILTER = /\|\s*(head|tail|tee|grep|rg|less|more|sed|awk|cut|sort|uniq|wc|jq|cat)\b|\|\|\s*(true|:|echo)\b|;\s*(echo|true)\b/;
+
+/** One step of a command line, without comments, `cd`, `env` and variable assignments. */
+function cleanStep(step: string): string {
+  let out = step.trim();
+  out = out.replace(/^(\(|\{)\s*/, "");
+  for (;;) {
+    const next = out
+      .replace(/^(export\s+)?[A-Za-z_][A-Za-z0-9_]*=("[^"]*"|'[^']*'|\S*)\s+/, "")
+      .replace(/^env\s+/, "")
+      .replace(/^(time|timeout\s+\S+|nice|sudo|exec)\s+/, "")
+      .replace(/^\$env:[A-Za-z_]+\s*=\s*("[^"]*"|'[^']*'|\S+)\s*/, "");
+    if (next === out) return out;
+    out = next;
+  }
+}
+
+/** The steps of a command line: comment lines dropped, split at `&&`, `||`, `;`, `|` and newlines. */
+export function commandSteps(command: string): string[] {
+  return command
+    .split("\n")
+    .filter((line) => !/^\s*#/.test(line))
+    .join("\n")
+    .split(/&&|\|\|?|;|\n/)
+    .map(cleanStep)
+    .filter((step) => step !== "" && !/^cd\b/.test(step));
+}
+
+/** True when some step of the command builds, tests, lints, type-checks or runs the program. */
+export function isVerification(command: string): boolean {
+  return commandSteps(command).some((step) => CHECK_STEP.some((pattern) => pattern.test(step)));
+}
+
+/** "cd dir && npm test" is the run of "npm test": the cd only says where. */
+export function significantPart(command: string): string {
+  return command
+    .split("\n")
+    .filter((line) => !/^\s*#/.test(line))
+    .join("\n")
+    .trim()
+    .replace(/^(cd\s+("[^"]*"|'[^']*'|\S+)\s*(&&|;)\s*)+/, "");
+}
+
+/** Lines that say a check failed, whatever the exit code of the pipe. */
+const FAILURE_LINES: RegExp[] = [
+  /\berror TS\d{4,5}\b/,
+  /^error(\[E\d{4}\])?:/m,
+  /^\s*(FAIL|FAILED)\b/m,
+  /\b[1-9]\d* (failed|failing|errors?)\b/,
+  /^npm ERR!/m,
+  /^Traceback \(most recent call last\)/m,
+  /\bpanicked at\b/,
+  /\bBUILD FAILED\b|\bCompilation failed\b|\bBuild failed\b/,
+  /^\s*✗|^\s*×/m,
+];
+/** Lines that say it passed: a count of passes with no failures, or a clean finish. */
+const SUCCESS_LINES = /\b\d+ (passed|passing)\b|\bFinished\b.*\btarget|\bBuild succeeded\b|\b0 errors?\b|\ball tests passed\b|^ok\b/im;
+
+export function pipesOutput(command: string): boolean {
+  return OUTPUT_FILTER.test(command);
+}
+
+export function outputSaysFailed(output: string): boolean {
+  return FAILURE_LINES.some((pattern) => pattern.test(output));
+}
+
+/**
+ * Passed, failed or unknown. The exit code decides unless the output was
+ * filtered or the code is missing; then the output's own lines decide.
+ */
+export function verificationOutcome(command: string, isError: boolean | undefined, output: string): boolean | undefined {
+  const filtered = pipesOutput(command);
+  if (isError !== undefined && (!filtered || isError)) return !isError;
+  if (outputSaysFailed(output)) return false;
+  if (isError === false) return true;
+  return SUCCESS_LINES.test(output) ? true : undefined;
+}
+
+/** Lines that only report an exit status: never the error to quote. */
+const STATUS_ONLY = /^(exit code:?\s*-?\d+|process exited with code -?\d+|command exited with code -?\d+|wall time:.*|output:|chunk id:.*|original token count:.*|total output lines:.*)$/i;
+
+/** The error's distinctive line: compiler errors and named errors first, never "Exit code N". */
+export function failureLineOf(output: string): string | undefined {
+  const lines = output.split("\n").filter((line) => !STATUS_ONLY.test(line.trim()));
+  const text = lines.join("\n");
+  for (const pattern of [/\berror TS\d{4,5}\b.*/, /^\s*error(\[E\d{4}\])?:.*/m, /^\s*(FAIL|FAILED)\b.*/m]) {
+    const hit = pattern.exec(text);
+    if (hit) return hit[0].trim();
+  }
+  const line = errorLineOf(text);
+  return line === undefined || STATUS_ONLY.test(line) ? undefined : line;
+}

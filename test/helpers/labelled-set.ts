@@ -1,0 +1,64 @@
+/**
+ * The labelled set: hand labels in test/labels/*.json scored against the
+ * facts the extractor gives on each real session. Shared by the test that
+ * enforces the targets and by `npm run facts`, which prints the table.
+ */
+import { createHash } from "node:crypto";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { extractFacts } from "../../core/checkride/facts.ts";
+import { addScores, emptyScores, scoreFacts, type FixtureLabels, type Scores } from "../../core/checkride/label-score.ts";
+import { headerIds, sessionCwd } from "../../core/checkride/session.ts";
+import { textOf } from "../../core/model.ts";
+import { loadSession } from "../../core/session.ts";
+import { fixturePath } from "./fixtures.ts";
+
+export const LABELS = resolve(dirname(fileURLToPath(import.meta.url)), "../labels");
+
+export const sha256 = (text: string) => createHash("sha256").update(text, "utf8").digest("hex");
+
+export function allLabels(): FixtureLabels[] {
+  return readdirSync(LABELS)
+    .filter((name) => name.endsWith(".json"))
+    .sort()
+    .map((name) => JSON.parse(readFileSync(join(LABELS, name), "utf8")) as FixtureLabels);
+}
+
+export interface FixtureResult {
+  fixture: string;
+  /** Why the fixture was not scored (its reader is not there yet, or the file is missing). */
+  pending?: string;
+  /** Labels whose span no longer holds the labelled words (the reader's text changed). */
+  stale: string[];
+  scores: Scores;
+}
+
+export function scoreFixture(labels: FixtureLabels): FixtureResult {
+  const path = fixturePath(labels.fixture);
+  const result: FixtureResult = { fixture: labels.fixture, stale: [], scores: emptyScores() };
+  if (!existsSync(path)) return { ...result, pending: "fixture file not found" };
+  let session;
+  try {
+    session = loadSession(readFileSync(path));
+  } catch (error) {
+    return { ...result, pending: `no reader yet (${(error as Error).message.slice(0, 60)})` };
+  }
+  if (session.format !== labels.format) return { ...result, pending: `read as ${session.format}, labelled as ${labels.format}: waits for its reader` };
+  const branch = session.branch(session.defaultLeafId);
+  const texts = new Map(branch.map((message) => [message.id, textOf(message)]));
+  for (const label of [...labels.rules, ...labels.notRules, ...(labels.error ? [labels.error] : [])]) {
+    const text = texts.get(label.messageId);
+    if (text === undefined || sha256(text.slice(label.span[0], label.span[1])) !== label.sha256) result.stale.push(`${label.messageId} [${label.span}]`);
+  }
+  const facts = extractFacts(branch, { cwd: sessionCwd(session), format: session.format, sessionIds: headerIds(session.header) });
+  result.scores = scoreFacts(facts, labels, sha256);
+  return result;
+}
+
+export function scoreLabelledSet(): { fixtures: FixtureResult[]; total: Scores } {
+  const fixtures = allLabels().map(scoreFixture);
+  const total = emptyScores();
+  for (const fixture of fixtures) if (!fixture.pending) addScores(total, fixture.scores);
+  return { fixtures, total };
+}
