@@ -29,6 +29,8 @@ export interface Anchor {
 export const COMMIT_SHORT_MIN = 7;
 export const COMMIT_SHORT_MAX = 12;
 export const COMMIT_FULL = 40;
+/** An md5 digest's length: git never prints 32 hex for a commit. */
+export const DIGEST_LENGTH = 32;
 /** A hex run with this few distinct characters is a pattern, not a hash ("aaaaaaa", "abababab"). */
 export const PLACEHOLDER_MAX_DISTINCT = 4;
 /** Id fragments shorter than this are too common to exclude on sight. */
@@ -84,13 +86,15 @@ function hasCommitShape(run: string): boolean {
 /** Characters that may sit right before and after a reference: space, quotes, brackets, punctuation. */
 const OPEN_BOUNDARY = /[\s`'"(<[{:,=]/;
 const CLOSE_BOUNDARY = /[\s`'")>\]},.;:!?]/;
-/** A line about checksums, or a diff's blob line ("index 20edef5..f55e657"): its hex are not commits. */
-const DIGEST_LINE = /\b(md5|sha-?256|sha-?1 of|checksum|digest)\b|^index [0-9a-f]+\.\.[0-9a-f]+/i;
+/** Hex right after a word for a checksum is a digest, not a commit. */
+const DIGEST_BEFORE = /\b(md5|sha-?256|sha-?1 of|checksum|digest)\b[^\n]{0,40}$/i;
+/** A diff's blob line ("index 20edef5..f55e657") names blobs, not commits. */
+const DIFF_INDEX_LINE = /^index [0-9a-f]+\.\.[0-9a-f]+/;
 
 /**
  * A hex run that is a reference of its own, at least once in the text: not
- * part of a name ("pack-<hex>.pack", "entire/<hex>-6b86b2") and not a
- * checksum in a line about digests.
+ * part of a name ("pack-<hex>.pack", "entire/<hex>-6b86b2"), not a checksum
+ * ("the md5 went from <hex>"), not a diff's blob id.
  */
 function standsAlone(text: string, run: string): boolean {
   for (let at = text.indexOf(run); at >= 0; at = text.indexOf(run, at + 1)) {
@@ -98,8 +102,7 @@ function standsAlone(text: string, run: string): boolean {
     const after = at + run.length >= text.length ? " " : text[at + run.length]!;
     if (!OPEN_BOUNDARY.test(before) || !CLOSE_BOUNDARY.test(after)) continue;
     const lineStart = text.lastIndexOf("\n", at) + 1;
-    const lineEnd = text.indexOf("\n", at);
-    if (!DIGEST_LINE.test(text.slice(lineStart, lineEnd < 0 ? text.length : lineEnd))) return true;
+    if (!DIGEST_BEFORE.test(text.slice(lineStart, at)) && !DIFF_INDEX_LINE.test(text.slice(lineStart, at + 2 * run.length + 2))) return true;
   }
   return false;
 }
@@ -133,8 +136,11 @@ export function anchorsOf(branch: readonly Message[], calls: Map<string, ToolCal
   };
 
   // Commits the session shows: hex in a git command or in a git command's output.
+  // Digests (32 hex, an md5) anywhere: a short hex that begins one is its prefix, not a commit.
   const shown = new Set<string>();
+  const digestPrefixes = new Set<string>();
   for (const message of branch) {
+    for (const run of hexRuns(textOf(message))) if (run.length === DIGEST_LENGTH) for (let n = COMMIT_SHORT_MIN; n <= COMMIT_SHORT_MAX; n++) digestPrefixes.add(run.slice(0, n));
     for (const block of message.blocks) {
       const command = block.type === "toolCall" ? commandOf(block) : undefined;
       if (command && /\bgit\b/.test(command)) for (const run of hexRuns(command)) shown.add(run);
@@ -151,7 +157,7 @@ export function anchorsOf(branch: readonly Message[], calls: Map<string, ToolCal
     const fragments = uuidFragments(text);
     for (const run of hexRuns(text)) {
       if (!/[a-f]/.test(run) || !/[0-9]/.test(run) || !hasCommitShape(run)) continue;
-      if (ids.has(run) || fragments.has(run) || isPlaceholderHex(run) || !standsAlone(text, run)) continue;
+      if (ids.has(run) || fragments.has(run) || digestPrefixes.has(run) || isPlaceholderHex(run) || !standsAlone(text, run)) continue;
       if (gitContext || shown.has(run)) note(run, message, text);
     }
   };

@@ -119,7 +119,7 @@ const STATUS_ONLY = /^(exit code:?\s*-?\d+|process exited with code -?\d+|comman
 export function failureLineOf(output: string): string | undefined {
   const lines = output.split("\n").filter((line) => !STATUS_ONLY.test(line.trim()));
   const text = lines.join("\n");
-  for (const pattern of [/\berror TS\d{4,5}\b.*/, /^\s*error(\[E\d{4}\])?:.*/m, /^\s*(FAIL|FAILED)\b.*/m]) {
+  for (const pattern of [/^.*\berror TS\d{4,5}\b.*$/m, /^\s*error(\[E\d{4}\])?:.*$/m, /^\s*(FAIL|FAILED)\b.*$/m]) {
     const hit = pattern.exec(text);
     if (hit) return hit[0].trim();
   }

@@ -1,0 +1,88 @@
+/**
+ * Anchors: what a reviewer keeps and what is noise, on composed messages, and
+ * the shape thresholds pinned at their boundaries.
+ */
+import { describe, expect, it } from "vitest";
+import { anchorsOf, COMMIT_FULL, COMMIT_SHORT_MAX, COMMIT_SHORT_MIN, DIGEST_LENGTH, ID_FRAGMENT_MIN, PLACEHOLDER_MAX_DISTINCT, sessionIds } from "../../../core/checkride/anchors.ts";
+import { commandOf } from "../../../core/checkride/tool-calls.ts";
+import type { Message } from "../../../core/model.ts";
+import { toolCallsById } from "../../../core/tool-info.ts";
+
+const say = (id: string, role: Message["role"], text: string, meta: Record<string, unknown> = {}): Message => ({ id, role, meta, blocks: [{ type: "text", text }] });
+const shell = (id: string, command: string): Message => ({ id, role: "assistant", meta: {}, blocks: [{ type: "toolCall", id: `call-${id}`, name: "bash", arguments: { command } }] });
+const output = (id: string, text: string, isError = false): Message => ({ id: `r-${id}`, role: "toolResult", meta: { toolCallId: `call-${id}`, isError }, blocks: [{ type: "text", text }] });
+const anchors = (branch: Message[]) => anchorsOf(branch, toolCallsById(branch), commandOf).map((a) => a.value);
+
+describe("anchors", () => {
+  it("keeps commits someone refers to, the commit a session made, issue refs, URLs and shaped error codes", () => {
+    const branch = [
+      say("u1", "user", "Revert commit 4f1c2ab9, see #318 and https://github.com/o/r/issues/318 — it fails with TS2305 and ENOENT."),
+      shell("c1", "git commit -m fix"),
+      output("c1", "[main 9a8b7c6] fix\n 1 file changed"),
+      say("a1", "assistant", "Fixed in `9a8b7c6`; HTTP 404 came from the proxy."),
+    ];
+    expect(anchors(branch)).toEqual(expect.arrayContaining(["4f1c2ab9", "#318", "https://github.com/o/r/issues/318", "TS2305", "ENOENT", "9a8b7c6", "HTTP 404"]));
+  });
+
+  it("drops the session's own ids and their fragments, UUID fragments, placeholders, shouting words and boilerplate URLs", () => {
+    const branch = [
+      say("b3a98e80-2bd5-4c1e-9f00-1234abcd5678", "user", "ERROR: EDITS ENFORCEMENT failed; see https://opensource.org/licenses/MIT and https://example.com/x and http://json-schema.org/draft-07/schema", { sessionId: "0db2eb3b-5ed8-4b70-88c6-a3f7104eb251" }),
+      say("a1", "assistant", "git shows a1b2c3d4e5f6 and deadbeef12 and 0123456789abcdef; the session 0db2eb3b was b3a98e80 in commit a3f7104eb251; request 77c0e1f2-0000-4000-8000-00000000abcd was logged at the commit."),
+    ];
+    expect(anchors(branch)).toEqual([]);
+  });
+
+  it("hex in a git output counts only when someone refers to it; pack names, branch-name parts, digests and diff blob ids never", () => {
+    const branch = [
+      shell("c1", "git log --oneline -3 && git count-objects -v"),
+      output("c1", "5f2e9d1 one\n7c3b2a1 two\npack-5f600f1f85a9a2abd3961705f11f9722ec30d40f.pack"),
+      say("a1", "assistant", "The bad commit is 7c3b2a1 (branch entire/6ca4281-6b86b2); the md5 went from 48f554e4 to bfb70aa9 in git.\nindex 20edef5..f55e657 100755"),
+    ];
+    expect(anchors(branch)).toEqual(["7c3b2a1"]);
+  });
+
+  it(`a short hex that begins a ${DIGEST_LENGTH}-character digest is the digest's prefix, not a commit`, () => {
+    const branch = [shell("c1", "md5 .git/index"), output("c1", "bfb70aa91de94955ceda432ff3fcbaff"), say("a1", "assistant", "git says the index is now `bfb70aa9`, commit `7c3b2a19`.")];
+    expect(anchors(branch)).toEqual(["7c3b2a19"]);
+  });
+
+  it("URLs in an edit's content, API endpoints in commands and URL templates are not anchors", () => {
+    const branch: Message[] = [
+      { id: "a1", role: "assistant", meta: {}, blocks: [{ type: "toolCall", id: "e1", name: "write", arguments: { path: "a.ts", content: 'fetch("https://registry.npmjs.org/x")' } }] },
+      shell("c2", "curl https://api.github.com/repos/o/r/issues/1 && curl https://docs.acme.dev/page"),
+      say("a2", "assistant", "calling http://{host}:{port}/v1"),
+    ];
+    expect(anchors(branch)).toEqual(["https://docs.acme.dev/page"]);
+  });
+
+  it("every anchor carries its source, with a span when it stands in the message text", () => {
+    const branch = [say("u1", "user", "see #318")];
+    expect(anchorsOf(branch, new Map(), commandOf)[0]!.source).toEqual({ messageId: "u1", span: [4, 8], quote: "#318" });
+  });
+});
+
+describe("anchor thresholds at their boundaries", () => {
+  const referred = (hex: string) => anchors([say("a", "assistant", `git commit ${hex} fixed it`)]);
+
+  it(`commits are ${COMMIT_SHORT_MIN}–${COMMIT_SHORT_MAX} or ${COMMIT_FULL} hex characters`, () => {
+    const hex = (n: number) => "9e3f1c7b5a2d4e6f8091a3c5e7d9b2f4a6c8e0d1".slice(0, n);
+    expect(referred(hex(COMMIT_SHORT_MIN))).toEqual([hex(COMMIT_SHORT_MIN)]);
+    expect(referred(hex(COMMIT_SHORT_MAX))).toEqual([hex(COMMIT_SHORT_MAX)]);
+    expect(referred(hex(COMMIT_SHORT_MAX + 1))).toEqual([]);
+    expect(referred(hex(COMMIT_FULL))).toEqual([hex(COMMIT_FULL)]);
+    expect(referred(hex(COMMIT_FULL - 1))).toEqual([]);
+  });
+
+  it(`hex with at most ${PLACEHOLDER_MAX_DISTINCT} distinct characters is a pattern`, () => {
+    expect(referred("a1a1b2b2")).toEqual([]); // 4 distinct
+    expect(referred("a1a1b2b3")).toEqual(["a1a1b2b3"]); // 5 distinct
+  });
+
+  it(`ids and their fragments of ${ID_FRAGMENT_MIN}+ characters are the session's own`, () => {
+    const ids = sessionIds([say("x", "user", "", { requestId: "req_9e3f1c7-5a2d4e6" })]);
+    expect(ids.has("9e3f1c7")).toBe(true); // 7 characters
+    expect(ids.has("5a2d4e6")).toBe(true);
+    const short = sessionIds([say("x", "user", "", { requestId: "req_9e3f1c-5a2d4e" })]);
+    expect(short.has("9e3f1c")).toBe(false); // 6 characters: too common to exclude
+  });
+});

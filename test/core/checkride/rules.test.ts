@@ -1,0 +1,102 @@
+/**
+ * Rules: labelled sentences (composed here) that are and are not standing
+ * instructions, and the two length thresholds pinned at their boundaries.
+ */
+import { describe, expect, it } from "vitest";
+import { isRuleSentence, MAX_RULE_CHARS, MIN_RULE_WORDS, ruleKey, rulesIn, sentencesOf } from "../../../core/checkride/rules.ts";
+import { extractFacts } from "../../../core/checkride/facts.ts";
+import type { Message } from "../../../core/model.ts";
+
+const RULES = [
+  "Never push to main.",
+  "You must NEVER accept malformed input silently.",
+  "no console logs!",
+  "Always run the tests before you commit.",
+  "Only use the public API.",
+  "I would only want e2e tests for the session class, nothing else.",
+  "Don't read the whole file.",
+  "Please don't rename exported functions.",
+  "The render method must respect the 80-column width.",
+  "Prefer small commits.",
+  "Avoid new dependencies.",
+  "Make sure every command runs in the terminal.",
+  "All commands should run directly in the terminal instead of through node.",
+  "The rest needs to be moved to folders we keep later.",
+  "let's not jump to conclusions just yet",
+  "no, don't set it, let's see if it keeps happening",
+  "內容不用解答",
+  "回覆必須使用繁體中文",
+];
+const NOT_RULES = [
+  "wait, do we only have a single link color?",
+  "now the question is: what do we do with auto commits, always?",
+  "can we make it so we keep the old code around for reference",
+  "it also always seems to be this same hash",
+  "I've only recently started seeing this happen",
+  "i don't understand the second option",
+  "that should have been a one-off operation",
+  "this should work now",
+  "investigate whether this issue is stale and should be closed.",
+  "propose where each of these files should go.",
+  "newline and only displays",
+  "run it",
+  "skip 5, 7, 8 and do the rest",
+  "then we need to tackle this bash issue",
+  "you need to read the session file first",
+];
+
+describe("rule sentences", () => {
+  it.each(RULES)("rule: %s", (sentence) => expect(isRuleSentence(sentence)).toBe(true));
+  it.each(NOT_RULES)("not a rule: %s", (sentence) => expect(isRuleSentence(sentence)).toBe(false));
+
+  it("typographic apostrophes read as plain ones", () => {
+    expect(isRuleSentence("Please don’t touch the lexer.")).toBe(true);
+  });
+
+  it(`a sentence needs ${MIN_RULE_WORDS} words (a terse "no X!" ban apart)`, () => {
+    const words = (n: number) => ["Never", ...Array.from({ length: n - 1 }, () => "push")].join(" ");
+    expect(isRuleSentence(words(MIN_RULE_WORDS))).toBe(true);
+    expect(isRuleSentence(words(MIN_RULE_WORDS - 1))).toBe(false);
+  });
+
+  it(`a sentence over ${MAX_RULE_CHARS} characters is a paste, not a rule`, () => {
+    const sentence = (length: number) => `Never push to ${"a".repeat(length - 15)}.`;
+    expect(sentence(MAX_RULE_CHARS)).toHaveLength(MAX_RULE_CHARS);
+    expect(isRuleSentence(sentence(MAX_RULE_CHARS))).toBe(true);
+    expect(isRuleSentence(sentence(MAX_RULE_CHARS + 1))).toBe(false);
+  });
+
+  it("keeps whole sentences with their offsets; list markers and e.g. do not split or leak", () => {
+    const span = { start: 10, end: 10 + 60, text: "Fix it. - Never push to main, e.g. on Fridays. Thanks" };
+    const sentences = sentencesOf(span);
+    expect(sentences.map((s) => s.text)).toEqual(["Fix it.", "Never push to main, e.g. on Fridays.", "Thanks"]);
+    for (const s of sentences) expect(span.text.slice(s.start - 10, s.end - 10)).toBe(s.text);
+    expect(rulesIn("Fix it. Never push to main; always open a PR. Thanks.")).toEqual(["Never push to main; always open a PR."]);
+  });
+});
+
+describe("rules in a session", () => {
+  const msg = (id: string, text: string, role: Message["role"] = "user"): Message => ({ id, role, meta: {}, blocks: [{ type: "text", text }] });
+
+  it("come from human prose only, newest last, deduplicated (a repeated rule moves to its newest saying)", () => {
+    const facts = extractFacts([
+      msg("a", "Never push to main. Also, avoid new dependencies."),
+      msg("b", "<user_instructions>\nAlways write docs.\n</user_instructions>"),
+      msg("c", "Never push to main, ok? I mean it."),
+      msg("d", "Done. You must always run the tests.", "assistant"),
+      msg("e", "never push to main!"),
+      msg("f", '```\n"must": "never"\n```\nPrefer small commits.'),
+    ]);
+    expect(facts.rules.map((r) => [r.messageId, r.text])).toEqual([
+      ["a", "Also, avoid new dependencies."],
+      ["e", "never push to main!"],
+      ["f", "Prefer small commits."],
+    ]);
+    expect(ruleKey("Never push to main.")).toBe(ruleKey("never  push to main!"));
+  });
+
+  it("every rule carries its source span in the message text", () => {
+    const facts = extractFacts([msg("a", "Hi. Never push to main.")]);
+    expect(facts.rules[0]!.source).toEqual({ messageId: "a", span: [4, 23], quote: "Never push to main." });
+  });
+});

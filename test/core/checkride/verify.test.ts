@@ -1,0 +1,75 @@
+/**
+ * The verifying command and its outcome: significant commands behind
+ * comments, cd, env and && chains; outcomes of filtered pipes read from the
+ * output; the error's distinctive line, never an exit status.
+ */
+import { describe, expect, it } from "vitest";
+import { extractFacts } from "../../../core/checkride/facts.ts";
+import { commandSteps, failureLineOf, isVerification, verificationOutcome } from "../../../core/checkride/verify.ts";
+import type { Message } from "../../../core/model.ts";
+
+describe("which command verifies", () => {
+  it.each([
+    "npm test",
+    "cd web && npm run build 2>&1 | head -30",
+    "# build first\nCI=1 npx tsc --noEmit",
+    "FOO=bar cargo test -p core",
+    "cd codex-rs && cargo fmt --all && cargo clippy -- -D warnings",
+    "go test ./... -run Explain -v 2>&1 | tail -60",
+    "python3 -m pytest -q",
+    "python scripts/app.py",
+    "just lint 2>&1",
+    "make",
+    "pnpm check-types 2>&1",
+    "./target/debug/ocodex --help",
+  ])("verifies: %s", (command) => expect(isVerification(command)).toBe(true));
+
+  it.each([
+    "ls -F logs/",
+    "# look at the logs\nls -F logs/",
+    "nl -ba src/a.ts | sed -n '1,80p'",
+    "cd web && git status",
+    "cat package.json | grep test",
+    "just format",
+    "make clean",
+    "rg -n 'npm test' README.md",
+    "echo done",
+  ])("only looks around: %s", (command) => expect(isVerification(command)).toBe(false));
+
+  it("splits chains and drops comments, cd and assignments", () => {
+    expect(commandSteps("# c\ncd a && FOO=1 BAR='x y' npm test | tail -5")).toEqual(["npm test", "tail -5"]);
+  });
+});
+
+describe("the outcome", () => {
+  const tsErrors = "src/a.ts(3,1): error TS2305: Module '\"x\"' has no exported member 'y'.\nFound 1 error.";
+
+  it("a filtered pipe's exit 0 does not hide compiler errors or failing tests", () => {
+    expect(verificationOutcome("npm run build 2>&1 | head -30", false, tsErrors)).toBe(false);
+    expect(verificationOutcome("npx vitest run | tail -5", false, "Tests  2 failed | 40 passed")).toBe(false);
+    expect(verificationOutcome("npx vitest run | tail -5", false, "Tests  42 passed")).toBe(true);
+  });
+
+  it("an unfiltered exit code decides; a missing one falls back to the output", () => {
+    expect(verificationOutcome("npm test", false, "3 failed")).toBe(true);
+    expect(verificationOutcome("npm test", true, "")).toBe(false);
+    expect(verificationOutcome("npm test", undefined, "error[E0425]: cannot find value")).toBe(false);
+    expect(verificationOutcome("npm test", undefined, "12 passed")).toBe(true);
+    expect(verificationOutcome("npm test", undefined, "done")).toBeUndefined();
+  });
+
+  it("the error is the distinctive line, never a bare exit status", () => {
+    expect(failureLineOf(`Exit code 2\n${tsErrors}`)).toBe("src/a.ts(3,1): error TS2305: Module '\"x\"' has no exported member 'y'.");
+    expect(failureLineOf("Exit code 1")).toBeUndefined();
+    expect(failureLineOf("Process exited with code 1\nError: ECONNREFUSED 127.0.0.1:5432")).toBe("Error: ECONNREFUSED 127.0.0.1:5432");
+  });
+
+  it("in a session: the last verification wins over later look-around; its source is the call", () => {
+    const call = (id: string, command: string): Message => ({ id, role: "assistant", meta: {}, blocks: [{ type: "toolCall", id: `t${id}`, name: "bash", arguments: { command } }] });
+    const result = (id: string, text: string, isError: boolean): Message => ({ id: `r${id}`, role: "toolResult", meta: { toolCallId: `t${id}`, isError }, blocks: [{ type: "text", text }] });
+    const facts = extractFacts([call("1", "npm run build 2>&1 | head -30"), result("1", `Exit code 0\n${tsErrors}`, false), call("2", "# check\nls -F logs/"), result("2", "a.log", false)]);
+    expect(facts.lastRun).toMatchObject({ command: "npm run build 2>&1 | head -30", passed: false, messageId: "r1", source: { messageId: "1" } });
+    expect(facts.unresolvedError).toMatchObject({ messageId: "r1", text: "src/a.ts(3,1): error TS2305: Module '\"x\"' has no exported member 'y'." });
+    expect(facts.unresolvedError!.source.span).toEqual([12, 12 + facts.unresolvedError!.text.length]);
+  });
+});
