@@ -9,7 +9,7 @@
  * one place that knows them. Offsets are into `textOf(message)`, so a fact can
  * point at its exact source span.
  */
-import { textOf, type FormatName, type Message } from "./model.ts";
+import type { FormatName, Message } from "./model.ts";
 
 export interface TextSpan {
   start: number;
@@ -198,6 +198,3 @@ function lineSpan(span: TextSpan, start: number, line: string): TextSpan {
 export function humanProse(message: Message, format?: FormatName): TextSpan[] {
   return proseSpans(humanSpans(message, format));
 }
-
-/** For tests and callers that hold only a message: its full text (spans index into this). */
-export { textOf };

@@ -138,21 +138,16 @@ export function extractFacts(branch: readonly Message[], options: FactOptions = 
   const lastRun = lastVerification(branch, outcomes);
 
   let latestRequest: Facts["latestRequest"];
-  const rules: Facts["rules"] = [];
-  const seen = new Map<string, number>();
+  // Keyed by the rule's normalised text; re-inserting moves a repeated rule to its newest saying (newest last).
+  const rules = new Map<string, Facts["rules"][number]>();
   for (const message of branch) {
     const spans = humanSpans(message, options.format);
     if (spans.length === 0) continue;
-    const source = spanSource(message, spans);
-    latestRequest = { text: spans.map((s) => s.text).join("\n\n"), messageId: message.id, source };
+    latestRequest = { text: spans.map((s) => s.text).join("\n\n"), messageId: message.id, source: spanSource(message, spans) };
     for (const rule of rulesInProse(humanProse(message, options.format))) {
       const key = ruleKey(rule.text);
-      // Said again later: the newest saying is the one that stands (newest last).
-      const earlier = seen.get(key);
-      if (earlier !== undefined) rules.splice(earlier, 1);
-      rules.push({ text: rule.text, messageId: message.id, source: sourceIn(message, rule.text, rule.start) });
-      seen.clear();
-      rules.forEach((r, i) => seen.set(ruleKey(r.text), i));
+      rules.delete(key);
+      rules.set(key, { text: rule.text, messageId: message.id, source: sourceIn(message, rule.text, rule.start) });
     }
   }
 
@@ -161,7 +156,7 @@ export function extractFacts(branch: readonly Message[], options: FactOptions = 
     humanText: (message) => humanSpans(message, options.format).map((s) => s.text).join("\n\n"),
   });
 
-  const facts: Facts = { modifiedFiles: modified, readFiles: read.filter((p) => !modified.includes(p)), fileSources, lastRun, anchors, rules, latestRequest };
+  const facts: Facts = { modifiedFiles: modified, readFiles: read.filter((p) => !modified.includes(p)), fileSources, lastRun, anchors, rules: [...rules.values()], latestRequest };
   if (lastRun?.passed === false && lastRun.errorLine) {
     const result = branch.find((m) => m.id === lastRun.messageId);
     facts.unresolvedError = {
