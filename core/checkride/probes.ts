@@ -18,7 +18,8 @@
  */
 import type { Facts } from "./facts.ts";
 import type { FactSource } from "./source.ts";
-import { basename, containsToken, distinctiveTokens, normalizeText, saysItDoesNotKnow, tokenCoverage } from "./tokens.ts";
+import { grade, required, type Check, type Grading } from "./grade.ts";
+import { distinctiveTokens } from "./tokens.ts";
 
 /**
  * Every pass threshold of the grader, named, with the reason for its value.
@@ -69,74 +70,66 @@ export interface Probe {
   sourceMessageId?: string;
   /** Where each item came from (same order as `items` where the items are facts). */
   sources?: FactSource[];
+  /** What an answer must meet: the data the one grader (grade.ts) applies. */
+  grading: Grading;
   grade(answer: string): { pass: boolean; matched: string[] };
-}
-
-const PASS_WORDS = /\b(pass(ed|es|ing)?|succeed(ed|s)?|success(ful)?|green|ok|exit(ed)? (with )?(code )?0|exit_code"?\s*:\s*0|0 fail(ed|ures?))\b/gi;
-const FAIL_WORDS = /\b(fail(ed|s|ing|ure)?|error(s|ed)?|red|broke(n)?|exit(ed)? (with )?(code )?[1-9]\d*|exit_code"?\s*:\s*[1-9]\d*)\b/gi;
-
-function outcomeFamily(answer: string): "pass" | "fail" | undefined {
-  let last: { index: number; family: "pass" | "fail" } | undefined;
-  for (const match of answer.matchAll(PASS_WORDS)) if (!last || match.index! > last.index) last = { index: match.index!, family: "pass" };
-  for (const match of answer.matchAll(FAIL_WORDS)) if (!last || match.index! > last.index) last = { index: match.index!, family: "fail" };
-  return last?.family;
 }
 
 const RULE_WORD = /\b(always|never|must|don't|do not|only|prefer|avoid|make sure)\b/i;
 
-function itemCovered(answer: string, item: string, threshold: number = THRESHOLDS.itemCoverage): boolean {
-  const tokens = distinctiveTokens(item);
-  return tokens.length > 0 && tokenCoverage(answer, tokens) >= threshold;
-}
-
 function skipped(id: ProbeId, question: string, reason: string): Probe {
-  return { id, question, expected: null, skipReason: reason, items: [], grade: () => ({ pass: false, matched: [] }) };
+  const grading: Grading = { checks: [], need: 1 };
+  return { id, question, expected: null, skipReason: reason, items: [], grading, grade: () => ({ pass: false, matched: [] }) };
 }
 
-function guard(grade: (answer: string) => { pass: boolean; matched: string[] }) {
-  return (answer: string) => (saysItDoesNotKnow(answer) ? { pass: false, matched: [] } : grade(answer));
+function asked(probe: Omit<Probe, "grade">): Probe {
+  return { ...probe, grade: (answer: string) => grade(probe.grading, answer) };
+}
+
+/** A check that an item is restated: most of its distinctive tokens, and its rule word when it has one. */
+function restated(item: string, withRuleWord: boolean): Check {
+  const word = withRuleWord ? RULE_WORD.exec(item)?.[0]?.toLowerCase() : undefined;
+  return { kind: "tokens", item, share: THRESHOLDS.itemCoverage, ...(word ? { word } : {}) };
 }
 
 export function buildProbes(facts: Facts): Probe[] {
   const probes: Probe[] = [];
 
   const files = facts.modifiedFiles.slice(-THRESHOLDS.filesAsked);
+  const filesQuestion = "Which files were created or modified in this session?";
   probes.push(
     files.length === 0
-      ? skipped("files", "Which files were created or modified in this session?", "no file was written or edited on this branch")
-      : {
+      ? skipped("files", filesQuestion, "no file was written or edited on this branch")
+      : asked({
           id: "files",
-          question: "Which files were created or modified in this session?",
+          question: filesQuestion,
           expected: files.join(", "),
           items: files,
           sources: files.flatMap((path) => (facts.fileSources?.[path] ? [facts.fileSources[path]!] : [])),
-          grade: guard((answer) => {
-            const normalized = normalizeText(answer);
-            const matched = files.filter((path) => normalized.includes(path.toLowerCase()) || containsToken(normalized, basename(path).toLowerCase()));
-            return { pass: matched.length >= Math.ceil(files.length * THRESHOLDS.filesCoverage), matched };
-          }),
-        },
+          grading: { checks: files.map((item) => ({ kind: "path", item })), need: required(files.length, THRESHOLDS.filesCoverage) },
+        }),
   );
 
   const run = facts.lastRun;
+  const verifyQuestion = "What was the last command run to check the work, and did it pass or fail?";
   probes.push(
     !run || run.passed === undefined
-      ? skipped("verify", "What was the last command run to check the work, and did it pass or fail?", run ? "the last command's outcome is not recorded" : "no command was run")
-      : {
+      ? skipped("verify", verifyQuestion, run ? "the last command's outcome is not recorded" : "no command was run")
+      : asked({
           id: "verify",
-          question: "What was the last command run to check the work, and did it pass or fail?",
+          question: verifyQuestion,
           expected: `\`${run.command}\` ${run.passed ? "passed" : "failed"}${run.exitCode !== undefined ? ` (exit ${run.exitCode})` : ""}`,
           items: [run.command, run.passed ? "passed" : "failed"],
           sourceMessageId: run.messageId,
           sources: run.source ? [run.source] : undefined,
-          grade: guard((answer) => {
-            const tokens = distinctiveTokens(run.command);
-            const commandSeen = tokens.length > 0 && tokenCoverage(answer, tokens) >= THRESHOLDS.verifyCommandCoverage;
-            const family = outcomeFamily(answer);
-            const right = family === (run.passed ? "pass" : "fail");
-            return { pass: commandSeen && right, matched: [...(commandSeen ? [run.command] : []), ...(right ? [family!] : [])] };
-          }),
-        },
+          grading: {
+            checks: [
+              { kind: "tokens", item: run.command, share: THRESHOLDS.verifyCommandCoverage },
+              { kind: "outcome", item: run.passed ? "pass" : "fail" },
+            ],
+            need: 2,
+          },
+        }),
   );
 
   const error = facts.unresolvedError;
@@ -146,19 +139,17 @@ export function buildProbes(facts: Facts): Probe[] {
       .filter((t) => !/^\d+$/.test(t))
       .sort((a, b) => b.length - a.length)
       .slice(0, THRESHOLDS.errorTokens);
-    probes.push({
-      id: "error",
-      question: "What error is still unresolved?",
-      expected: error.text,
-      items: tokens,
-      sourceMessageId: error.messageId,
-      sources: error.source ? [error.source] : undefined,
-      grade: guard((answer) => {
-        const normalized = normalizeText(answer);
-        const matched = tokens.filter((t) => containsToken(normalized, t));
-        return { pass: tokens.length > 0 && matched.length >= Math.ceil(tokens.length * THRESHOLDS.errorCoverage), matched };
+    probes.push(
+      asked({
+        id: "error",
+        question: "What error is still unresolved?",
+        expected: error.text,
+        items: tokens,
+        sourceMessageId: error.messageId,
+        sources: error.source ? [error.source] : undefined,
+        grading: { checks: tokens.map((item) => ({ kind: "token", item })), need: required(tokens.length, THRESHOLDS.errorCoverage) },
       }),
-    });
+    );
   }
 
   const request = facts.latestRequest;
@@ -167,38 +158,33 @@ export function buildProbes(facts: Facts): Probe[] {
     probes.push(skipped("intent", "What did the user ask for most recently?", `the latest request ("${request.text.slice(0, 40)}") has no distinctive words to check`));
   } else {
     const tokens = distinctiveTokens(request.text).slice(0, THRESHOLDS.intentTokens);
-    probes.push({
-      id: "intent",
-      question: "What did the user ask for most recently? Quote it if you can.",
-      expected: request.text,
-      items: tokens,
-      sourceMessageId: request.messageId,
-      sources: request.source ? [request.source] : undefined,
-      grade: guard((answer) => {
-        const normalized = normalizeText(answer);
-        const matched = tokens.filter((t) => containsToken(normalized, t));
-        return { pass: tokens.length > 0 && matched.length / tokens.length >= THRESHOLDS.intentCoverage, matched };
+    probes.push(
+      asked({
+        id: "intent",
+        question: "What did the user ask for most recently? Quote it if you can.",
+        expected: request.text,
+        items: tokens,
+        sourceMessageId: request.messageId,
+        sources: request.source ? [request.source] : undefined,
+        grading: { checks: tokens.map((item) => ({ kind: "token", item })), need: required(tokens.length, THRESHOLDS.intentCoverage) },
       }),
-    });
+    );
   }
 
   const anchorFacts = facts.anchors.slice(0, THRESHOLDS.anchorsAsked);
   const anchors = anchorFacts.map((a) => a.value);
+  const anchorsQuestion = "Which URLs, commits, issue or PR numbers and error codes matter here?";
   probes.push(
     anchors.length === 0
-      ? skipped("anchors", "Which URLs, commits, issue or PR numbers and error codes matter here?", "no anchors on this branch")
-      : {
+      ? skipped("anchors", anchorsQuestion, "no anchors on this branch")
+      : asked({
           id: "anchors",
-          question: "Which URLs, commits, issue or PR numbers and error codes matter here?",
+          question: anchorsQuestion,
           expected: anchors.join(", "),
           items: anchors,
           sources: anchorFacts.flatMap((a) => (a.source ? [a.source] : [])),
-          grade: guard((answer) => {
-            const normalized = normalizeText(answer);
-            const matched = anchors.filter((a) => normalized.includes(a.toLowerCase()));
-            return { pass: matched.length >= Math.ceil(anchors.length * THRESHOLDS.anchorsCoverage), matched };
-          }),
-        },
+          grading: { checks: anchors.map((item) => ({ kind: "verbatim", item })), need: required(anchors.length, THRESHOLDS.anchorsCoverage) },
+        }),
   );
 
   // Rules are kept newest last; the newest few are asked.
@@ -206,24 +192,15 @@ export function buildProbes(facts: Facts): Probe[] {
   probes.push(
     rules.length === 0
       ? skipped("rules", "Which rules or commitments did the user set?", "the user set no rule-shaped sentence")
-      : {
+      : asked({
           id: "rules",
           question: "Which rules or commitments did the user set? Quote them.",
           expected: rules.map((r) => r.text).join(" | "),
           items: rules.map((r) => r.text),
           sourceMessageId: rules[rules.length - 1]!.messageId,
           sources: rules.flatMap((r) => (r.source ? [r.source] : [])),
-          grade: guard((answer) => {
-            const normalized = normalizeText(answer);
-            const matched = rules
-              .filter((rule) => {
-                const word = RULE_WORD.exec(rule.text)?.[0]?.toLowerCase();
-                return (!word || normalized.includes(word)) && itemCovered(answer, rule.text);
-              })
-              .map((r) => r.text);
-            return { pass: matched.length >= Math.ceil(rules.length * THRESHOLDS.rulesCoverage), matched };
-          }),
-        },
+          grading: { checks: rules.map((r) => restated(r.text, true)), need: required(rules.length, THRESHOLDS.rulesCoverage) },
+        }),
   );
 
   const memory = facts.memory;
@@ -232,16 +209,13 @@ export function buildProbes(facts: Facts): Probe[] {
       ? skipped(id, question, "needs a memory.md")
       : !items || items.length === 0
         ? skipped(id, question, `memory.md has no ${what}`)
-        : {
+        : asked({
             id,
             question,
             expected: items.join(" | "),
             items,
-            grade: guard((answer) => {
-              const matched = items.filter((item) => itemCovered(answer, item));
-              return { pass: matched.length >= Math.ceil(items.length * THRESHOLDS.memoryCoverage), matched };
-            }),
-          };
+            grading: { checks: items.map((item) => restated(item, false)), need: required(items.length, THRESHOLDS.memoryCoverage) },
+          });
   probes.push(memoryProbe("done", "What has already been done?", memory?.done, "checked Plan items"));
   probes.push(memoryProbe("next", "What is the next step?", memory?.next.length ? memory.next : memory?.plan, "Next section or open Plan items"));
   probes.push(memoryProbe("constraints", "Which decisions or constraints must be kept?", memory?.decisions, "Decisions section"));
