@@ -16,7 +16,7 @@
 import { textOf, type Message, type ToolCallBlock } from "../model.ts";
 import { hexRuns } from "../signals.ts";
 import { toolOutcome } from "../tool-info.ts";
-import type { FactSource } from "./source.ts";
+import { sourceIn, type FactSource } from "./source.ts";
 import { modifiedPathsOf } from "./tool-calls.ts";
 
 export interface Anchor {
@@ -125,14 +125,13 @@ export interface AnchorScanOptions {
 export function anchorsOf(branch: readonly Message[], calls: Map<string, ToolCallBlock>, commandOf: (call: ToolCallBlock) => string | undefined, options: AnchorScanOptions = {}): Anchor[] {
   const ids = sessionIds(branch, options.ids);
   const found = new Map<string, Anchor>();
-  const note = (value: string, message: Message, text: string) => {
+  const note = (value: string, message: Message) => {
     const existing = found.get(value);
     if (existing) {
       existing.mentions++;
       return;
     }
-    const at = text.indexOf(value);
-    found.set(value, { value, mentions: 1, source: { messageId: message.id, line: message.line, quote: value, ...(at >= 0 && text === textOf(message) ? { span: [at, at + value.length] as [number, number] } : {}) } });
+    found.set(value, { value, mentions: 1, source: sourceIn(message, value) });
   };
 
   // Commits the session shows: hex in a git command or in a git command's output.
@@ -158,7 +157,7 @@ export function anchorsOf(branch: readonly Message[], calls: Map<string, ToolCal
     for (const run of hexRuns(text)) {
       if (!/[a-f]/.test(run) || !/[0-9]/.test(run) || !hasCommitShape(run)) continue;
       if (ids.has(run) || fragments.has(run) || digestPrefixes.has(run) || isPlaceholderHex(run) || !standsAlone(text, run)) continue;
-      if (gitContext || shown.has(run)) note(run, message, text);
+      if (gitContext || shown.has(run)) note(run, message);
     }
   };
   const links = (text: string, message: Message, withRefs: boolean, inCommand = false) => {
@@ -166,16 +165,16 @@ export function anchorsOf(branch: readonly Message[], calls: Map<string, ToolCal
       for (const match of text.matchAll(URL)) {
         const url = match[0].replace(/[.,;:*]+$/, "");
         if (BOILERPLATE_URL.test(url) || TEMPLATE_URL.test(url) || (inCommand && API_URL.test(url))) continue;
-        note(url, message, text);
+        note(url, message);
       }
     }
     if (!withRefs) return;
     const prose = text.replace(/```[\s\S]*?(```|$)|`[^`\n]*`/g, (code) => " ".repeat(code.length));
-    for (const match of prose.matchAll(REF)) note(match[1]!, message, text);
-    for (const match of prose.matchAll(PR_OR_ISSUE)) note(`#${match[1]}`, message, text);
+    for (const match of prose.matchAll(REF)) note(match[1]!, message);
+    for (const match of prose.matchAll(PR_OR_ISSUE)) note(`#${match[1]}`, message);
   };
   const codes = (text: string, message: Message) => {
-    for (const match of text.matchAll(ERROR_CODE)) note(match[1]!, message, text);
+    for (const match of text.matchAll(ERROR_CODE)) note(match[1]!, message);
   };
 
   for (const message of branch) {
@@ -201,7 +200,7 @@ export function anchorsOf(branch: readonly Message[], calls: Map<string, ToolCal
     // (other hex in output counts only when someone refers to it).
     if (message.role === "toolResult" || message.role === "bash") {
       const text = textOf(message);
-      for (const made of text.matchAll(COMMIT_MADE)) if (!ids.has(made[1]!)) note(made[1]!, message, text);
+      for (const made of text.matchAll(COMMIT_MADE)) if (!ids.has(made[1]!)) note(made[1]!, message);
       if (toolOutcome(message, calls).isError === true) codes(text, message);
     }
   }

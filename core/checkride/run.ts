@@ -3,6 +3,7 @@ import type { Message } from "../model.ts";
 import { contextLines, contextText } from "./context.ts";
 import { extractFacts, type Facts } from "./facts.ts";
 import { buildProbes } from "./probes.ts";
+import type { FactSource } from "./source.ts";
 import { endpointReader, literalReader, type EndpointConfig, type ReaderAnswers } from "./readers.ts";
 
 export type ProbeStatus = "pass" | "fail" | "skipped" | "inconclusive";
@@ -17,6 +18,8 @@ export interface ProbeResult {
   evidence: string[];
   matched: string[];
   note?: string;
+  /** Where the answer key's facts came from in the session (message, line, span, quote). */
+  sources?: FactSource[];
 }
 
 export interface CheckrideResult {
@@ -51,7 +54,7 @@ export async function runCheckride(strategy: string, branch: readonly Message[],
     answers = literalReader(probes, contextLines(active));
   }
   const results: ProbeResult[] = probes.map((probe) => {
-    const base = { id: probe.id, question: probe.question, expected: probe.expected };
+    const base = { id: probe.id, question: probe.question, expected: probe.expected, ...(probe.sources?.length ? { sources: probe.sources } : {}) };
     if (probe.expected === null) return { ...base, status: "skipped", answer: "", evidence: [], matched: [], note: probe.skipReason };
     const answer = answers[probe.id] ?? { answer: "", evidence: [], inconclusive: "the reader gave no answer" };
     if (answer.inconclusive) return { ...base, status: "inconclusive", answer: answer.answer, evidence: [], matched: [], note: answer.inconclusive };
