@@ -75,6 +75,7 @@ describe("prose inside human text", () => {
         "   --> src/lib.rs:3:5",
         "    at main (/w/index.js:3:9)",
         '{"stdout": "must never happen"}',
+        '    "stdout": String("{\\"model\\": \\"you must always\\"}"),',
         "> git gc",
         "fatal: bad object",
         "Thanks!",

@@ -38,7 +38,7 @@ const NOT_RULES = [
   "this should work now",
   "investigate whether this issue is stale and should be closed.",
   "propose where each of these files should go.",
-  "newline and only displays",
+  "newline and only displays the first line.",
   "run it",
   "skip 5, 7, 8 and do the rest",
   "then we need to tackle this bash issue",
