@@ -4,7 +4,7 @@ import type { Checkpoint } from "../checkpoint.ts";
 import type { Message, Session } from "../model.ts";
 import { sessionCwd } from "../session-info.ts";
 import { STRATEGIES } from "../strategies/index.ts";
-import { extractFacts } from "./facts.ts";
+import { extractFacts, type FactOptions } from "./facts.ts";
 import type { EndpointConfig } from "./readers.ts";
 import { runCheckride, type CheckrideOptions, type CheckrideResult } from "./run.ts";
 
@@ -23,13 +23,18 @@ export async function checkrideSession(
   const leaf = leafId ?? session.defaultLeafId;
   const branch = session.branch(leaf);
   const cwd = options.cwd ?? sessionCwd(session);
-  const facts = extractFacts(branch, { cwd, memory: options.memory, format: session.format, sessionIds: headerIds(session.header) });
+  const facts = extractFacts(branch, factOptions(session, cwd, options.memory));
   const results: CheckrideResult[] = [];
   for (const name of names) {
     const checkpoint = await compactSession(session, { name: "", bytes: 0, sha256: "" }, { strategy: name, options: strategyOptions, leafId: leaf, endpoint: summaryEndpoint });
     for (const target of checkrideTargets(checkpoint)) results.push(await runCheckride(target.name, branch, target.active, { ...options, cwd }, facts));
   }
   return results;
+}
+
+/** Fact options for a loaded session: its format (which text is human) and its header's ids (never anchors). Used by the CLI, the report and the app alike. */
+export function factOptions(session: Pick<Session, "format" | "header">, cwd: string | undefined, memory?: string): FactOptions {
+  return { cwd, memory, format: session.format, sessionIds: headerIds(session.header) };
 }
 
 /** The ids a session's header gives it (Pi's session id, Codex's session_meta id): never anchors. */

@@ -5,7 +5,7 @@
  * session and strategy.
  */
 import type { Checkpoint, CheckpointStats } from "../checkpoint.ts";
-import { checkrideTargets } from "../checkride/session.ts";
+import { checkrideTargets, factOptions } from "../checkride/session.ts";
 import { extractFacts } from "../checkride/facts.ts";
 import { runCheckride, type CheckrideResult } from "../checkride/run.ts";
 import { compactSession } from "../compact.ts";
@@ -92,7 +92,7 @@ export async function buildReport(
   const leafId = options.leafId ?? session.defaultLeafId;
   const branch = session.branch(leafId);
   const cwd = sessionCwd(session);
-  const facts = extractFacts(branch, { cwd, memory: options.memory });
+  const facts = extractFacts(branch, factOptions(session, cwd, options.memory));
   const masks = masksFor(options.redact ?? []);
   const strategies: ReportStrategy[] = [];
   const checkride: CheckrideResult[] = [];

@@ -30,7 +30,7 @@ import { renderMarkdown } from "../../core/report/markdown.ts";
 import { buildReport } from "../../core/report/model.ts";
 import { deriveDistractor, runRounds } from "../../core/checkride/rounds.ts";
 import { runCheckride, type CheckrideResult } from "../../core/checkride/run.ts";
-import { checkrideTargets, sessionCwd } from "../../core/checkride/session.ts";
+import { checkrideTargets, factOptions, sessionCwd } from "../../core/checkride/session.ts";
 import type {
   CheckrideParams,
   FindingView,
@@ -282,7 +282,7 @@ export class SessionEngine {
     const leafId = view.summary.leafId;
     const branch = session.branch(leafId);
     const cwd = sessionCwd(session);
-    const facts = extractFacts(branch, { cwd, memory });
+    const facts = extractFacts(branch, factOptions(session, cwd, memory));
     const results: CheckrideResult[] = [];
     const endpoint = params.endpoint ? { ...params.endpoint, fetch: this.fetchImpl } : undefined;
     for (const name of params.strategies) {
