@@ -166,6 +166,8 @@ export interface RecordedCompaction {
   summary: string | null;
   /** Size in bytes of opaque (encrypted) compaction content, shown by size only. */
   opaqueBytes?: number;
+  /** Codex's context window number after the compaction (`compacted.window_number`), when the file states it. */
+  windowNumber?: number;
   /** What the agent was sending just before: the previous compaction's result plus everything after it. */
   before: Message[];
   /** What it sent right after: the summary and what was kept. */

@@ -11,6 +11,7 @@ import type { JsonLine } from "../jsonl.ts";
 import { SessionError } from "../model.ts";
 import { anthropicContent, splitUserContent } from "./anthropic-blocks.ts";
 import { countOffTree, isRecord, without, type BranchContext, type ReaderOutput } from "./common.ts";
+import { claudeCompactionHistory } from "../compactions/claude.ts";
 
 const CLAUDE_TYPES = new Set(["user", "assistant", "system", "summary", "progress", "file-history-snapshot", "queue-operation"]);
 
@@ -80,15 +81,8 @@ export function readClaude(records: JsonLine[], strict: boolean): ReaderOutput {
     defaultLeafId,
     isLeafCandidate: (entry) => entry.messages.length > 0 && entry.messages.some((m) => m.role !== "toolResult"),
     branchMessages: claudeBranch,
-    recorded: (path, context) => {
-      const branch = claudeBranch(path, context);
-      let boundaryLine = -1;
-      for (const entry of path) if (entry.type === "compact_boundary") boundaryLine = entry.line;
-      if (boundaryLine === -1) return { messages: branch, compactions: 0, droppedMessageIds: [] };
-      const messages = branch.filter((m) => (m.line ?? 0) > boundaryLine);
-      const droppedMessageIds = branch.filter((m) => (m.line ?? 0) < boundaryLine).map((m) => m.id);
-      return { messages, compactions: path.filter((e) => e.type === "compact_boundary").length, droppedMessageIds };
-    },
+    recorded: (path, context) => claudeCompactionHistory(path, claudeBranch(path, context)).recorded,
+    compactions: (path, context) => claudeCompactionHistory(path, claudeBranch(path, context)).compactions,
   };
 }
 

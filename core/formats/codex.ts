@@ -5,11 +5,11 @@
  * messages only duplicate them for display (kept as entries for the facts).
  * A `compacted` record with replacement_history *is* the context after it.
  */
-import type { Block, Entry, Message, RecordedContext, Role } from "../model.ts";
-import { withRollbacks } from "./codex-rollback.ts";
+import type { Block, Entry, Message, Role } from "../model.ts";
 import type { JsonLine } from "../jsonl.ts";
 import { SessionError } from "../model.ts";
 import { countOffTree, extraFields, isRecord, without, withExtra, type ReaderOutput } from "./common.ts";
+import { codexCompactionHistory } from "../compactions/codex.ts";
 
 const MODERN_TYPES = new Set(["session_meta", "turn_context", "response_item", "event_msg", "compacted"]);
 const RESPONSE_ITEM_TYPES = new Set([
@@ -106,32 +106,9 @@ export function readCodex(records: JsonLine[], strict: boolean): ReaderOutput {
     toolCallIds,
     offTreeRecords,
     defaultLeafId: previousId,
-    recorded: (path) => withRollbacks(path, recordedBeforeRollbacks(path)),
+    recorded: (path) => codexCompactionHistory(path).recorded,
+    compactions: (path) => codexCompactionHistory(path).compactions,
   };
-}
-
-/** The context after the last compacted record on the path (its replacement_history, or its message) and what follows. */
-function recordedBeforeRollbacks(path: Entry[]): RecordedContext {
-  let compactedIndex = -1;
-  for (let i = path.length - 1; i >= 0; i--) if (path[i]!.type === "compacted") { compactedIndex = i; break; }
-  const all = path.flatMap((entry) => entry.messages);
-  if (compactedIndex === -1) return { messages: all.filter((m) => m.role !== "summary"), compactions: 0, droppedMessageIds: [] };
-  const compacted = path[compactedIndex]!;
-  const history = compacted.messages[0]?.meta.replacement_history;
-  const messages: Message[] = [];
-  if (Array.isArray(history)) {
-    history.forEach((item, i) => {
-      if (isRecord(item)) messages.push(...responseItemMessages(item, `${compacted.id}.r${i}`, compacted.line, new Set()));
-    });
-  } else if (compacted.messages[0]) {
-    messages.push(compacted.messages[0]);
-  }
-  for (let i = compactedIndex + 1; i < path.length; i++) messages.push(...path[i]!.messages);
-  const droppedMessageIds: string[] = [];
-  for (let i = 0; i < compactedIndex; i++) for (const m of path[i]!.messages) droppedMessageIds.push(m.id);
-  // With a replacement_history, the compacted record's own message is not sent either.
-  if (Array.isArray(history)) for (const m of compacted.messages) droppedMessageIds.push(m.id);
-  return { messages, compactions: path.filter((e) => e.type === "compacted").length, droppedMessageIds };
 }
 
 function codexRole(role: unknown): Role {

@@ -2,12 +2,13 @@
  * Pi coding agent sessions (JSONL, versions 1–3). Line 1 is the header; every
  * other line is a tree node. v1 has no ids: we mint stable ones from line
  * numbers (Pi itself invents random ones when it migrates). The recorded
- * context follows Pi's `buildSessionContext` exactly.
+ * context and compactions follow Pi's `buildSessionContext` (core/compactions/pi.ts).
  */
 import type { Block, Entry, Message } from "../model.ts";
 import type { JsonLine } from "../jsonl.ts";
 import { SessionError } from "../model.ts";
 import { extraFields, isRecord, without, withExtra, type ReaderOutput } from "./common.ts";
+import { piCompactionHistory } from "../compactions/pi.ts";
 
 export function looksLikePi(first: unknown): boolean {
   return isRecord(first) && first.type === "session" && typeof first.id === "string";
@@ -104,7 +105,8 @@ export class PiReader {
       toolCallIds: this.toolCallIds,
       offTreeRecords: {},
       defaultLeafId: entries.length > 0 ? entries[entries.length - 1]!.id : null,
-      recorded: (path) => piRecordedContext(path),
+      recorded: (path) => piCompactionHistory(path, firstKeptId).recorded,
+      compactions: (path) => piCompactionHistory(path, firstKeptId).compactions,
     };
   }
 }
@@ -200,52 +202,4 @@ function piContent(content: unknown, toolCallIds: Set<string>): Block[] {
     }
     return { type: "raw", value: block };
   });
-}
-
-/**
- * Pi's buildSessionContext: the latest compaction on the path contributes its
- * summary, then the entries from its firstKeptEntryId up to it, then all after
- * it. Branch summaries enter only when they have text.
- */
-function piRecordedContext(path: Entry[]) {
-  let compactionIndex = -1;
-  for (let i = path.length - 1; i >= 0; i--) {
-    if (path[i]!.type === "compaction") {
-      compactionIndex = i;
-      break;
-    }
-  }
-  const contributes = (entry: Entry): boolean => {
-    if (entry.type === "message" || entry.type === "custom_message") return entry.messages.length > 0;
-    if (entry.type === "branch_summary") {
-      const block = entry.messages[0]?.blocks[0];
-      return block?.type === "text" && block.text !== "";
-    }
-    return false;
-  };
-  const messages: Message[] = [];
-  const kept = new Set<string>();
-  const take = (entry: Entry) => {
-    for (const message of entry.messages) {
-      messages.push(message);
-      kept.add(message.id);
-    }
-  };
-  if (compactionIndex === -1) {
-    for (const entry of path) if (contributes(entry)) take(entry);
-  } else {
-    const compaction = path[compactionIndex]!;
-    take(compaction);
-    const firstKept = firstKeptId(compaction);
-    let keeping = false;
-    for (let i = 0; i < compactionIndex; i++) {
-      if (path[i]!.id === firstKept) keeping = true;
-      if (keeping && contributes(path[i]!)) take(path[i]!);
-    }
-    for (let i = compactionIndex + 1; i < path.length; i++) if (contributes(path[i]!)) take(path[i]!);
-  }
-  const compactions = path.filter((entry) => entry.type === "compaction").length;
-  const droppedMessageIds: string[] = [];
-  for (const entry of path) for (const message of entry.messages) if (!kept.has(message.id)) droppedMessageIds.push(message.id);
-  return { messages, compactions, droppedMessageIds };
 }

@@ -1,0 +1,116 @@
+/**
+ * Claude Code's compactions along a branch, walking the branch's messages
+ * (streamed lines merged, parallel tool results taken in) in file order.
+ *
+ * - `compact_boundary` (system line, `compactMetadata {trigger, preTokens,
+ *   postTokens?, preservedSegment?}`): the context restarts from the summary,
+ *   the next `isCompactSummary` user line, followed by the preserved segment
+ *   when the boundary names one (the messages from its headUuid to its
+ *   tailUuid, kept verbatim).
+ * - `microcompact_boundary` (`microcompactMetadata {trigger, preTokens,
+ *   tokensSaved, compactedToolIds}`): no summary; the named tool results stay
+ *   in the context with their content cleared, as Claude Code sends them.
+ */
+import type { Entry, Message } from "../model.ts";
+import { isRecord } from "../formats/common.ts";
+import { CompactionCollector, numberOr, stringOr, triggerOf, type CompactionHistory } from "./common.ts";
+
+/** What Claude Code puts in place of a cleared tool result. */
+export const CLEARED_TOOL_RESULT = "[Old tool result content cleared]";
+
+const BOUNDARIES = new Set(["compact_boundary", "microcompact_boundary"]);
+
+export function claudeCompactionHistory(path: readonly Entry[], branch: readonly Message[]): CompactionHistory {
+  const boundaries = path.filter((entry) => BOUNDARIES.has(entry.type)).sort((a, b) => a.line - b.line);
+  const collector = new CompactionCollector();
+  let current: Message[] = [];
+  let next = 0;
+  const consumed = new Set<Message>();
+
+  const apply = (boundary: Entry, from: number) => {
+    const record = isRecord(boundary.data) ? boundary.data : {};
+    const common = { line: boundary.line, entryId: boundary.id, timestamp: stringOr(record.timestamp) };
+    if (boundary.type === "microcompact_boundary") {
+      const meta = isRecord(record.microcompactMetadata) ? record.microcompactMetadata : {};
+      const cleared = new Set(Array.isArray(meta.compactedToolIds) ? meta.compactedToolIds.filter((id): id is string => typeof id === "string") : []);
+      const preTokens = numberOr(meta.preTokens);
+      const saved = numberOr(meta.tokensSaved);
+      const fields = {
+        ...common,
+        kind: "claude-microcompact" as const,
+        trigger: triggerOf(meta.trigger),
+        tokensBefore: preTokens,
+        // The file states what it saved; before minus saved is its own figure for after, not an estimate.
+        tokensAfter: numberOr(meta.postTokens, preTokens !== null && saved !== null ? preTokens - saved : null),
+        summary: null,
+      };
+      current = collector.record(fields, current, current.map((message) => (cleared.has(toolResultCallId(message)) ? clearedResult(message) : message)));
+      return;
+    }
+    const meta = isRecord(record.compactMetadata) ? record.compactMetadata : {};
+    const nextBoundaryLine = boundaries[next]?.line ?? Infinity;
+    let summary: Message | undefined;
+    for (let i = from; i < branch.length && (branch[i]!.line ?? 0) < nextBoundaryLine; i++) {
+      if (branch[i]!.role === "summary") {
+        summary = branch[i]!;
+        break;
+      }
+    }
+    if (summary) consumed.add(summary);
+    const after = [...(summary ? [summary] : []), ...preservedSegment(current, meta.preservedSegment)];
+    const fields = {
+      ...common,
+      kind: "claude-compact" as const,
+      trigger: triggerOf(meta.trigger),
+      tokensBefore: numberOr(meta.preTokens),
+      tokensAfter: numberOr(meta.postTokens),
+      summary: summary ? summaryText(summary) : null,
+    };
+    current = collector.record(fields, current, after);
+  };
+
+  for (let i = 0; i < branch.length; i++) {
+    const message = branch[i]!;
+    while (next < boundaries.length && boundaries[next]!.line < (message.line ?? 0)) apply(boundaries[next++]!, i);
+    if (!consumed.has(message)) current.push(message);
+  }
+  while (next < boundaries.length) apply(boundaries[next++]!, branch.length);
+  return collector.finish(current, branch);
+}
+
+/** The messages a boundary's preservedSegment names, from headUuid to tailUuid, as they stood before it. */
+function preservedSegment(context: readonly Message[], segment: unknown): Message[] {
+  if (!isRecord(segment) || typeof segment.headUuid !== "string") return [];
+  const tail = typeof segment.tailUuid === "string" ? segment.tailUuid : segment.headUuid;
+  const start = context.findIndex((message) => carriesUuid(message, segment.headUuid as string));
+  if (start === -1) return [];
+  let end = context.length - 1;
+  for (let i = start; i < context.length; i++) {
+    if (carriesUuid(context[i]!, tail)) {
+      end = i;
+      break;
+    }
+  }
+  return context.slice(start, end + 1);
+}
+
+/** A message carries a line's uuid as its id, as a split part (`uuid#n`), or as a merged streamed line. */
+function carriesUuid(message: Message, uuid: string): boolean {
+  if (message.id === uuid || message.id.startsWith(`${uuid}#`)) return true;
+  const merged = message.meta.mergedUuids;
+  return Array.isArray(merged) && merged.includes(uuid);
+}
+
+function toolResultCallId(message: Message): string {
+  if (message.role !== "toolResult") return "";
+  const result = message.meta.toolResult;
+  return isRecord(result) && typeof result.tool_use_id === "string" ? result.tool_use_id : "";
+}
+
+function clearedResult(message: Message): Message {
+  return { ...message, blocks: [{ type: "text", text: CLEARED_TOOL_RESULT }] };
+}
+
+function summaryText(message: Message): string {
+  return message.blocks.map((block) => (block.type === "text" ? block.text : "")).join("\n");
+}
