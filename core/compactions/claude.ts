@@ -12,7 +12,7 @@
  *   in the context with their content cleared, as Claude Code sends them.
  */
 import type { Entry, Message } from "../model.ts";
-import { isRecord } from "../formats/common.ts";
+import { isRecord, type BranchContext } from "../formats/common.ts";
 import { CompactionCollector, numberOr, stringOr, triggerOf, type CompactionHistory } from "./common.ts";
 
 /** What Claude Code puts in place of a cleared tool result. */
@@ -20,8 +20,8 @@ export const CLEARED_TOOL_RESULT = "[Old tool result content cleared]";
 
 const BOUNDARIES = new Set(["compact_boundary", "microcompact_boundary"]);
 
-export function claudeCompactionHistory(path: readonly Entry[], branch: readonly Message[]): CompactionHistory {
-  const boundaries = path.filter((entry) => BOUNDARIES.has(entry.type)).sort((a, b) => a.line - b.line);
+export function claudeCompactionHistory(path: readonly Entry[], branch: readonly Message[], context: BranchContext): CompactionHistory {
+  const boundaries = boundariesOf(path, context);
   const collector = new CompactionCollector();
   let current: Message[] = [];
   let next = 0;
@@ -76,6 +76,29 @@ export function claudeCompactionHistory(path: readonly Entry[], branch: readonly
   }
   while (next < boundaries.length) apply(boundaries[next++]!, branch.length);
   return collector.finish(current, branch);
+}
+
+/**
+ * The boundaries on the path, and those hanging off it as dead ends. Real
+ * files (Claude Code 2.1.20) write a microcompact boundary and then a compact
+ * boundary whose logicalParentUuid names no line, so the reader links the
+ * compact boundary to the last message and the microcompact is left as a
+ * childless sibling. It still happened on this branch, before the branch
+ * went on: a childless boundary beside the path, older than the path's last
+ * entry, is taken in.
+ */
+function boundariesOf(path: readonly Entry[], context: BranchContext): Entry[] {
+  const onPath = new Set(path.map((entry) => entry.id));
+  const lastLine = path.length > 0 ? path[path.length - 1]!.line : 0;
+  const out = path.filter((entry) => BOUNDARIES.has(entry.type));
+  for (const entry of path) {
+    for (const childId of context.children.get(entry.id) ?? []) {
+      const child = context.byId.get(childId);
+      if (!child || onPath.has(childId) || !BOUNDARIES.has(child.type) || child.sidechain) continue;
+      if ((context.children.get(childId) ?? []).length === 0 && child.line < lastLine) out.push(child);
+    }
+  }
+  return out.sort((a, b) => a.line - b.line);
 }
 
 /** The messages a boundary's preservedSegment names, from headUuid to tailUuid, as they stood before it. */

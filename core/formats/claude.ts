@@ -81,8 +81,8 @@ export function readClaude(records: JsonLine[], strict: boolean): ReaderOutput {
     defaultLeafId,
     isLeafCandidate: (entry) => entry.messages.length > 0 && entry.messages.some((m) => m.role !== "toolResult"),
     branchMessages: claudeBranch,
-    recorded: (path, context) => claudeCompactionHistory(path, claudeBranch(path, context)).recorded,
-    compactions: (path, context) => claudeCompactionHistory(path, claudeBranch(path, context)).compactions,
+    recorded: (path, context) => claudeCompactionHistory(path, claudeBranch(path, context), context).recorded,
+    compactions: (path, context) => claudeCompactionHistory(path, claudeBranch(path, context), context).compactions,
   };
 }
 
