@@ -8,6 +8,7 @@ import { FileError, UsageError, lastRead, parseArgs } from "./cli/args.ts";
 import { deepestMessage, isStackOverflow } from "./depth.ts";
 import { useNodeHasher } from "./cli/node-hash.ts";
 import { runCheckrideCommand, runCompact, runInspect, runReport, runRoundsCommand, runScan, runVerify } from "./cli/commands.ts";
+import { runAudit } from "./cli/audit.ts";
 
 const USAGE = `usage:
   npm run cli -- inspect <file|folder> [--leaf ID] [--format pi|claude|codex|openai|anthropic|gemini|cline|opencode|copilot] [--strict]
@@ -18,6 +19,8 @@ const USAGE = `usage:
                                   [--memory FILE] [--leaf ID] [--json]
                  (the endpoint's API key, if it needs one, comes from SESSION_INSPECTOR_API_KEY)
   npm run cli -- report <file> [--strategy NAME[,NAME…]|all] [--format html|md] [--output FILE] [--keep FINDING,…|--no-redact] [--memory FILE]
+  npm run cli -- audit <file> [--json] [--leaf ID] [--reader literal|endpoint] [--endpoint URL --model M] [--memory FILE]
+                 (every compaction the file records: before/after, facts kept, what was dropped)
   npm run cli -- scan <file>              (possible secrets; report and compact --redact mask them)
   npm run cli -- rounds <file> [--rounds N] [--strategy NAME[,NAME…]|all] [--plant TEXT [--plant-at I] [--distractor TEXT]] [--leaf ID]`;
 
@@ -41,6 +44,8 @@ async function main(argv: string[]): Promise<number> {
       return runReport(args);
     case "scan":
       return runScan(args);
+    case "audit":
+      return runAudit(args);
     case "help":
     case "--help":
     case "-h":

@@ -20,7 +20,7 @@ import { verifyCheckpoint } from "../verify.ts";
 import { basename } from "node:path";
 
 /** --endpoint URL --model M: the model that writes summaries (pi-default, handoff) and, with --reader endpoint, answers the quiz. */
-function endpointFlags(args: ParsedArgs): EndpointConfig | undefined {
+export function endpointFlags(args: ParsedArgs): EndpointConfig | undefined {
   const url = stringFlag(args, "endpoint");
   const model = stringFlag(args, "model");
   if (!url && !model) return undefined;
@@ -29,7 +29,7 @@ function endpointFlags(args: ParsedArgs): EndpointConfig | undefined {
   return { url, model, apiKey: process.env.SESSION_INSPECTOR_API_KEY, timeoutMs: timeout ? Number(timeout) * 1000 : undefined };
 }
 
-function leafFlag(args: ParsedArgs, session: { byId: Map<string, unknown> }): string | null {
+export function leafFlag(args: ParsedArgs, session: { byId: Map<string, unknown> }): string | null {
   const leaf = stringFlag(args, "leaf") ?? null;
   if (leaf !== null && !session.byId.has(leaf)) throw new UsageError(`no entry with id "${leaf}" (run inspect to list "leaves")`);
   return leaf;

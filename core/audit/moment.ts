@@ -1,0 +1,89 @@
+/**
+ * The audit of one recorded compaction, at its moment: the facts known then
+ * (from the branch up to the compaction, never from later messages), the
+ * checkride on what the agent kept (`after`), the same checkride on what the
+ * transparent strategy would have kept from the same branch, both sizes, and
+ * what was dropped. Plain data: it crosses to the app's main thread as is.
+ */
+import { extractFacts } from "../checkride/facts.ts";
+import type { EndpointConfig } from "../checkride/readers.ts";
+import { runCheckride, type CheckrideOptions, type CheckrideResult } from "../checkride/run.ts";
+import type { CompactionKind, Message, RecordedCompaction } from "../model.ts";
+import { findStrategy } from "../strategies/index.ts";
+import { droppedFacts, droppedHumanMessages, droppedToolOutputs, type DroppedFact, type DroppedHumanMessage, type DroppedToolOutput } from "./dropped.ts";
+import { CONTEXT_SIZE_UNIT, contextSize } from "./size.ts";
+
+export interface AuditOptions {
+  reader: "literal" | "endpoint";
+  endpoint?: EndpointConfig;
+  memory?: string;
+  cwd?: string;
+}
+
+export interface CompactionAudit {
+  index: number;
+  line: number;
+  entryId: string;
+  timestamp: string | null;
+  kind: CompactionKind;
+  trigger: "auto" | "manual" | null;
+  /** The file's own figures; null when it states none. */
+  tokensBefore: number | null;
+  tokensAfter: number | null;
+  summary: string | null;
+  opaqueBytes: number | null;
+  windowNumber: number | null;
+  messagesBefore: number;
+  messagesAfter: number;
+  /** Messages on the original branch up to the compaction (what the facts come from). */
+  branchMessages: number;
+  size: { unit: typeof CONTEXT_SIZE_UNIT; before: number; after: number; transparent: number };
+  /** Probes asked (with ground truth at that moment) and passed by what the agent kept and by the transparent view. */
+  facts: { asked: number; recorded: number; transparent: number };
+  checkride: { recorded: CheckrideResult; transparent: CheckrideResult };
+  dropped: { facts: DroppedFact[]; humanMessages: DroppedHumanMessage[]; toolOutputs: DroppedToolOutput[]; messageIds: string[] };
+}
+
+/** The branch as it stood when the compaction was recorded: every message read before its line. */
+export function branchUpTo(branch: readonly Message[], compaction: Pick<RecordedCompaction, "line">): Message[] {
+  return branch.filter((message) => (message.line ?? 0) < compaction.line);
+}
+
+export async function auditCompaction(compaction: RecordedCompaction, branch: readonly Message[], options: AuditOptions, original?: ReadonlyMap<string, Message>): Promise<CompactionAudit> {
+  const sofar = branchUpTo(branch, compaction);
+  const facts = extractFacts(sofar, { cwd: options.cwd, memory: options.memory });
+  const checkrideOptions: CheckrideOptions = { reader: options.reader, endpoint: options.endpoint, memory: options.memory, cwd: options.cwd };
+  // One transparent run per compaction, over the branch as it stood then.
+  const transparent = await findStrategy("transparent")!.run(sofar, {}, { cwd: options.cwd });
+  const recorded = await runCheckride(`recorded #${compaction.index}`, sofar, compaction.after, checkrideOptions, facts);
+  const transparentRide = await runCheckride(`transparent at #${compaction.index}`, sofar, transparent.active, checkrideOptions, facts);
+  // What was dropped is read by the literal reader whatever the chosen one: presence in context, deterministic.
+  const literal: CheckrideOptions = { ...checkrideOptions, reader: "literal" };
+  const beforeRide = await runCheckride(`before #${compaction.index}`, sofar, compaction.before, literal, facts);
+  const afterRide = options.reader === "literal" ? recorded : await runCheckride(`recorded #${compaction.index}`, sofar, compaction.after, literal, facts);
+  return {
+    index: compaction.index,
+    line: compaction.line,
+    entryId: compaction.entryId,
+    timestamp: compaction.timestamp ?? null,
+    kind: compaction.kind,
+    trigger: compaction.trigger,
+    tokensBefore: compaction.tokensBefore,
+    tokensAfter: compaction.tokensAfter,
+    summary: compaction.summary,
+    opaqueBytes: compaction.opaqueBytes ?? null,
+    windowNumber: compaction.windowNumber ?? null,
+    messagesBefore: compaction.before.length,
+    messagesAfter: compaction.after.length,
+    branchMessages: sofar.length,
+    size: { unit: CONTEXT_SIZE_UNIT, before: contextSize(compaction.before), after: contextSize(compaction.after), transparent: contextSize(transparent.active) },
+    facts: { asked: recorded.asked, recorded: recorded.passed, transparent: transparentRide.passed },
+    checkride: { recorded, transparent: transparentRide },
+    dropped: {
+      facts: droppedFacts(beforeRide, afterRide),
+      humanMessages: droppedHumanMessages(compaction.before, compaction.after, compaction.summary !== null),
+      toolOutputs: await droppedToolOutputs(compaction.before, compaction.after, original ?? new Map(branch.map((m) => [m.id, m]))),
+      messageIds: compaction.droppedMessageIds,
+    },
+  };
+}

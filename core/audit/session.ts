@@ -1,0 +1,56 @@
+/**
+ * Every recorded compaction of a session's branch, audited at its moment;
+ * and, for a timeline, the cheap marks (no checkride, no hashing).
+ */
+import type { CompactionKind, Message, Session } from "../model.ts";
+import { sessionCwd } from "../session-info.ts";
+import { auditCompaction, type AuditOptions, type CompactionAudit } from "./moment.ts";
+import { CONTEXT_SIZE_UNIT, contextSize } from "./size.ts";
+
+export interface SessionAudit {
+  leafId: string | null;
+  compactions: CompactionAudit[];
+}
+
+export async function auditSession(session: Session, options: Partial<AuditOptions> & { leafId?: string | null } = {}): Promise<SessionAudit> {
+  const leafId = options.leafId ?? session.defaultLeafId;
+  const compactions = session.recordedCompactions(leafId);
+  if (compactions.length === 0) return { leafId, compactions: [] };
+  const branch = session.branch(leafId);
+  const original = new Map<string, Message>(branch.map((m) => [m.id, m]));
+  const resolved: AuditOptions = { reader: options.reader ?? "literal", endpoint: options.endpoint, memory: options.memory, cwd: options.cwd ?? sessionCwd(session) };
+  const out: CompactionAudit[] = [];
+  for (const compaction of compactions) out.push(await auditCompaction(compaction, branch, resolved, original));
+  return { leafId, compactions: out };
+}
+
+/** One compaction as a timeline shows it: where, what kind, the file's figures and the sizes either side. */
+export interface CompactionMark {
+  index: number;
+  line: number;
+  entryId: string;
+  kind: CompactionKind;
+  trigger: "auto" | "manual" | null;
+  tokensBefore: number | null;
+  tokensAfter: number | null;
+  messagesBefore: number;
+  messagesAfter: number;
+  size: { unit: typeof CONTEXT_SIZE_UNIT; before: number; after: number };
+  droppedMessageIds: string[];
+}
+
+export function compactionMarks(session: Session, leafId: string | null = null): CompactionMark[] {
+  return session.recordedCompactions(leafId ?? session.defaultLeafId).map((c) => ({
+    index: c.index,
+    line: c.line,
+    entryId: c.entryId,
+    kind: c.kind,
+    trigger: c.trigger,
+    tokensBefore: c.tokensBefore,
+    tokensAfter: c.tokensAfter,
+    messagesBefore: c.before.length,
+    messagesAfter: c.after.length,
+    size: { unit: CONTEXT_SIZE_UNIT, before: contextSize(c.before), after: contextSize(c.after) },
+    droppedMessageIds: c.droppedMessageIds,
+  }));
+}

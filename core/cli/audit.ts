@@ -1,0 +1,33 @@
+/**
+ * `audit <file> [--json]`: every compaction the file records on the branch,
+ * audited at its moment (core/audit). One row per compaction; `--json`
+ * prints `{compactions:[…]}` in the shape of core/audit/rows.ts. A file
+ * without compactions prints an empty list and succeeds.
+ */
+import { auditSession } from "../audit/session.ts";
+import { compactionLine, compactionRow } from "../audit/rows.ts";
+import { UsageError, readInput, readSessionFile, stringFlag, type ParsedArgs } from "./args.ts";
+import { endpointFlags, leafFlag } from "./commands.ts";
+import { writeOutput } from "./output.ts";
+
+export async function runAudit(args: ParsedArgs): Promise<number> {
+  const { session } = readSessionFile(args);
+  const reader = stringFlag(args, "reader") ?? "literal";
+  if (reader !== "literal" && reader !== "endpoint") throw new UsageError(`unknown reader "${reader}" (literal or endpoint)`);
+  const endpoint = endpointFlags(args);
+  if (reader === "endpoint" && !endpoint) throw new UsageError("--reader endpoint needs --endpoint URL and --model NAME");
+  const memoryFile = stringFlag(args, "memory");
+  const memory = memoryFile ? new TextDecoder().decode(readInput(memoryFile)) : undefined;
+  const audit = await auditSession(session, { leafId: leafFlag(args, session), reader, endpoint, memory });
+  if (args.flags.has("json")) {
+    writeOutput(JSON.stringify({ compactions: audit.compactions.map(compactionRow) }, null, 2), undefined);
+    return 0;
+  }
+  if (audit.compactions.length === 0) {
+    writeOutput("no recorded compaction on this branch", undefined);
+    return 0;
+  }
+  const label = reader === "literal" ? "facts present in context (literal reader)" : "answered by the model (endpoint reader)";
+  writeOutput([`${audit.compactions.length} recorded compaction(s); facts: ${label}, known at each compaction`, ...audit.compactions.map(compactionLine)].join("\n"), undefined);
+  return 0;
+}
