@@ -1,5 +1,6 @@
 /** The Markdown scorecard: headline figures and the checkride matrix, for a PR description or an issue. */
 import type { ReportData } from "./model.ts";
+import { COMPACTION_HEADERS, COMPACTION_NOTE, compactionCells } from "./compactions.ts";
 
 const CELL = { pass: "✅", fail: "❌", skipped: "–", inconclusive: "❔" } as const;
 
@@ -24,6 +25,17 @@ export function renderMarkdown(report: ReportData): string {
   lines.push("");
   lines.push(`${source.format}${source.formatVersion ? ` ${source.formatVersion}` : ""} · ${source.branchMessages} messages on the branch · ${source.toolCalls} tool calls · sha256 \`${source.sha256.slice(0, 16)}…\``);
   if (report.redaction) lines.push(`\n> Redacted before sharing: ${report.redaction.masked} value(s) masked (${report.redaction.kinds.join(", ")}).`);
+  lines.push("");
+  lines.push("### Recorded compactions");
+  lines.push("");
+  if (report.compactions.length === 0) lines.push("No compaction is recorded on this branch.");
+  else {
+    lines.push(`| ${COMPACTION_HEADERS.join(" | ")} |`);
+    lines.push(`|${COMPACTION_HEADERS.map(() => "---").join("|")}|`);
+    for (const row of report.compactions) lines.push(`| ${compactionCells(row).map(mdEscape).join(" | ")} |`);
+    lines.push("");
+    lines.push(COMPACTION_NOTE);
+  }
   lines.push("");
   lines.push("| strategy | active / original chars | payloads moved out | prose verbatim |");
   lines.push("|---|---|---|---|");

@@ -13,6 +13,8 @@ import type { Message, Session } from "../model.ts";
 import { maskString, maskValue, masksFor, type Finding } from "../redact.ts";
 import { sessionCwd } from "../session-info.ts";
 import { findStrategy } from "../strategies/index.ts";
+import { auditSession } from "../audit/session.ts";
+import { reportCompaction, type ReportCompaction } from "./compactions.ts";
 
 export interface ReportRow {
   id: string;
@@ -39,6 +41,8 @@ export interface ReportData {
   original: ReportRow[];
   active: ReportRow[];
   redaction: { masked: number; kinds: string[] } | null;
+  /** Every compaction the file records on the branch, audited at its moment. */
+  compactions: ReportCompaction[];
 }
 
 const ROW_TEXT_LIMIT = 4000;
@@ -113,6 +117,7 @@ export async function buildReport(
     });
     for (const target of checkrideTargets(checkpoint)) checkride.push(await runCheckride(target.name, branch, target.active, { reader: "literal", cwd, memory: options.memory }, facts));
   }
+  const audit = await auditSession(session, { leafId, cwd, memory: options.memory });
   const originalIndex = new Map(branch.map((m, i) => [m.id, i]));
   const rows = (messages: readonly Message[], withSource: boolean): ReportRow[] =>
     messages.map((m) => ({ id: m.id, role: m.role, text: maskString(messageText(m), masks), ...(withSource ? { source: originalIndex.get(m.id) ?? -1 } : {}) }));
@@ -132,6 +137,7 @@ export async function buildReport(
     primary: options.strategies[0]!,
     original: rows(branch, false),
     active: rows(primaryActive, true),
+    compactions: maskValue(audit.compactions.map(reportCompaction), masks),
     redaction: masks.size > 0 ? { masked: masks.size, kinds: [...new Set((options.redact ?? []).map((f) => f.kind))].sort() } : null,
   };
 }
