@@ -4,14 +4,17 @@
  *
  * - `compacted {message, replacement_history?, window_number?}`: with a
  *   replacement_history, that list *is* the context after it; without one
- *   (older Codex) the summary message stands for what came before. Opaque
+ *   (older Codex) the context is rebuilt as Codex's own replay does: what
+ *   came before the first user message, the user messages newest-first
+ *   within 20,000 approximate tokens (the one that crosses the budget cut in
+ *   the middle), then the summary. Opaque
  *   items (remote compaction's `encrypted_content`) are measured, never read.
  *   Token figures are the file's `token_count` events: the last one before
  *   the record, and the one Codex writes right after it (before any new item).
  * - `event_msg` `thread_rolled_back {num_turns}`: the newest N user turns
  *   leave the context.
  */
-import type { Entry, Message } from "../model.ts";
+import { textOf, type Entry, type Message } from "../model.ts";
 import { isRecord } from "../formats/common.ts";
 import { responseItemMessages } from "../formats/codex.ts";
 import { isRealUserMessage } from "../signals.ts";
@@ -31,7 +34,7 @@ export function codexCompactionHistory(path: readonly Entry[]): CompactionHistor
       const record = entry.messages[0];
       const payload = record?.meta ?? {};
       const history = payload.replacement_history;
-      const after = Array.isArray(history) ? replacementMessages(entry, history) : record ? [record] : [];
+      const after = Array.isArray(history) ? replacementMessages(entry, history) : rebuiltHistory(current, record);
       const opaqueBytes = Array.isArray(history) ? opaqueSize(history) : 0;
       const summaryBlock = record?.blocks[0];
       const summary = summaryBlock?.type === "text" && summaryBlock.text !== "" ? summaryBlock.text : null;
@@ -102,6 +105,37 @@ function replacementMessages(entry: Entry, history: unknown[]): Message[] {
     if (isRecord(item)) out.push(...responseItemMessages(item, `${entry.id}.r${i}`, entry.line, new Set()));
   });
   return out;
+}
+
+/** Codex's budget for user messages kept verbatim by a compaction without replacement history (compact.rs). */
+export const COMPACT_USER_MESSAGE_MAX_TOKENS = 20_000;
+
+/** Codex's build_compacted_history over the current context, for records without replacement_history. */
+function rebuiltHistory(current: readonly Message[], summary: Message | undefined): Message[] {
+  const firstUser = current.findIndex(isRealUserMessage);
+  const initial = firstUser === -1 ? [...current] : current.slice(0, firstUser);
+  const users = current.filter(isRealUserMessage);
+  const kept: Message[] = [];
+  let remaining = COMPACT_USER_MESSAGE_MAX_TOKENS;
+  for (let i = users.length - 1; i >= 0 && remaining > 0; i--) {
+    const text = textOf(users[i]!);
+    // Codex's approx_token_count: a token per 4 bytes, rounded up.
+    const tokens = Math.ceil(new TextEncoder().encode(text).length / 4);
+    if (tokens <= remaining) {
+      kept.push(users[i]!);
+      remaining -= tokens;
+    } else {
+      kept.push({ ...users[i]!, blocks: [{ type: "text", text: cutInTheMiddle(text, remaining * 4) }] });
+      break;
+    }
+  }
+  return [...initial, ...kept.reverse(), ...(summary ? [summary] : [])];
+}
+
+/** Head and tail of `text` within `chars`, the cut marked (Codex truncates in the middle). */
+function cutInTheMiddle(text: string, chars: number): string {
+  const half = Math.floor(chars / 2);
+  return `${text.slice(0, half)}…[${text.length - 2 * half} characters cut]…${text.slice(text.length - half)}`;
 }
 
 /** UTF-8 bytes of the encrypted content of compaction items (remote compaction): shown by size, never read. */

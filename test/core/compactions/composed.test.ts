@@ -78,16 +78,41 @@ describe("Codex thread_rolled_back and compacted without replacement_history", (
     expect(rollback!.droppedMessageIds).toEqual(["L4", "L5", "L6", "L7"]);
   });
 
-  it("lets the summary stand for what came before when there is no replacement history, with the last token_count before it", () => {
+  it("rebuilds the context as Codex does without a replacement history (user messages, then the summary), with the last token_count before it", () => {
     expect(compacted!.kind).toBe("codex-compacted");
     expect(compacted!.before.map((m) => m.id)).toEqual(["L2", "L3"]);
-    expect(compacted!.after.map((m) => m.id)).toEqual(["L10"]);
+    expect(compacted!.after.map((m) => m.id)).toEqual(["L2", "L10"]);
     expect(compacted!.summary).toBe("summary of turn one");
     expect(compacted!.tokensBefore).toBe(1000);
     expect(compacted!.tokensAfter).toBeNull();
-    expect(session.recordedContext(null).messages.map((m) => m.id)).toEqual(["L10", "L11"]);
+    expect(session.recordedContext(null).messages.map((m) => m.id)).toEqual(["L2", "L10", "L11"]);
     // Counted as before: one summarising compaction (a rollback is not one).
     expect(session.recordedContext(null).compactions).toBe(1);
+  });
+});
+
+describe("Codex compacted without replacement_history: the 20,000-token budget for user messages", () => {
+  const say = (text: string) => ({ timestamp: "2026-11-20T10:00:00.000Z", type: "response_item", payload: { type: "message", role: "user", content: [{ type: "input_text", text }] } });
+  const session = loadSession(
+    jsonl([
+      { timestamp: "2026-11-20T10:00:00.000Z", type: "session_meta", payload: { id: "x", cwd: "/w" } },
+      { timestamp: "2026-11-20T10:00:00.000Z", type: "response_item", payload: { type: "message", role: "user", content: [{ type: "input_text", text: "<environment_context>cwd /w</environment_context>" }] } },
+      say("oldest " + "a".repeat(40_000)),
+      say("middle " + "b".repeat(40_000)),
+      say("newest " + "c".repeat(40_000)),
+      { timestamp: "2026-11-20T10:00:00.000Z", type: "compacted", payload: { message: "summary" } },
+    ]),
+  );
+  const [compacted] = session.recordedCompactions(null);
+
+  it("keeps the initial context, the newest user messages whole while they fit, the next one cut in the middle, and drops the rest", () => {
+    // 20,000 tokens of budget: "newest" (40,007 bytes, 10,002 tokens) fits whole, "middle" is cut to the 9,998 tokens left, "oldest" is dropped.
+    expect(compacted!.after.map((m) => m.id)).toEqual(["L2", "L4", "L5", "L6"]);
+    const middle = compacted!.after[1]!.blocks[0]!;
+    expect(middle.type === "text" && middle.text.startsWith("middle bbb") && middle.text.endsWith("bbb")).toBe(true);
+    expect(middle.type === "text" && /…\[\d+ characters cut\]…/.test(middle.text)).toBe(true);
+    expect(compacted!.after[2]).toBe(compacted!.before[3]);
+    expect(compacted!.droppedMessageIds).toEqual(["L3"]);
   });
 });
 
