@@ -49,12 +49,29 @@ export function branchUpTo(branch: readonly Message[], compaction: Pick<Recorded
   return branch.filter((message) => (message.line ?? 0) < compaction.line);
 }
 
-export async function auditCompaction(compaction: RecordedCompaction, branch: readonly Message[], options: AuditOptions, original?: ReadonlyMap<string, Message>): Promise<CompactionAudit> {
+/** What the session-wide audit has already computed once and shares between compactions. */
+export interface SharedWork {
+  /** The branch's messages by id (tool outputs are hashed as read, even when an earlier compaction cleared them). */
+  original: ReadonlyMap<string, Message>;
+  /**
+   * The transparent view of the whole branch. Transparent treats each message
+   * on its own (a result's label reads only its earlier call), so its view of
+   * the branch up to a compaction is this view's first messages: one run per
+   * session instead of one per compaction (checked on every fixture in
+   * test/core/audit/audit.test.ts).
+   */
+  transparent: readonly Message[];
+}
+
+export async function transparentView(branch: readonly Message[], cwd?: string): Promise<Message[]> {
+  return (await findStrategy("transparent")!.run(branch, {}, { cwd })).active;
+}
+
+export async function auditCompaction(compaction: RecordedCompaction, branch: readonly Message[], options: AuditOptions, shared?: SharedWork): Promise<CompactionAudit> {
   const sofar = branchUpTo(branch, compaction);
   const facts = extractFacts(sofar, { cwd: options.cwd, memory: options.memory });
   const checkrideOptions: CheckrideOptions = { reader: options.reader, endpoint: options.endpoint, memory: options.memory, cwd: options.cwd };
-  // One transparent run per compaction, over the branch as it stood then.
-  const transparent = await findStrategy("transparent")!.run(sofar, {}, { cwd: options.cwd });
+  const transparent = { active: shared ? shared.transparent.slice(0, sofar.length) : await transparentView(sofar, options.cwd) };
   const recorded = await runCheckride(`recorded #${compaction.index}`, sofar, compaction.after, checkrideOptions, facts);
   const transparentRide = await runCheckride(`transparent at #${compaction.index}`, sofar, transparent.active, checkrideOptions, facts);
   // What was dropped is read by the literal reader whatever the chosen one: presence in context, deterministic.
@@ -82,7 +99,7 @@ export async function auditCompaction(compaction: RecordedCompaction, branch: re
     dropped: {
       facts: droppedFacts(beforeRide, afterRide),
       humanMessages: droppedHumanMessages(compaction.before, compaction.after, compaction.summary !== null),
-      toolOutputs: await droppedToolOutputs(compaction.before, compaction.after, original ?? new Map(branch.map((m) => [m.id, m]))),
+      toolOutputs: await droppedToolOutputs(compaction.before, compaction.after, shared?.original ?? new Map(branch.map((m) => [m.id, m]))),
       messageIds: compaction.droppedMessageIds,
     },
   };

@@ -4,7 +4,7 @@
  */
 import type { CompactionKind, Message, Session } from "../model.ts";
 import { sessionCwd } from "../session-info.ts";
-import { auditCompaction, type AuditOptions, type CompactionAudit } from "./moment.ts";
+import { auditCompaction, transparentView, type AuditOptions, type CompactionAudit, type SharedWork } from "./moment.ts";
 import { CONTEXT_SIZE_UNIT, contextSize } from "./size.ts";
 
 export interface SessionAudit {
@@ -17,10 +17,10 @@ export async function auditSession(session: Session, options: Partial<AuditOptio
   const compactions = session.recordedCompactions(leafId);
   if (compactions.length === 0) return { leafId, compactions: [] };
   const branch = session.branch(leafId);
-  const original = new Map<string, Message>(branch.map((m) => [m.id, m]));
   const resolved: AuditOptions = { reader: options.reader ?? "literal", endpoint: options.endpoint, memory: options.memory, cwd: options.cwd ?? sessionCwd(session) };
+  const shared: SharedWork = { original: new Map<string, Message>(branch.map((m) => [m.id, m])), transparent: await transparentView(branch, resolved.cwd) };
   const out: CompactionAudit[] = [];
-  for (const compaction of compactions) out.push(await auditCompaction(compaction, branch, resolved, original));
+  for (const compaction of compactions) out.push(await auditCompaction(compaction, branch, resolved, shared));
   return { leafId, compactions: out };
 }
 

@@ -7,6 +7,8 @@ import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { auditSession, compactionMarks } from "../../../core/audit/session.ts";
 import { compactionRow } from "../../../core/audit/rows.ts";
+import { auditCompaction, branchUpTo, transparentView } from "../../../core/audit/moment.ts";
+import { sessionCwd } from "../../../core/session-info.ts";
 import { digestPayload } from "../../../core/hash.ts";
 import { loadSession } from "../../../core/session.ts";
 import { fixturePath, readFixture } from "../../helpers/fixtures.ts";
@@ -100,6 +102,26 @@ describe("audit on real sessions", () => {
       [2, "codex-compacted", 13],
     ]);
     expect(marks.every((m) => m.size.after < m.size.before)).toBe(true);
+  });
+
+  it.each([
+    "pi/badlogic__pi-mono__before-compaction.jsonl",
+    "claude/entireio__cli__f9-f6f611b469.jsonl",
+    "codex/EntityProcess__agentv__rollout-019f03e0-321f-7eb2-83cc-b54ecd71be23.jsonl",
+    "composed/pi-v3-tree.jsonl",
+  ])("shares one transparent run: on %s the view of the branch up to each compaction is the full view's first messages", async (relative) => {
+    const session = loadSession(readFixture(relative));
+    const branch = session.branch(null);
+    const full = await transparentView(branch);
+    const audited = await auditSession(session);
+    for (const compaction of session.recordedCompactions(null)) {
+      const sofar = branchUpTo(branch, compaction);
+      expect(await transparentView(sofar)).toEqual(full.slice(0, sofar.length));
+      // And the audit with the shared run equals the audit that runs transparent itself.
+      const alone = await auditCompaction(compaction, branch, { reader: "literal", cwd: sessionCwd(session) });
+      const shared = audited.compactions[compaction.index - 1]!;
+      expect(shared).toEqual(alone);
+    }
   });
 
   it("audits nothing on a session without compactions", async () => {
