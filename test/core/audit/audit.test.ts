@@ -4,7 +4,8 @@
  * and what was dropped, each tool output recoverable from the original.
  */
 import { readFileSync } from "node:fs";
-import { describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startFakeEndpoint, type FakeEndpoint } from "../../helpers/fake-endpoint.ts";
 import { auditSession, compactionMarks } from "../../../core/audit/session.ts";
 import { compactionRow } from "../../../core/audit/rows.ts";
 import { auditCompaction, branchUpTo, transparentView } from "../../../core/audit/moment.ts";
@@ -62,6 +63,27 @@ describe("audit of a composed Pi compaction (labelled)", async () => {
     expect(audit!.size.after).toBe(JSON.stringify(session.recordedCompactions(null)[0]!.after).length);
     expect(audit!.size.transparent).toBeGreaterThan(audit!.size.after);
     expect(audit!.tokensBefore).toBe(4000);
+  });
+});
+
+describe("audit with the endpoint reader", () => {
+  let server: FakeEndpoint;
+  beforeAll(async () => {
+    server = await startFakeEndpoint({ files: "src/ledger.ts", rules: "Fix the rounding in the ledger export, and never touch the tests.", intent: "Now add a changelog line." });
+  });
+  afterAll(async () => {
+    await server.close();
+  });
+
+  it("asks the model about the after context and the transparent view, and still reads what was dropped literally", async () => {
+    const session = loadSession(COMPOSED);
+    const { compactions: [audit] } = await auditSession(session, { reader: "endpoint", endpoint: { url: `${server.url}/ok/v1`, model: "tiny" } });
+    expect(server.requests.filter((r) => r.path === "/ok/v1/chat/completions")).toHaveLength(2);
+    expect(audit!.checkride.recorded.reader).toBe("endpoint");
+    expect(audit!.checkride.transparent.reader).toBe("endpoint");
+    // This fake model answers from memory it does not have: the score is its, the dropped list is the context's.
+    expect(audit!.facts).toEqual({ asked: 3, recorded: 3, transparent: 3 });
+    expect(audit!.dropped.facts.map((f) => f.probe)).toEqual(["files", "rules"]);
   });
 });
 
