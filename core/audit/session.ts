@@ -24,6 +24,15 @@ export async function auditSession(session: Session, options: Partial<AuditOptio
   return { leafId, compactions: out };
 }
 
+/** The audit of compaction #index alone (the app audits the one the user clicks); null when there is no such compaction. */
+export async function auditOneCompaction(session: Session, index: number, options: Partial<AuditOptions> & { leafId?: string | null } = {}): Promise<CompactionAudit | null> {
+  const leafId = options.leafId ?? session.defaultLeafId;
+  const compaction = session.recordedCompactions(leafId).find((c) => c.index === index);
+  if (!compaction) return null;
+  const resolved: AuditOptions = { reader: options.reader ?? "literal", endpoint: options.endpoint, memory: options.memory, cwd: options.cwd ?? sessionCwd(session) };
+  return auditCompaction(compaction, session.branch(leafId), resolved);
+}
+
 /** One compaction as a timeline shows it: where, what kind, the file's figures and the sizes either side. */
 export interface CompactionMark {
   index: number;

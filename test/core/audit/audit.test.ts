@@ -6,7 +6,7 @@
 import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startFakeEndpoint, type FakeEndpoint } from "../../helpers/fake-endpoint.ts";
-import { auditSession, compactionMarks } from "../../../core/audit/session.ts";
+import { auditOneCompaction, auditSession, compactionMarks } from "../../../core/audit/session.ts";
 import { compactionRow } from "../../../core/audit/rows.ts";
 import { auditCompaction, branchUpTo, transparentView } from "../../../core/audit/moment.ts";
 import { sessionCwd } from "../../../core/session-info.ts";
@@ -143,10 +143,15 @@ describe("audit on real sessions", () => {
       const alone = await auditCompaction(compaction, branch, { reader: "literal", cwd: sessionCwd(session) });
       const shared = audited.compactions[compaction.index - 1]!;
       expect(shared).toEqual(alone);
+      expect(await auditOneCompaction(session, compaction.index)).toEqual(alone);
+      // Plain data: it crosses to the app's main thread unchanged.
+      expect(structuredClone(alone)).toEqual(alone);
     }
   });
 
   it("audits nothing on a session without compactions", async () => {
-    expect((await auditSession(loadSession(readFixture("composed/openai-chat.json")))).compactions).toEqual([]);
+    const session = loadSession(readFixture("composed/openai-chat.json"));
+    expect((await auditSession(session)).compactions).toEqual([]);
+    expect(await auditOneCompaction(session, 1)).toBeNull();
   });
 });
