@@ -4,9 +4,10 @@
  *
  * - `compact_boundary` (system line, `compactMetadata {trigger, preTokens,
  *   postTokens?, preservedSegment?}`): the context restarts from the summary,
- *   the next `isCompactSummary` user line, followed by the preserved segment
- *   when the boundary names one (the messages from its headUuid to its
- *   tailUuid, kept verbatim).
+ *   the next `isCompactSummary` user line, followed by the messages kept
+ *   verbatim when the boundary names them: `preservedMessages.uuids` (newer
+ *   releases), else `preservedSegment` (from its headUuid, the earliest kept
+ *   message, to its tailUuid; its anchorUuid is the summary line).
  * - `microcompact_boundary` (`microcompactMetadata {trigger, preTokens,
  *   tokensSaved, compactedToolIds}`): no summary; the named tool results stay
  *   in the context with their content cleared, as Claude Code sends them.
@@ -57,7 +58,7 @@ export function claudeCompactionHistory(path: readonly Entry[], branch: readonly
       }
     }
     if (summary) consumed.add(summary);
-    const after = [...(summary ? [summary] : []), ...preservedSegment(current, meta.preservedSegment)];
+    const after = [...(summary ? [summary] : []), ...preserved(current, meta)];
     const fields = {
       ...common,
       kind: "claude-compact" as const,
@@ -101,7 +102,17 @@ function boundariesOf(path: readonly Entry[], context: BranchContext): Entry[] {
   return out.sort((a, b) => a.line - b.line);
 }
 
-/** The messages a boundary's preservedSegment names, from headUuid to tailUuid, as they stood before it. */
+/** The messages a compact boundary keeps verbatim, as they stood before it. */
+function preserved(context: readonly Message[], meta: Record<string, unknown>): Message[] {
+  const listed = isRecord(meta.preservedMessages) ? meta.preservedMessages.uuids : undefined;
+  if (Array.isArray(listed)) {
+    const uuids = listed.filter((uuid): uuid is string => typeof uuid === "string");
+    return context.filter((message) => uuids.some((uuid) => carriesUuid(message, uuid)));
+  }
+  return preservedSegment(context, meta.preservedSegment);
+}
+
+/** The messages a boundary's preservedSegment names, from headUuid to tailUuid. */
 function preservedSegment(context: readonly Message[], segment: unknown): Message[] {
   if (!isRecord(segment) || typeof segment.headUuid !== "string") return [];
   const tail = typeof segment.tailUuid === "string" ? segment.tailUuid : segment.headUuid;

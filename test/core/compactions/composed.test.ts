@@ -50,6 +50,26 @@ describe("Claude Code compact boundary with a preserved segment", () => {
   });
 });
 
+describe("Claude Code compact boundary with preservedMessages (newer releases)", () => {
+  const base = { sessionId: "s", isSidechain: false, version: "2.1.205" };
+  const user = (uuid: string, parentUuid: string | null, text: string) => ({ ...base, type: "user", uuid, parentUuid, message: { role: "user", content: text } });
+  const session = loadSession(
+    jsonl([
+      user("u1", null, "first"),
+      user("u2", "u1", "second"),
+      user("u3", "u2", "third"),
+      { ...base, type: "system", subtype: "compact_boundary", uuid: "b1", parentUuid: null, logicalParentUuid: "u3", compactMetadata: { trigger: "auto", preTokens: 900, preservedMessages: { anchorUuid: "s1", uuids: ["u1", "u3"] } } },
+      { ...user("s1", "b1", "Summary."), isCompactSummary: true },
+    ]),
+  );
+
+  it("keeps exactly the listed messages after the summary", () => {
+    const [compaction] = session.recordedCompactions(null);
+    expect(compaction!.after.map((m) => m.id)).toEqual(["s1", "u1", "u3"]);
+    expect(compaction!.droppedMessageIds).toEqual(["u2"]);
+  });
+});
+
 describe("Codex thread_rolled_back and compacted without replacement_history", () => {
   const item = (payload: object) => ({ timestamp: "2026-11-20T10:00:00.000Z", type: "response_item", payload });
   const say = (role: string, text: string) => item({ type: "message", role, content: [{ type: role === "user" ? "input_text" : "output_text", text }] });
