@@ -51,15 +51,28 @@ export function droppedFacts(before: CheckrideResult, after: CheckrideResult): D
 }
 
 /**
- * User messages of `before` that `after` no longer carries, by id or, for a
- * copy under a new id (Codex's replacement history repeats user messages
- * verbatim), by identical text.
+ * Messages of `after` that repeat a `before` message verbatim under a new id
+ * (Codex's replacement history copies the user's messages), after id → before
+ * id: "show in the other pane" follows it, and such a message is not dropped.
  */
-export function droppedHumanMessages(before: readonly Message[], after: readonly Message[], summarised: boolean): DroppedHumanMessage[] {
-  const kept = new Set(after.map((m) => m.id));
-  const keptTexts = new Set(after.filter((m) => m.role === "user").map(textOf));
+export function copiedMessages(before: readonly Message[], after: readonly Message[]): Record<string, string> {
+  const beforeIds = new Set(before.map((m) => m.id));
+  const byText = new Map<string, string>();
+  for (const m of before) if (m.role === "user" || m.role === "assistant") byText.set(`${m.role}\n${textOf(m)}`, m.id);
+  const out: Record<string, string> = {};
+  for (const m of after) {
+    if (beforeIds.has(m.id) || (m.role !== "user" && m.role !== "assistant")) continue;
+    const source = byText.get(`${m.role}\n${textOf(m)}`);
+    if (source !== undefined && textOf(m) !== "") out[m.id] = source;
+  }
+  return out;
+}
+
+/** User messages of `before` that `after` no longer carries, by id or as a verbatim copy (see copiedMessages). */
+export function droppedHumanMessages(before: readonly Message[], after: readonly Message[], summarised: boolean, copies: Record<string, string> = copiedMessages(before, after)): DroppedHumanMessage[] {
+  const kept = new Set([...after.map((m) => m.id), ...Object.values(copies)]);
   return before
-    .filter((m) => isRealUserMessage(m) && !kept.has(m.id) && !keptTexts.has(textOf(m)))
+    .filter((m) => isRealUserMessage(m) && !kept.has(m.id))
     .map((m) => ({ messageId: m.id, line: m.line ?? null, fate: summarised ? "summarised" : "dropped", chars: m.blocks.reduce((n, b) => n + (b.type === "text" ? b.text.length : 0), 0) }));
 }
 

@@ -10,7 +10,7 @@ import type { EndpointConfig } from "../checkride/readers.ts";
 import { runCheckride, type CheckrideOptions, type CheckrideResult } from "../checkride/run.ts";
 import type { CompactionKind, Message, RecordedCompaction } from "../model.ts";
 import { findStrategy } from "../strategies/index.ts";
-import { droppedFacts, droppedHumanMessages, droppedToolOutputs, type DroppedFact, type DroppedHumanMessage, type DroppedToolOutput } from "./dropped.ts";
+import { copiedMessages, droppedFacts, droppedHumanMessages, droppedToolOutputs, type DroppedFact, type DroppedHumanMessage, type DroppedToolOutput } from "./dropped.ts";
 import { CONTEXT_SIZE_UNIT, contextSize } from "./size.ts";
 
 export interface AuditOptions {
@@ -42,6 +42,8 @@ export interface CompactionAudit {
   facts: { asked: number; recorded: number; transparent: number };
   checkride: { recorded: CheckrideResult; transparent: CheckrideResult };
   dropped: { facts: DroppedFact[]; humanMessages: DroppedHumanMessage[]; toolOutputs: DroppedToolOutput[]; messageIds: string[] };
+  /** After-message id → the before-message it repeats verbatim under a new id (Codex replacement history). */
+  copiedFrom: Record<string, string>;
 }
 
 /** The branch as it stood when the compaction was recorded: every message read before its line. */
@@ -78,6 +80,7 @@ export async function auditCompaction(compaction: RecordedCompaction, branch: re
   const literal: CheckrideOptions = { ...checkrideOptions, reader: "literal" };
   const beforeRide = await runCheckride(`before #${compaction.index}`, sofar, compaction.before, literal, facts);
   const afterRide = options.reader === "literal" ? recorded : await runCheckride(`recorded #${compaction.index}`, sofar, compaction.after, literal, facts);
+  const copiedFrom = copiedMessages(compaction.before, compaction.after);
   return {
     index: compaction.index,
     line: compaction.line,
@@ -98,9 +101,10 @@ export async function auditCompaction(compaction: RecordedCompaction, branch: re
     checkride: { recorded, transparent: transparentRide },
     dropped: {
       facts: droppedFacts(beforeRide, afterRide),
-      humanMessages: droppedHumanMessages(compaction.before, compaction.after, compaction.summary !== null),
+      humanMessages: droppedHumanMessages(compaction.before, compaction.after, compaction.summary !== null, copiedFrom),
       toolOutputs: await droppedToolOutputs(compaction.before, compaction.after, shared?.original ?? new Map(branch.map((m) => [m.id, m]))),
       messageIds: compaction.droppedMessageIds,
     },
+    copiedFrom,
   };
 }

@@ -117,6 +117,24 @@ describe("audit on real sessions", () => {
     expect(again.sha256).toBe(micro!.dropped.toolOutputs[0]!.sha256);
   });
 
+  it("maps Codex's verbatim copies of the user's messages back to the originals, so they are not counted as dropped", async () => {
+    const session = loadSession(readFixture("codex/EntityProcess__agentv__rollout-019f03e0-321f-7eb2-83cc-b54ecd71be23.jsonl"));
+    const { compactions: [first] } = await auditSession(session);
+    const compaction = session.recordedCompactions(null)[0]!;
+    const byId = new Map([...compaction.before, ...compaction.after].map((m) => [m.id, m]));
+    const copies = Object.entries(first!.copiedFrom);
+    expect(copies.length).toBeGreaterThan(0);
+    for (const [afterId, beforeId] of copies) {
+      expect(afterId.startsWith(`${compaction.entryId}.r`)).toBe(true);
+      expect(byId.get(afterId)!.blocks.filter((b) => b.type === "text")).toEqual(byId.get(beforeId)!.blocks.filter((b) => b.type === "text"));
+    }
+    // Every user message before it is either copied into the replacement history or listed as dropped.
+    const copied = new Set(Object.values(first!.copiedFrom));
+    const listed = new Set(first!.dropped.humanMessages.map((m) => m.messageId));
+    const users = compaction.before.filter((m) => m.role === "user" && m.blocks.some((b) => b.type === "text" && b.text.trim() !== "" && !b.text.startsWith("<")));
+    for (const user of users) expect(copied.has(user.id) || listed.has(user.id), user.id).toBe(true);
+  });
+
   it("marks compactions for a timeline without a checkride", () => {
     const marks = compactionMarks(loadSession(readFixture("codex/EntityProcess__agentv__rollout-019f03e0-321f-7eb2-83cc-b54ecd71be23.jsonl")));
     expect(marks.map((m) => [m.index, m.kind, m.messagesAfter])).toEqual([
