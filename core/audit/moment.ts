@@ -73,9 +73,9 @@ export async function auditCompaction(compaction: RecordedCompaction, branch: re
   const sofar = branchUpTo(branch, compaction);
   const facts = extractFacts(sofar, { cwd: options.cwd, memory: options.memory });
   const checkrideOptions: CheckrideOptions = { reader: options.reader, endpoint: options.endpoint, memory: options.memory, cwd: options.cwd };
-  const transparent = { active: shared ? shared.transparent.slice(0, sofar.length) : await transparentView(sofar, options.cwd) };
+  const transparentActive = shared ? shared.transparent.slice(0, sofar.length) : await transparentView(sofar, options.cwd);
   const recorded = await runCheckride(`recorded #${compaction.index}`, sofar, compaction.after, checkrideOptions, facts);
-  const transparentRide = await runCheckride(`transparent at #${compaction.index}`, sofar, transparent.active, checkrideOptions, facts);
+  const transparentRide = await runCheckride(`transparent at #${compaction.index}`, sofar, transparentActive, checkrideOptions, facts);
   // What was dropped is read by the literal reader whatever the chosen one: presence in context, deterministic.
   const literal: CheckrideOptions = { ...checkrideOptions, reader: "literal" };
   const beforeRide = await runCheckride(`before #${compaction.index}`, sofar, compaction.before, literal, facts);
@@ -96,7 +96,7 @@ export async function auditCompaction(compaction: RecordedCompaction, branch: re
     messagesBefore: compaction.before.length,
     messagesAfter: compaction.after.length,
     branchMessages: sofar.length,
-    size: { unit: CONTEXT_SIZE_UNIT, before: contextSize(compaction.before), after: contextSize(compaction.after), transparent: contextSize(transparent.active) },
+    size: { unit: CONTEXT_SIZE_UNIT, before: contextSize(compaction.before), after: contextSize(compaction.after), transparent: contextSize(transparentActive) },
     facts: { asked: recorded.asked, recorded: recorded.passed, transparent: transparentRide.passed },
     checkride: { recorded, transparent: transparentRide },
     dropped: {
