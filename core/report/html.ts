@@ -7,7 +7,7 @@
  */
 import { sha256HexSync } from "../sha256.ts";
 import type { ReportData } from "./model.ts";
-import { COMPACTION_HEADERS, COMPACTION_NOTE, compactionCells } from "./compactions.ts";
+import { compactionsHtml } from "./compactions.ts";
 
 export function escapeHtml(text: string): string {
   return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;").replace(/'/g, "&#39;");
@@ -138,22 +138,7 @@ ${s.omissions.map((o) => `<tr><td class="mono">${e(o.id)}</td><td>${e(o.kind)}</
     )
     .join("\n");
 
-  const recorded =
-    report.compactions.length === 0
-      ? `<p class="dim" id="recorded-compactions">No compaction is recorded on this branch.</p>`
-      : `<p class="dim">${e(COMPACTION_NOTE)}</p>
-<table id="recorded-compactions"><tr>${COMPACTION_HEADERS.map((h) => `<th>${e(h)}</th>`).join("")}</tr>
-${report.compactions.map((row) => `<tr data-compaction-index="${row.index}">${compactionCells(row).map((cell) => `<td>${e(cell)}</td>`).join("")}</tr>`).join("\n")}
-</table>
-${report.compactions
-  .map(
-    (row) => `<details><summary>#${row.index}: what was dropped (${row.dropped.facts.length} facts, ${row.dropped.humanMessages.length} user messages, ${row.dropped.toolOutputs.length} tool outputs)</summary>
-<ul>${row.dropped.facts.map((f) => `<li><strong>${e(f.probe)}</strong>: ${e(f.fact)}</li>`).join("")}</ul>
-${row.dropped.humanMessages.length ? `<p>User messages ${row.dropped.humanMessages.map((m) => `<span class="mono">${e(m.messageId)}</span> (line ${m.line ?? "?"}, ${m.fate})`).join(", ")}</p>` : ""}
-${row.dropped.toolOutputs.length ? `<table><tr><th>message</th><th>tool</th><th>fate</th><th>recovery id</th><th>bytes</th><th>sha256</th></tr>${row.dropped.toolOutputs.map((o) => `<tr><td class="mono">${e(o.messageId)}</td><td>${e(o.toolName ?? "")}</td><td>${o.fate}</td><td class="mono">${e(o.recoveryId)}</td><td>${o.bytes}</td><td class="mono">${e(o.sha256)}</td></tr>`).join("")}</table>` : ""}
-</details>`,
-  )
-  .join("\n")}`;
+  const recorded = report.compactions ? compactionsHtml(report.compactions, e) : "";
 
   return `<!doctype html>
 <html lang="en">
@@ -170,9 +155,7 @@ ${row.dropped.toolOutputs.length ? `<table><tr><th>message</th><th>tool</th><th>
 <p class="dim">${e(source.format)}${source.formatVersion ? ` ${e(source.formatVersion)}` : ""} · ${source.bytes.toLocaleString("en-US")} bytes · sha256 <span class="mono">${e(source.sha256)}</span><br>
 branch to leaf <span class="mono">${e(source.leafId ?? "(none)")}</span>: ${source.branchMessages} messages · ${source.toolCalls} tool calls · ${source.warnings} reading warnings · made by Session Inspector; this file requests nothing and runs no code but its own page script.</p>
 ${report.redaction ? `<p class="notice">Redacted before sharing: ${report.redaction.masked} value(s) masked (${e(report.redaction.kinds.join(", "))}). Masked values read <code>[REDACTED kind-n]</code>, the same placeholder everywhere.</p>` : ""}
-<h2>Recorded compactions</h2>
-${recorded}
-<h2>The compactions compared</h2>
+${recorded ? `<h2>Recorded compactions</h2>\n${recorded}\n` : ""}<h2>The compactions compared</h2>
 <table><tr><th>strategy</th><th>original chars</th><th>active chars</th><th>payloads moved out</th><th>prose verbatim</th><th>what the active context is made of</th></tr>
 ${strategyRows}
 </table>

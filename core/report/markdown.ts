@@ -26,17 +26,7 @@ export function renderMarkdown(report: ReportData): string {
   lines.push(`${source.format}${source.formatVersion ? ` ${source.formatVersion}` : ""} · ${source.branchMessages} messages on the branch · ${source.toolCalls} tool calls · sha256 \`${source.sha256.slice(0, 16)}…\``);
   if (report.redaction) lines.push(`\n> Redacted before sharing: ${report.redaction.masked} value(s) masked (${report.redaction.kinds.join(", ")}).`);
   lines.push("");
-  lines.push("### Recorded compactions");
-  lines.push("");
-  if (report.compactions.length === 0) lines.push("No compaction is recorded on this branch.");
-  else {
-    lines.push(`| ${COMPACTION_HEADERS.join(" | ")} |`);
-    lines.push(`|${COMPACTION_HEADERS.map(() => "---").join("|")}|`);
-    for (const row of report.compactions) lines.push(`| ${compactionCells(row).map(mdEscape).join(" | ")} |`);
-    lines.push("");
-    lines.push(COMPACTION_NOTE);
-  }
-  lines.push("");
+  lines.push(...recordedCompactions(report));
   lines.push("| strategy | active / original chars | payloads moved out | prose verbatim |");
   lines.push("|---|---|---|---|");
   for (const s of report.strategies) {
@@ -53,4 +43,21 @@ export function renderMarkdown(report: ReportData): string {
   lines.push("");
   lines.push("✅ pass · ❌ fail · – skipped (no ground truth) · ❔ inconclusive. Facts come from the session record, never from a model.");
   return lines.join("\n") + "\n";
+}
+
+/** The "Recorded compactions" section, or nothing when the report carries no audit. */
+function recordedCompactions(report: ReportData): string[] {
+  const rows = report.compactions;
+  if (!rows) return [];
+  const lines = ["### Recorded compactions", ""];
+  if (rows.length === 0) lines.push("No compaction is recorded on this branch.");
+  else {
+    lines.push(`| ${COMPACTION_HEADERS.join(" | ")} |`);
+    lines.push(`|${COMPACTION_HEADERS.map(() => "---").join("|")}|`);
+    for (const row of rows) lines.push(`| ${compactionCells(row).map(mdEscape).join(" | ")} |`);
+    lines.push("");
+    lines.push(COMPACTION_NOTE);
+  }
+  lines.push("");
+  return lines;
 }

@@ -41,8 +41,8 @@ export interface ReportData {
   original: ReportRow[];
   active: ReportRow[];
   redaction: { masked: number; kinds: string[] } | null;
-  /** Every compaction the file records on the branch, audited at its moment. */
-  compactions: ReportCompaction[];
+  /** Every compaction the file records on the branch, audited at its moment (buildReport always fills it; absent, the section is left out). */
+  compactions?: ReportCompaction[];
 }
 
 const ROW_TEXT_LIMIT = 4000;

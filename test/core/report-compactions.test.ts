@@ -15,7 +15,7 @@ describe("Recorded compactions in the report", () => {
     const session = loadSession(readFixture("pi/badlogic__pi-mono__before-compaction.jsonl"));
     const report = await buildReport(session, SOURCE, { strategies: ["transparent"] });
     const audit = await auditSession(session);
-    expect(report.compactions.map(({ size: _size, timestamp: _timestamp, ...row }) => row)).toEqual(audit.compactions.map(compactionRow));
+    expect(report.compactions!.map(({ size: _size, timestamp: _timestamp, ...row }) => row)).toEqual(audit.compactions.map(compactionRow));
 
     const html = renderHtml(report);
     expect(html).toContain("<h2>Recorded compactions</h2>");
@@ -34,5 +34,15 @@ describe("Recorded compactions in the report", () => {
     expect(report.compactions).toEqual([]);
     expect(renderHtml(report)).toContain("No compaction is recorded on this branch.");
     expect(renderMarkdown(report)).toContain("### Recorded compactions\n\nNo compaction is recorded on this branch.");
+  });
+});
+
+describe("a report built without the audit", () => {
+  it("leaves the section out instead of claiming no compaction", async () => {
+    const report = await buildReport(loadSession(readFixture("composed/pi-v3-tree.jsonl")), SOURCE, { strategies: ["transparent"] });
+    const { compactions: _compactions, ...withoutAudit } = report;
+    expect(renderHtml(withoutAudit)).not.toContain("Recorded compactions");
+    expect(renderMarkdown(withoutAudit)).not.toContain("Recorded compactions");
+    expect(renderHtml(report)).toContain("<h2>Recorded compactions</h2>");
   });
 });
