@@ -18,6 +18,7 @@ import { textOf, type Entry, type Message } from "../model.ts";
 import { isRecord } from "../formats/common.ts";
 import { responseItemMessages } from "../formats/codex.ts";
 import { isRealUserMessage } from "../signals.ts";
+import { rollbackTurns, startsUserTurn } from "../formats/codex-rollback.ts";
 import { CompactionCollector, numberOr, stringOr, type CompactionHistory } from "./common.ts";
 
 export function codexCompactionHistory(path: readonly Entry[]): CompactionHistory {
@@ -57,8 +58,8 @@ export function codexCompactionHistory(path: readonly Entry[]): CompactionHistor
       );
       continue;
     }
-    if (event?.type === "thread_rolled_back") {
-      const turns = numberOr(event.num_turns, 1)!;
+    const turns = rollbackTurns(entry);
+    if (turns !== null) {
       current = collector.record(
         { line: entry.line, entryId: entry.id, timestamp: timestampOf(entry), kind: "codex-rollback", trigger: null, tokensBefore: lastTokens, tokensAfter: null, summary: null },
         current,
@@ -112,9 +113,9 @@ export const COMPACT_USER_MESSAGE_MAX_TOKENS = 20_000;
 
 /** Codex's build_compacted_history over the current context, for records without replacement_history. */
 function rebuiltHistory(current: readonly Message[], summary: Message | undefined): Message[] {
-  const firstUser = current.findIndex(isRealUserMessage);
+  const firstUser = current.findIndex(isUserTurn);
   const initial = firstUser === -1 ? [...current] : current.slice(0, firstUser);
-  const users = current.filter(isRealUserMessage);
+  const users = current.filter(isUserTurn);
   const kept: Message[] = [];
   let remaining = COMPACT_USER_MESSAGE_MAX_TOKENS;
   for (let i = users.length - 1; i >= 0 && remaining > 0; i--) {
@@ -147,12 +148,17 @@ function opaqueSize(history: unknown[]): number {
   return bytes;
 }
 
-/** The context without its newest `turns` user turns (a turn starts at a message the user wrote). */
+/** A message the user wrote: where a turn starts, and what Codex keeps when it rebuilds a history (not its own instructions). */
+function isUserTurn(message: Message): boolean {
+  return startsUserTurn(message) && isRealUserMessage(message);
+}
+
+/** The context without its newest `turns` user turns (Codex's drop_last_n_user_turns). */
 function withoutLastTurns(context: Message[], turns: number): Message[] {
   let found = 0;
   let earliest = context.length;
   for (let i = context.length - 1; i >= 0 && found < turns; i--) {
-    if (isRealUserMessage(context[i]!)) {
+    if (isUserTurn(context[i]!)) {
       found++;
       earliest = i;
     }
