@@ -1,0 +1,97 @@
+/**
+ * Indexing a library on every core (Node only): worker threads that each take
+ * the next session, run the one indexing function (core/library/index-session.ts)
+ * and hand back its rows. The session's bytes never cross threads: each worker
+ * reads its own files. With one job, the same function runs in this thread.
+ *
+ * The CLI runs from one bundle, so a worker is that same bundle started with
+ * `workerData.role === LIBRARY_WORKER_ROLE` (see core/cli.ts).
+ */
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { Worker, parentPort, workerData } from "node:worker_threads";
+import type { SessionUnit } from "../library/discover.ts";
+import { indexSession, type IndexTools } from "../library/index-session.ts";
+import type { SessionRows } from "../library/rows.ts";
+
+export const LIBRARY_WORKER_ROLE = "session-inspector-library-indexer";
+
+interface Job {
+  id: number;
+  unit: SessionUnit;
+}
+type Reply = { id: number; rows: SessionRows } | { id: number; error: string };
+
+export function readerUnder(root: string): (path: string) => Promise<Uint8Array> {
+  return (path) => readFile(join(root, path));
+}
+
+/**
+ * Indexes `units` with `jobs` threads, calling `onRows` as each finishes (in
+ * completion order). Largest sessions go first so no thread is left with a
+ * big one at the end.
+ */
+export async function indexUnits(
+  root: string,
+  units: readonly SessionUnit[],
+  jobs: number,
+  tools: IndexTools,
+  onRows: (unit: SessionUnit, rows: SessionRows) => void,
+): Promise<void> {
+  const queue = [...units].sort((a, b) => b.bytes - a.bytes);
+  if (jobs <= 1 || queue.length <= 1) {
+    const read = readerUnder(root);
+    for (const unit of queue) onRows(unit, await indexSession(unit, read, tools));
+    return;
+  }
+  const threads = Math.min(jobs, queue.length);
+  const script = new URL(import.meta.url);
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: threads }, () =>
+      new Promise<void>((resolve, reject) => {
+        const worker = new Worker(script, { workerData: { role: LIBRARY_WORKER_ROLE, root } });
+        const pending = new Map<number, SessionUnit>();
+        const feed = (): void => {
+          if (next >= queue.length) {
+            void worker.terminate().then(() => resolve());
+            return;
+          }
+          const job: Job = { id: next, unit: queue[next]! };
+          next++;
+          pending.set(job.id, job.unit);
+          worker.postMessage(job);
+        };
+        worker.on("message", (reply: Reply) => {
+          const unit = pending.get(reply.id)!;
+          pending.delete(reply.id);
+          if ("error" in reply) onRows(unit, { skipped: { kind: "skipped", path: unit.path, reason: `could not be indexed: ${reply.error}` } });
+          else onRows(unit, reply.rows);
+          feed();
+        });
+        worker.on("error", reject);
+        worker.on("exit", (code) => {
+          if (pending.size > 0) reject(new Error(`a library worker stopped (exit code ${code}) while indexing ${[...pending.values()].map((u) => u.path).join(", ")}`));
+        });
+        feed();
+      }),
+    ),
+  );
+}
+
+/** The worker side: index each unit it is sent, with the same tools, until terminated. */
+export function serveLibraryWorker(tools: IndexTools): void {
+  const port = parentPort;
+  if (!port) throw new Error("serveLibraryWorker runs only in a worker thread");
+  const read = readerUnder((workerData as { root: string }).root);
+  port.on("message", (job: Job) => {
+    indexSession(job.unit, read, tools).then(
+      (rows) => port.postMessage({ id: job.id, rows } satisfies Reply),
+      (error: unknown) => port.postMessage({ id: job.id, error: error instanceof Error ? error.message : String(error) } satisfies Reply),
+    );
+  });
+}
+
+export function isLibraryWorker(): boolean {
+  return (workerData as { role?: string } | null)?.role === LIBRARY_WORKER_ROLE;
+}

@@ -1,0 +1,88 @@
+/**
+ * One audit pass over one session of a library: read it, find its recorded
+ * compactions, audit each, and keep only the rows. The session itself is let
+ * go when this returns, so indexing a folder holds one session per worker at
+ * a time, never the folder. The app's Web Workers and the CLI's worker
+ * threads both call this function: one code path.
+ */
+import type { Session } from "../model.ts";
+import { loadSession } from "../session.ts";
+import type { SessionUnit } from "./discover.ts";
+import type { LibraryCompactionRow, LibrarySessionRow, SessionRows } from "./rows.ts";
+
+/** The per-compaction audit (`audit <file> --json`'s rows), given a loaded session. */
+export type CompactionAuditor = (session: Session, leafId: string | null) => Promise<CompactionAudit[]>;
+export type CompactionAudit = Omit<LibraryCompactionRow, "kind" | "path" | "compactionKind"> & { kind: string };
+
+/** Model-view tokens of a session's branch, and the tokenizer's label. */
+export type BranchTokenCounter = (session: Session, leafId: string | null) => { tokens: number; tokenizer: string } | null;
+
+export interface IndexTools {
+  audit: CompactionAuditor;
+  countTokens?: BranchTokenCounter;
+}
+
+/** Reads a file of the unit; the CLI reads the disk, the app a dropped File. */
+export type ReadFile = (path: string) => Promise<Uint8Array>;
+
+export async function indexSession(unit: SessionUnit, read: ReadFile, tools: IndexTools): Promise<SessionRows> {
+  let session: Session;
+  try {
+    session = loadSession(await read(unit.path));
+  } catch (error) {
+    return { skipped: { kind: "skipped", path: unit.path, reason: reasonOf(error) } };
+  }
+  const leaf = session.defaultLeafId;
+  const audits = await tools.audit(session, leaf);
+  const compactions: LibraryCompactionRow[] = audits.map(({ kind, ...audit }) => ({ kind: "compaction", path: unit.path, compactionKind: kind, ...audit }));
+  const tokens = tools.countTokens?.(session, leaf) ?? null;
+  const worst = worstCompaction(compactions);
+  const row: LibrarySessionRow = {
+    kind: "session",
+    path: unit.path,
+    agent: unit.agent === "unknown" ? session.format : unit.agent,
+    format: session.format,
+    project: unit.project,
+    date: sessionDate(session) ?? new Date(unit.mtimeMs).toISOString(),
+    bytes: unit.bytes,
+    files: unit.files.length,
+    messages: session.branch(leaf).length,
+    tokens: tokens?.tokens ?? null,
+    tokenizer: tokens?.tokenizer ?? null,
+    compactions: compactions.length,
+    worstCompaction: worst && { index: worst.index, ...worst.facts },
+    factsDropped: compactions.reduce((sum, compaction) => sum + compaction.dropped.facts.length, 0),
+    warnings: session.warnings.length,
+  };
+  return { session: row, compactions };
+}
+
+/** The compaction after which the fewest of the asked facts were still present (ties: the earlier one). */
+export function worstCompaction(rows: readonly LibraryCompactionRow[]): LibraryCompactionRow | null {
+  let worst: LibraryCompactionRow | null = null;
+  for (const row of rows) {
+    if (worst === null || keptShare(row) < keptShare(worst)) worst = row;
+  }
+  return worst;
+}
+
+function keptShare(row: LibraryCompactionRow): number {
+  return row.facts.asked === 0 ? 1 : row.facts.recorded / row.facts.asked;
+}
+
+/** The first timestamp the session states (its header, else its first message), as ISO. */
+export function sessionDate(session: Session): string | null {
+  const header = session.header as Record<string, unknown> | undefined;
+  const candidates: unknown[] = [header?.timestamp, header?.startTime, (header?.payload as Record<string, unknown> | undefined)?.timestamp];
+  for (const entry of session.entries.slice(0, 50)) for (const message of entry.messages) candidates.push(message.meta.timestamp);
+  for (const value of candidates) {
+    const date = typeof value === "string" || typeof value === "number" ? new Date(value) : null;
+    if (date && !Number.isNaN(date.getTime())) return date.toISOString();
+  }
+  return null;
+}
+
+function reasonOf(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  return message.split("\n", 1)[0]!.slice(0, 300);
+}

@@ -1,0 +1,99 @@
+/**
+ * The library's rows: what one audit pass over a session yields, in the shape
+ * `audit <folder> --json` prints one per line (the hand-off to DuckDB, SQLite
+ * or any engine that reads JSON lines) and the app's library table shows.
+ * Derived figures and fact texts only: never a message's text.
+ */
+
+export interface LibrarySessionRow {
+  kind: "session";
+  path: string;
+  /** The agent the layout names; `format` is what the reader found in the content. */
+  agent: string;
+  format: string;
+  project: string | null;
+  /** The session's first timestamp (ISO), else the file's modification time. */
+  date: string;
+  bytes: number;
+  files: number;
+  messages: number;
+  /** Tokens of the model's view of the branch (see `tokenizer`), null where not counted. */
+  tokens: number | null;
+  tokenizer: string | null;
+  compactions: number;
+  /** Facts present after the agent's worst compaction, as asked/present; null without compactions. */
+  worstCompaction: { index: number; asked: number; recorded: number; transparent: number } | null;
+  /** Facts the agent's compactions dropped, summed over them. */
+  factsDropped: number;
+  warnings: number;
+}
+
+export interface LibraryCompactionRow {
+  kind: "compaction";
+  path: string;
+  index: number;
+  line: number;
+  entryId: string;
+  compactionKind: string;
+  trigger: string | null;
+  tokensBefore: number | null;
+  tokensAfter: number | null;
+  messagesBefore: number;
+  messagesAfter: number;
+  facts: { asked: number; recorded: number; transparent: number };
+  dropped: { facts: { probe: string; fact: string }[]; humanMessages: number; toolOutputs: number };
+}
+
+export interface LibrarySkippedRow {
+  kind: "skipped";
+  path: string;
+  reason: string;
+}
+
+export type LibraryRow = LibrarySessionRow | LibraryCompactionRow | LibrarySkippedRow;
+
+/** The rows of one session: its own row first, then one per compaction; or why it was skipped. */
+export type SessionRows = { session: LibrarySessionRow; compactions: LibraryCompactionRow[] } | { skipped: LibrarySkippedRow };
+
+/** One CSV line per session or compaction (`audit <folder> --csv`); fields that hold lists are JSON. */
+export const CSV_COLUMNS = [
+  "kind",
+  "path",
+  "agent",
+  "format",
+  "project",
+  "date",
+  "bytes",
+  "messages",
+  "tokens",
+  "compactions",
+  "factsDropped",
+  "index",
+  "compactionKind",
+  "trigger",
+  "tokensBefore",
+  "tokensAfter",
+  "messagesBefore",
+  "messagesAfter",
+  "factsAsked",
+  "factsRecorded",
+  "factsTransparent",
+  "reason",
+] as const;
+
+export function csvLine(row: LibraryRow): string {
+  const flat: Record<string, unknown> = { ...row };
+  if (row.kind === "compaction") {
+    flat.factsAsked = row.facts.asked;
+    flat.factsRecorded = row.facts.recorded;
+    flat.factsTransparent = row.facts.transparent;
+    flat.factsDropped = row.dropped.facts.length;
+  }
+  return CSV_COLUMNS.map((column) => csvField(flat[column])).join(",");
+}
+
+function csvField(value: unknown): string {
+  if (value === undefined || value === null) return "";
+  const text = typeof value === "string" ? value : typeof value === "number" ? String(value) : JSON.stringify(value);
+  return /[",\n\r]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+}
