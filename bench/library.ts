@@ -1,0 +1,83 @@
+/**
+ * The library benchmark: a generated library (≥ 1,000 sessions, ≥ 1 GB by
+ * default, from the real fixtures) indexed by `audit <folder>` as a whole
+ * process, as a ratio to the single-threaded parse floor of the same files
+ * measured in the same run (read + JSON.parse of every line, or of the whole
+ * file for one-value JSON). Then a second run over the unchanged folder (the
+ * cache). Peak memory is the CLI process's maximum resident set, read by
+ * GNU time. No figure is asserted: the ratios are the result.
+ *
+ *   npm run bench:library [-- --sessions N --mb M --jobs J]
+ */
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { generateLibrary } from "./generate-library.ts";
+
+const ROOT = resolve(import.meta.dirname, "..");
+const FIXTURES = process.env.SESSION_FIXTURES || resolve(ROOT, "../shared/fixtures");
+
+function flag(name: string, fallback: number): number {
+  const at = process.argv.indexOf(`--${name}`);
+  return at === -1 ? fallback : Number(process.argv[at + 1]);
+}
+
+function parseFloor(root: string, files: string[]): number {
+  const started = performance.now();
+  for (const path of files) {
+    const text = readFileSync(join(root, path), "utf8");
+    if (path.endsWith(".json")) {
+      JSON.parse(text);
+      continue;
+    }
+    for (let start = 0; start < text.length; ) {
+      let end = text.indexOf("\n", start);
+      if (end === -1) end = text.length;
+      if (end > start) JSON.parse(text.slice(start, end));
+      start = end + 1;
+    }
+  }
+  return performance.now() - started;
+}
+
+function auditProcess(root: string, cacheDir: string, jobs: number): { ms: number; peakMb: number | null; sessions: number; compactions: number; skipped: number } {
+  const time = existsSync("/usr/bin/time") ? ["/usr/bin/time", "-f", "%M"] : [];
+  const command = [...time, process.execPath, join(ROOT, "bin/session-inspector.mjs"), "audit", root, "--json", "--jobs", String(jobs)];
+  const started = performance.now();
+  const result = spawnSync(command[0]!, command.slice(1), { cwd: ROOT, encoding: "utf8", maxBuffer: 1 << 30, env: { ...process.env, SESSION_INSPECTOR_CACHE_DIR: cacheDir } });
+  const ms = performance.now() - started;
+  if (result.status !== 0) throw new Error(`audit <folder> failed: ${result.stderr}`);
+  const rows = result.stdout.split("\n").filter(Boolean).map((line) => JSON.parse(line) as { kind: string });
+  const peakKb = time.length ? Number(result.stderr.trim().split("\n").pop()) : NaN;
+  return {
+    ms,
+    peakMb: Number.isFinite(peakKb) ? peakKb / 1024 : null,
+    sessions: rows.filter((row) => row.kind === "session").length,
+    compactions: rows.filter((row) => row.kind === "compaction").length,
+    skipped: rows.filter((row) => row.kind === "skipped").length,
+  };
+}
+
+const sessions = flag("sessions", 1000);
+const minBytes = flag("mb", 1000) * 1e6;
+const jobs = flag("jobs", 2);
+const work = mkdtempSync(join(tmpdir(), "si-library-bench-"));
+try {
+  const library = join(work, "library");
+  const generated = generateLibrary(FIXTURES, library, { sessions, minBytes });
+  // The floor first reads the files cold from the page cache's point of view only once; take the better of two.
+  const floor = Math.min(parseFloor(library, generated.files), parseFloor(library, generated.files));
+  const cache = join(work, "cache");
+  const first = auditProcess(library, cache, jobs);
+  const second = auditProcess(library, cache, jobs);
+  const ratio = (ms: number) => `${(ms / floor).toFixed(2)}×`;
+  console.log(`library: ${generated.sessions} sessions, ${(generated.bytes / 1e6).toFixed(0)} MB; ${first.sessions} sessions indexed, ${first.compactions} recorded compactions, ${first.skipped} skipped; --jobs ${jobs}\n`);
+  console.log("| run | ms | ÷ parse floor | peak MB |");
+  console.log("|---|---|---|---|");
+  console.log(`| parse floor (one thread: read + JSON.parse of every line) | ${floor.toFixed(0)} | 1.00× | – |`);
+  console.log(`| audit <folder>, first run (whole process) | ${first.ms.toFixed(0)} | ${ratio(first.ms)} | ${first.peakMb?.toFixed(0) ?? "–"} |`);
+  console.log(`| audit <folder>, unchanged folder (cache) | ${second.ms.toFixed(0)} | ${ratio(second.ms)} | ${second.peakMb?.toFixed(0) ?? "–"} |`);
+} finally {
+  rmSync(work, { recursive: true, force: true });
+}
