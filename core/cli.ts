@@ -9,6 +9,7 @@ import { deepestMessage, isStackOverflow } from "./depth.ts";
 import { useNodeHasher } from "./cli/node-hash.ts";
 import { runCheckrideCommand, runCompact, runInspect, runReport, runRoundsCommand, runScan, runVerify } from "./cli/commands.ts";
 import { runAudit } from "./cli/audit.ts";
+import { isLibraryWorker, serveLibraryWorker } from "./cli/library-pool.ts";
 
 const USAGE = `usage:
   npm run cli -- inspect <file|folder> [--leaf ID] [--format pi|claude|codex|openai|anthropic|gemini|cline|opencode|copilot] [--strict]
@@ -20,6 +21,8 @@ const USAGE = `usage:
                  (the endpoint's API key, if it needs one, comes from SESSION_INSPECTOR_API_KEY)
   npm run cli -- report <file> [--strategy NAME[,NAME…]|all] [--format html|md] [--output FILE] [--keep FINDING,…|--no-redact] [--memory FILE]
   npm run cli -- audit <file> [--json] [--leaf ID] [--reader literal|endpoint] [--endpoint URL --model M] [--memory FILE]
+  npm run cli -- audit <folder> [--json|--csv] [--jobs N] [--no-cache]
+                 (every session below the folder, worst first; --json: one JSON object per line)
                  (every compaction the file records: before/after, facts kept, what was dropped)
   npm run cli -- scan <file>              (possible secrets; report and compact --redact mask them)
   npm run cli -- rounds <file> [--rounds N] [--strategy NAME[,NAME…]|all] [--plant TEXT [--plant-at I] [--distractor TEXT]] [--leaf ID]`;
@@ -76,6 +79,11 @@ function nameOverflow(error: unknown): unknown {
   return new FileError(file, deepest.message.line ?? 0, `message ${deepest.message.id} is nested ${deepest.depth} levels deep, more than this tool can process`);
 }
 
+// The same bundle started as a library worker thread (core/cli/library-pool.ts) serves index jobs instead.
+if (isLibraryWorker()) serveLibraryWorker();
+else runMain();
+
+function runMain(): void {
 main(process.argv.slice(2)).then(
   (code) => {
     process.exitCode = code;
@@ -89,3 +97,4 @@ main(process.argv.slice(2)).then(
     process.exitCode = 2;
   },
 );
+}

@@ -15,8 +15,8 @@ export interface ParsedArgs {
   flags: Map<string, string | true>;
 }
 
-const VALUE_FLAGS = new Set(["leaf", "format", "strategy", "max-prose-characters", "previous", "output", "reader", "endpoint", "model", "memory", "timeout", "rounds", "plant", "plant-at", "distractor", "keep"]);
-const BOOLEAN_FLAGS = new Set(["strict", "json", "help", "redact", "no-redact"]);
+const VALUE_FLAGS = new Set(["leaf", "format", "strategy", "max-prose-characters", "previous", "output", "reader", "endpoint", "model", "memory", "timeout", "rounds", "plant", "plant-at", "distractor", "keep", "jobs"]);
+const BOOLEAN_FLAGS = new Set(["strict", "json", "help", "redact", "no-redact", "csv", "no-cache"]);
 
 export function parseArgs(argv: string[]): ParsedArgs {
   const [command = "help", ...rest] = argv;

@@ -8,9 +8,14 @@ import { auditSession } from "../audit/session.ts";
 import { compactionLine, compactionRow } from "../audit/rows.ts";
 import { UsageError, readInput, readSessionFile, stringFlag, type ParsedArgs } from "./args.ts";
 import { endpointFlags, leafFlag } from "./commands.ts";
+import { isDirectory } from "./folder.ts";
+import { runLibraryAudit } from "./library.ts";
 import { writeOutput } from "./output.ts";
 
 export async function runAudit(args: ParsedArgs): Promise<number> {
+  // A folder is a library: every session in it (core/library), one JSON line per row with --json.
+  const target = args.positional[0];
+  if (target !== undefined && isDirectory(target)) return runLibraryAudit(args, target);
   const { session } = readSessionFile(args);
   const reader = stringFlag(args, "reader") ?? "literal";
   if (reader !== "literal" && reader !== "endpoint") throw new UsageError(`unknown reader "${reader}" (literal or endpoint)`);

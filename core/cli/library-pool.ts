@@ -11,7 +11,7 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { Worker, parentPort, workerData } from "node:worker_threads";
 import type { SessionUnit } from "../library/discover.ts";
-import { indexSession, type IndexTools } from "../library/index-session.ts";
+import { indexSession } from "../library/index-session.ts";
 import type { SessionRows } from "../library/rows.ts";
 
 export const LIBRARY_WORKER_ROLE = "session-inspector-library-indexer";
@@ -35,13 +35,12 @@ export async function indexUnits(
   root: string,
   units: readonly SessionUnit[],
   jobs: number,
-  tools: IndexTools,
   onRows: (unit: SessionUnit, rows: SessionRows) => void,
 ): Promise<void> {
   const queue = [...units].sort((a, b) => b.bytes - a.bytes);
   if (jobs <= 1 || queue.length <= 1) {
     const read = readerUnder(root);
-    for (const unit of queue) onRows(unit, await indexSession(unit, read, tools));
+    for (const unit of queue) onRows(unit, await indexSession(unit, read));
     return;
   }
   const threads = Math.min(jobs, queue.length);
@@ -79,13 +78,13 @@ export async function indexUnits(
   );
 }
 
-/** The worker side: index each unit it is sent, with the same tools, until terminated. */
-export function serveLibraryWorker(tools: IndexTools): void {
+/** The worker side: index each unit it is sent, until terminated. */
+export function serveLibraryWorker(): void {
   const port = parentPort;
   if (!port) throw new Error("serveLibraryWorker runs only in a worker thread");
   const read = readerUnder((workerData as { root: string }).root);
   port.on("message", (job: Job) => {
-    indexSession(job.unit, read, tools).then(
+    indexSession(job.unit, read).then(
       (rows) => port.postMessage({ id: job.id, rows } satisfies Reply),
       (error: unknown) => port.postMessage({ id: job.id, error: error instanceof Error ? error.message : String(error) } satisfies Reply),
     );

@@ -10,7 +10,6 @@ import { availableParallelism, homedir } from "node:os";
 import { join } from "node:path";
 import { LibraryCache, type CachedRows } from "../library/cache.ts";
 import { discoverSessions, type SessionUnit } from "../library/discover.ts";
-import type { IndexTools } from "../library/index-session.ts";
 import { CSV_COLUMNS, csvLine, type LibraryCompactionRow, type LibraryRow, type LibrarySessionRow, type LibrarySkippedRow, type SessionRows } from "../library/rows.ts";
 import { byFactsDropped, summarizeByAgent } from "../library/summary.ts";
 import { UsageError, stringFlag, type ParsedArgs } from "./args.ts";
@@ -54,7 +53,7 @@ function saveCache(file: string | null, cache: LibraryCache): void {
 
 export async function auditLibrary(
   root: string,
-  options: { jobs: number; cacheFile: string | null; tools: IndexTools; onProgress?: (done: number, total: number, bytes: number) => void },
+  options: { jobs: number; cacheFile: string | null; onProgress?: (done: number, total: number, bytes: number) => void },
 ): Promise<LibraryResult> {
   const walk = walkFolder(root);
   const found = discoverSessions(walk.listing);
@@ -69,7 +68,7 @@ export async function auditLibrary(
   }
   let done = 0;
   let bytes = 0;
-  await indexUnits(root, toIndex, options.jobs, options.tools, (unit, rows) => {
+  await indexUnits(root, toIndex, options.jobs, (unit, rows) => {
     results.set(unit.path, rows);
     cache.set(unit, rows);
     done++;
@@ -102,7 +101,7 @@ export function orderedRows(result: LibraryResult): LibraryRow[] {
   return rows;
 }
 
-export async function runLibraryAudit(args: ParsedArgs, root: string, tools: IndexTools): Promise<number> {
+export async function runLibraryAudit(args: ParsedArgs, root: string): Promise<number> {
   const jobsFlag = stringFlag(args, "jobs");
   if (jobsFlag !== undefined && !/^[1-9]\d*$/.test(jobsFlag)) throw new UsageError("--jobs takes a whole number of threads (1 or more)");
   const jobs = jobsFlag ? Number(jobsFlag) : availableParallelism();
@@ -115,7 +114,7 @@ export async function runLibraryAudit(args: ParsedArgs, root: string, tools: Ind
         process.stderr.write(`\rindexed ${done}/${total} sessions, ${(bytes / 1e6).toFixed(1)} MB, ${elapsed.toFixed(1)} s, about ${eta.toFixed(0)} s left `);
       }
     : undefined;
-  const result = await auditLibrary(root, { jobs, cacheFile, tools, onProgress: progress });
+  const result = await auditLibrary(root, { jobs, cacheFile, onProgress: progress });
   if (progress) process.stderr.write("\n");
   const rows = orderedRows(result);
   if (args.flags.has("json")) {
@@ -125,21 +124,40 @@ export async function runLibraryAudit(args: ParsedArgs, root: string, tools: Ind
   } else {
     process.stdout.write(libraryTable(result) + "\n");
   }
-  process.stderr.write(`${result.sessions.length} sessions (${result.cached} from the cache), ${result.compactions.length} recorded compactions, ${result.skipped.length} skipped; ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
+  process.stderr.write(
+    `${result.sessions.length} sessions, ${result.compactions.length} recorded compactions, ${result.skipped.length} skipped; ${result.cached} of ${result.cached + result.indexed} candidates from the cache; ${((Date.now() - started) / 1000).toFixed(1)} s\n`,
+  );
   return 0;
 }
 
+/** Columns padded to their widest cell; numbers right-aligned. */
+function columns(rows: string[][], rightAligned: readonly number[]): string[] {
+  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((row) => row[i]!.length)));
+  return rows.map((row) => row.map((cell, i) => (rightAligned.includes(i) ? cell.padStart(widths[i]!) : cell.padEnd(widths[i]!))).join("  ").trimEnd());
+}
+
 function libraryTable(result: LibraryResult): string {
-  const lines: string[] = [];
-  lines.push("agent      compactions  median kept (agent / transparent)  facts dropped");
-  for (const agent of summarizeByAgent(result.sessions, result.compactions)) {
-    const pct = (value: number | null) => (value === null ? "  –" : `${Math.round(value * 100)}%`.padStart(4));
-    lines.push(`${agent.agent.padEnd(10)} ${String(agent.compactions).padStart(11)}  ${pct(agent.medianKeptRecorded)} / ${pct(agent.medianKeptTransparent)}${" ".repeat(22)}${agent.factsDropped}`);
-  }
-  lines.push("", "facts dropped  worst kept  compactions  session");
-  for (const row of [...result.sessions].sort(byFactsDropped)) {
-    const worst = row.worstCompaction ? `#${row.worstCompaction.index} ${row.worstCompaction.recorded}/${row.worstCompaction.asked}` : "–";
-    lines.push(`${String(row.factsDropped).padStart(13)}  ${worst.padStart(10)}  ${String(row.compactions).padStart(11)}  ${row.path}`);
-  }
-  return lines.join("\n");
+  const pct = (value: number | null) => (value === null ? "–" : `${Math.round(value * 100)}%`);
+  const agents = summarizeByAgent(result.sessions, result.compactions).map((agent) => [
+    agent.agent,
+    String(agent.sessions),
+    String(agent.compactions),
+    pct(agent.medianKeptRecorded),
+    pct(agent.medianKeptTransparent),
+    String(agent.factsDropped),
+  ]);
+  const sessions = [...result.sessions].sort(byFactsDropped).map((row) => [
+    String(row.factsDropped),
+    row.worstCompaction ? `#${row.worstCompaction.index}: ${row.worstCompaction.recorded}/${row.worstCompaction.asked}` : "–",
+    String(row.compactions),
+    row.agent,
+    row.path,
+  ]);
+  return [
+    "Facts present in context (literal reader) after each agent's own compactions, against transparent compaction at the same moments:",
+    ...columns([["agent", "sessions", "compactions", "median kept", "transparent", "facts dropped"], ...agents], [1, 2, 3, 4, 5]),
+    "",
+    "Sessions, most facts dropped first:",
+    ...columns([["facts dropped", "worst compaction", "compactions", "agent", "session"], ...sessions], [0, 1, 2]),
+  ].join("\n");
 }

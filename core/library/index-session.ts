@@ -5,37 +5,43 @@
  * a time, never the folder. The app's Web Workers and the CLI's worker
  * threads both call this function: one code path.
  */
+import { auditSession } from "../audit/session.ts";
+import { compactionRow } from "../audit/rows.ts";
 import type { Session } from "../model.ts";
 import { loadSession } from "../session.ts";
+import { loadSessionFiles } from "../session-files.ts";
 import type { SessionUnit } from "./discover.ts";
 import type { LibraryCompactionRow, LibrarySessionRow, SessionRows } from "./rows.ts";
-
-/** The per-compaction audit (`audit <file> --json`'s rows), given a loaded session. */
-export type CompactionAuditor = (session: Session, leafId: string | null) => Promise<CompactionAudit[]>;
-export type CompactionAudit = Omit<LibraryCompactionRow, "kind" | "path" | "compactionKind"> & { kind: string };
-
-/** Model-view tokens of a session's branch, and the tokenizer's label. */
-export type BranchTokenCounter = (session: Session, leafId: string | null) => { tokens: number; tokenizer: string } | null;
-
-export interface IndexTools {
-  audit: CompactionAuditor;
-  countTokens?: BranchTokenCounter;
-}
 
 /** Reads a file of the unit; the CLI reads the disk, the app a dropped File. */
 export type ReadFile = (path: string) => Promise<Uint8Array>;
 
-export async function indexSession(unit: SessionUnit, read: ReadFile, tools: IndexTools): Promise<SessionRows> {
+/** The files a reader takes: tool-result sidecars are previews' targets, not transcript. */
+const READ_ROLES = new Set(["session", "subagent", "subagent-meta", "task-part"]);
+
+async function loadUnit(unit: SessionUnit, read: ReadFile): Promise<Session> {
+  const files = unit.files.filter((file) => READ_ROLES.has(file.role));
+  if (files.length === 1) return loadSession(await read(unit.path));
+  const named = [];
+  for (const file of files) named.push({ name: file.path, bytes: await read(file.path) });
+  return loadSessionFiles(named);
+}
+
+export async function indexSession(unit: SessionUnit, read: ReadFile): Promise<SessionRows> {
   let session: Session;
   try {
-    session = loadSession(await read(unit.path));
+    session = await loadUnit(unit, read);
   } catch (error) {
     return { skipped: { kind: "skipped", path: unit.path, reason: reasonOf(error) } };
   }
   const leaf = session.defaultLeafId;
-  const audits = await tools.audit(session, leaf);
-  const compactions: LibraryCompactionRow[] = audits.map(({ kind, ...audit }) => ({ kind: "compaction", path: unit.path, compactionKind: kind, ...audit }));
-  const tokens = tools.countTokens?.(session, leaf) ?? null;
+  // The literal reader: the library never calls a model (facts present in context).
+  const audit = await auditSession(session, { leafId: leaf, reader: "literal" });
+  const compactions: LibraryCompactionRow[] = audit.compactions.map((one) => {
+    const { kind, ...row } = compactionRow(one);
+    return { kind: "compaction", path: unit.path, compactionKind: kind, ...row };
+  });
+  const tokens = branchTokens(session, leaf);
   const worst = worstCompaction(compactions);
   const row: LibrarySessionRow = {
     kind: "session",
@@ -55,6 +61,11 @@ export async function indexSession(unit: SessionUnit, read: ReadFile, tools: Ind
     warnings: session.warnings.length,
   };
   return { session: row, compactions };
+}
+
+/** Model-view tokens of the branch; filled in by the tokens work (null: not counted). */
+function branchTokens(_session: Session, _leaf: string | null): { tokens: number; tokenizer: string } | null {
+  return null;
 }
 
 /** The compaction after which the fewest of the asked facts were still present (ties: the earlier one). */

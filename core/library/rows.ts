@@ -4,6 +4,7 @@
  * or any engine that reads JSON lines) and the app's library table shows.
  * Derived figures and fact texts only: never a message's text.
  */
+import type { CompactionRow } from "../audit/rows.ts";
 
 export interface LibrarySessionRow {
   kind: "session";
@@ -28,21 +29,12 @@ export interface LibrarySessionRow {
   warnings: number;
 }
 
-export interface LibraryCompactionRow {
-  kind: "compaction";
-  path: string;
-  index: number;
-  line: number;
-  entryId: string;
-  compactionKind: string;
-  trigger: string | null;
-  tokensBefore: number | null;
-  tokensAfter: number | null;
-  messagesBefore: number;
-  messagesAfter: number;
-  facts: { asked: number; recorded: number; transparent: number };
-  dropped: { facts: { probe: string; fact: string }[]; humanMessages: number; toolOutputs: number };
-}
+/**
+ * A compaction's row: exactly `audit <file> --json`'s row for it (core/audit/rows.ts),
+ * with the session's path, and the compaction's kind renamed so that `kind`
+ * can say what the line is.
+ */
+export type LibraryCompactionRow = { kind: "compaction"; path: string; compactionKind: string } & Omit<CompactionRow, "kind">;
 
 export interface LibrarySkippedRow {
   kind: "skipped";
@@ -78,6 +70,8 @@ export const CSV_COLUMNS = [
   "factsAsked",
   "factsRecorded",
   "factsTransparent",
+  "humanMessagesDropped",
+  "toolOutputsDropped",
   "reason",
 ] as const;
 
@@ -88,6 +82,8 @@ export function csvLine(row: LibraryRow): string {
     flat.factsRecorded = row.facts.recorded;
     flat.factsTransparent = row.facts.transparent;
     flat.factsDropped = row.dropped.facts.length;
+    flat.humanMessagesDropped = row.dropped.humanMessages.length;
+    flat.toolOutputsDropped = row.dropped.toolOutputs.length;
   }
   return CSV_COLUMNS.map((column) => csvField(flat[column])).join(",");
 }
