@@ -12,6 +12,7 @@ import { SessionError } from "../model.ts";
 import { anthropicContent, splitUserContent } from "./anthropic-blocks.ts";
 import { countOffTree, isRecord, without, type BranchContext, type ReaderOutput } from "./common.ts";
 import { claudeCompactionHistory } from "../compactions/claude.ts";
+import { claudeUsage } from "../usage/claude.ts";
 
 const CLAUDE_TYPES = new Set(["user", "assistant", "system", "summary", "progress", "file-history-snapshot", "queue-operation"]);
 
@@ -83,6 +84,7 @@ export function readClaude(records: JsonLine[], strict: boolean): ReaderOutput {
     branchMessages: claudeBranch,
     recorded: (path, context) => claudeCompactionHistory(path, claudeBranch(path, context), context).recorded,
     compactions: (path, context) => claudeCompactionHistory(path, claudeBranch(path, context), context).compactions,
+    usage: claudeUsage,
   };
 }
 

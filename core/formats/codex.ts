@@ -10,6 +10,7 @@ import type { JsonLine } from "../jsonl.ts";
 import { SessionError } from "../model.ts";
 import { countOffTree, extraFields, isRecord, without, withExtra, type ReaderOutput } from "./common.ts";
 import { codexCompactionHistory } from "../compactions/codex.ts";
+import { codexUsage } from "../usage/codex.ts";
 
 const MODERN_TYPES = new Set(["session_meta", "turn_context", "response_item", "event_msg", "compacted"]);
 const RESPONSE_ITEM_TYPES = new Set([
@@ -108,6 +109,7 @@ export function readCodex(records: JsonLine[], strict: boolean): ReaderOutput {
     defaultLeafId: previousId,
     recorded: (path) => codexCompactionHistory(path).recorded,
     compactions: (path) => codexCompactionHistory(path).compactions,
+    usage: codexUsage,
   };
 }
 

@@ -9,6 +9,7 @@ import type { JsonLine } from "../jsonl.ts";
 import { SessionError } from "../model.ts";
 import { extraFields, isRecord, without, withExtra, type ReaderOutput } from "./common.ts";
 import { piCompactionHistory } from "../compactions/pi.ts";
+import { piUsage } from "../usage/pi.ts";
 
 export function looksLikePi(first: unknown): boolean {
   return isRecord(first) && first.type === "session" && typeof first.id === "string";
@@ -107,6 +108,7 @@ export class PiReader {
       defaultLeafId: entries.length > 0 ? entries[entries.length - 1]!.id : null,
       recorded: (path) => piCompactionHistory(path, firstKeptId).recorded,
       compactions: (path) => piCompactionHistory(path, firstKeptId).compactions,
+      usage: piUsage,
     };
   }
 }

@@ -1,0 +1,39 @@
+/**
+ * What a context is made of, by category of the model's view, in tokens: the
+ * one implementation behind the app's composition bar and the report's (they
+ * used to compute it twice, with different arithmetic, and disagreed).
+ * Also the token stats a checkpoint carries.
+ */
+import type { FormatName, Message } from "./model.ts";
+import { CATEGORY_LABELS, type ViewCategory } from "./model-view.ts";
+import { O200K, contextTokens, type Tokenizer } from "./tokens.ts";
+
+export interface CompositionPart {
+  category: ViewCategory;
+  label: string;
+  tokens: number;
+  /** Characters of the same text (for displays that still draw by characters). */
+  chars: number;
+}
+
+const CATEGORY_ORDER = Object.keys(CATEGORY_LABELS) as ViewCategory[];
+
+/** Parts with tokens, largest first (ties in a fixed category order, so the output is deterministic). */
+export function composition(messages: readonly Message[], format: FormatName, tokenizer: Tokenizer = O200K): CompositionPart[] {
+  const tokens = contextTokens(messages, format, tokenizer);
+  return CATEGORY_ORDER.filter((category) => (tokens.byCategory[category] ?? 0) > 0)
+    .map((category) => ({ category, label: CATEGORY_LABELS[category], tokens: tokens.byCategory[category]!, chars: tokens.charsByCategory[category] ?? 0 }))
+    .sort((a, b) => b.tokens - a.tokens || CATEGORY_ORDER.indexOf(a.category) - CATEGORY_ORDER.indexOf(b.category));
+}
+
+export interface TokenStats {
+  /** Model-view tokens of the checkpoint's active view. */
+  activeTokens: number;
+  /** Model-view tokens of the branch it was made from. */
+  originalTokens: number;
+}
+
+/** The token stats of a checkpoint: both views counted by the same model-view rule and tokenizer. */
+export function tokenStats(branch: readonly Message[], active: readonly Message[], format: FormatName, tokenizer: Tokenizer = O200K): TokenStats {
+  return { activeTokens: contextTokens(active, format, tokenizer).total, originalTokens: contextTokens(branch, format, tokenizer).total };
+}

@@ -1,0 +1,96 @@
+/**
+ * Token counts of the model's view (core/model-view.ts) with a real
+ * tokenizer: o200k_base from gpt-tokenizer (imported from its encoding entry
+ * so only that table is bundled). Counted lazily, per message, and cached by
+ * message object: messages are shared between a branch and its active views,
+ * so recompaction and a second look cost nothing. `characters ÷ 4` stays as
+ * a fallback the UI names.
+ */
+import { countTokens as o200kCount } from "gpt-tokenizer/encoding/o200k_base";
+import type { FormatName, Message } from "./model.ts";
+import { messageSegments, type ViewCategory } from "./model-view.ts";
+
+export interface Tokenizer {
+  name: "o200k_base" | "chars/4";
+  /** How to label a count made with it. */
+  label: string;
+  count(text: string): number;
+}
+
+export const TOKENIZER_LABEL = "o200k tokens; Claude's own tokenizer differs by a few percent";
+export const FALLBACK_LABEL = "estimated tokens (characters ÷ 4), not a tokenizer";
+
+// Session text may quote special tokens ("<|endoftext|>"): the model reads them as plain text.
+const AS_PLAIN_TEXT = { disallowedSpecial: new Set<string>() };
+
+export const O200K: Tokenizer = {
+  name: "o200k_base",
+  label: TOKENIZER_LABEL,
+  count: (text) => (text === "" ? 0 : o200kCount(text, AS_PLAIN_TEXT)),
+};
+
+export const CHARS_QUARTER: Tokenizer = {
+  name: "chars/4",
+  label: FALLBACK_LABEL,
+  count: (text) => Math.ceil(text.length / 4),
+};
+
+export interface ViewTokens {
+  total: number;
+  byCategory: Partial<Record<ViewCategory, number>>;
+  /** Characters of the view's text (what chars ÷ 4 would be computed from). */
+  chars: number;
+  charsByCategory: Partial<Record<ViewCategory, number>>;
+  /** Opaque content (encrypted reasoning, images): bytes, never tokens. */
+  opaqueBytes: number;
+}
+
+interface CacheSlot {
+  format: FormatName;
+  tokenizer: Tokenizer;
+  tokens: ViewTokens;
+}
+
+/** Per message object; a message belongs to one session, so one slot per tokenizer is enough. */
+const cache = new WeakMap<Message, CacheSlot[]>();
+
+/** The model-view tokens of one message, counted once and cached. */
+export function messageTokens(message: Message, format: FormatName, tokenizer: Tokenizer = O200K): ViewTokens {
+  let slots = cache.get(message);
+  const hit = slots?.find((slot) => slot.format === format && slot.tokenizer === tokenizer);
+  if (hit) return hit.tokens;
+  const tokens = emptyTokens();
+  for (const segment of messageSegments(message, format)) {
+    if (segment.opaque) tokens.opaqueBytes += segment.opaque.bytes;
+    if (segment.text === "") continue;
+    const count = tokenizer.count(segment.text);
+    tokens.total += count;
+    tokens.chars += segment.text.length;
+    tokens.byCategory[segment.category] = (tokens.byCategory[segment.category] ?? 0) + count;
+    tokens.charsByCategory[segment.category] = (tokens.charsByCategory[segment.category] ?? 0) + segment.text.length;
+  }
+  if (!slots) cache.set(message, (slots = []));
+  slots.push({ format, tokenizer, tokens });
+  return tokens;
+}
+
+/** The model-view tokens of a whole context: the sum of its messages'. */
+export function contextTokens(messages: readonly Message[], format: FormatName, tokenizer: Tokenizer = O200K): ViewTokens {
+  const sum = emptyTokens();
+  for (const message of messages) {
+    const tokens = messageTokens(message, format, tokenizer);
+    sum.total += tokens.total;
+    sum.chars += tokens.chars;
+    sum.opaqueBytes += tokens.opaqueBytes;
+    for (const key in tokens.byCategory) {
+      const category = key as ViewCategory;
+      sum.byCategory[category] = (sum.byCategory[category] ?? 0) + tokens.byCategory[category]!;
+      sum.charsByCategory[category] = (sum.charsByCategory[category] ?? 0) + tokens.charsByCategory[category]!;
+    }
+  }
+  return sum;
+}
+
+function emptyTokens(): ViewTokens {
+  return { total: 0, byCategory: {}, chars: 0, charsByCategory: {}, opaqueBytes: 0 };
+}
