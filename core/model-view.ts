@@ -196,7 +196,7 @@ function piSummarySegments(message: Message): ViewSegment[] {
   return segments;
 }
 
-/** The view's text for one message (tests, debugging): segments joined, opaque content as a label. */
+/** The view's text for one message (tests, debugging): segments in order, opaque content as a label. */
 export function viewText(segments: readonly ViewSegment[]): string {
-  return segments.map((s) => (s.opaque ? `${s.text}[${s.opaque.label}, ${s.opaque.bytes} bytes]` : s.text)).join("\n");
+  return segments.map((s) => (s.opaque ? `${s.text}[${s.opaque.label}, ${s.opaque.bytes} bytes]` : s.text)).join("");
 }

@@ -1,0 +1,74 @@
+/** The tokenizer, the per-message cache, the fallback, and the one composition. */
+import { describe, expect, it } from "vitest";
+import type { Message } from "../../../core/model.ts";
+import { composition, tokenStats } from "../../../core/composition.ts";
+import { CHARS_QUARTER, O200K, TOKENIZER_LABEL, contextTokens, messageTokens, type Tokenizer } from "../../../core/tokens.ts";
+
+const msg = (id: string, role: Message["role"], blocks: Message["blocks"], meta: Record<string, unknown> = {}): Message => ({ id, role, meta, blocks });
+
+describe("o200k token counts", () => {
+  it("counts as o200k_base does (figures from OpenAI's tokenizer for these strings)", () => {
+    expect(O200K.count("hello world")).toBe(2);
+    expect(O200K.count("")).toBe(0);
+    expect(O200K.label).toBe(TOKENIZER_LABEL);
+    expect(TOKENIZER_LABEL).toBe("o200k tokens; Claude's own tokenizer differs by a few percent");
+  });
+
+  it("reads special-token text in a session as plain text instead of throwing", () => {
+    expect(O200K.count("<|endoftext|>")).toBeGreaterThan(1);
+  });
+
+  it("the named fallback is characters ÷ 4, rounded up", () => {
+    expect(CHARS_QUARTER.count("abcde")).toBe(2);
+    expect(CHARS_QUARTER.label).toMatch(/characters ÷ 4/);
+  });
+});
+
+describe("per-message counts", () => {
+  const counting = (): Tokenizer & { calls: number } => {
+    const tokenizer = { name: "chars/4" as const, label: "test", calls: 0, count: (text: string) => (tokenizer.calls++, text.length) };
+    return tokenizer;
+  };
+
+  it("are cached by message object: a second count of the same context tokenizes nothing", () => {
+    const tokenizer = counting();
+    const messages = [msg("a", "user", [{ type: "text", text: "four" }]), msg("b", "assistant", [{ type: "text", text: "six ok" }])];
+    expect(contextTokens(messages, "pi", tokenizer).total).toBe(10);
+    const calls = tokenizer.calls;
+    expect(contextTokens(messages, "pi", tokenizer).total).toBe(10);
+    expect(tokenizer.calls).toBe(calls);
+    expect(messageTokens(messages[0]!, "pi", tokenizer)).toBe(messageTokens(messages[0]!, "pi", tokenizer));
+  });
+
+  it("count the model's view only: metadata adds nothing, opaque content is bytes not tokens", () => {
+    const bare = msg("a", "toolResult", [{ type: "text", text: "ok" }]);
+    const heavy = msg("b", "toolResult", [{ type: "text", text: "ok" }], { record: { toolUseResult: { stdout: "x".repeat(10_000) } }, usage: { input_tokens: 5 } });
+    expect(messageTokens(heavy, "claude").total).toBe(messageTokens(bare, "claude").total);
+    const image = msg("c", "user", [{ type: "image", mimeType: "image/png", data: "A".repeat(800) }]);
+    expect(messageTokens(image, "claude")).toMatchObject({ total: 0, opaqueBytes: 600 });
+  });
+});
+
+describe("the one composition", () => {
+  const context = [
+    msg("u", "user", [{ type: "text", text: "hello world" }]),
+    msg("a", "assistant", [{ type: "text", text: "hello" }, { type: "toolCall", id: "t1", name: "read", arguments: { path: "a.ts" } }]),
+    msg("r", "toolResult", [{ type: "text", text: "hello world hello world" }]),
+  ];
+
+  it("splits a context by view category, in tokens, largest first, summing to the context's count", () => {
+    const parts = composition(context, "pi");
+    expect(parts.map((p) => p.category)).toEqual(["toolCalls", "toolOutput", "userProse", "assistantProse"]);
+    expect(parts.find((p) => p.category === "userProse")).toEqual({ category: "userProse", label: "user prose", tokens: 2, chars: 11 });
+    expect(parts.find((p) => p.category === "assistantProse")?.tokens).toBe(1);
+    expect(parts.reduce((sum, p) => sum + p.tokens, 0)).toBe(contextTokens(context, "pi").total);
+  });
+
+  it("token stats count the branch and the active view by the same rule", () => {
+    const active = [context[0]!, context[1]!, msg("r", "toolResult", [{ type: "omitted", recoveryId: "r#/blocks", sha256: "0".repeat(64), bytes: 40, kind: "toolResult", label: "read output" }])];
+    const stats = tokenStats(context, active, "pi");
+    expect(stats.originalTokens).toBe(contextTokens(context, "pi").total);
+    expect(stats.activeTokens).toBe(contextTokens(active, "pi").total);
+    expect(stats.activeTokens).not.toBe(stats.originalTokens);
+  });
+});

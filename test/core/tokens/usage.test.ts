@@ -1,0 +1,138 @@
+/**
+ * The file's own usage series, checked on every real fixture against an
+ * independent read of the raw lines written here (JSON.parse per line, no
+ * reader code), and the rules labelled on composed records.
+ */
+import { describe, expect, it } from "vitest";
+import type { UsageTurn } from "../../../core/model.ts";
+import { loadSession } from "../../../core/session.ts";
+import { contextBeforeTurn } from "../../../core/usage/turn-context.ts";
+import { fixturesByLoadability } from "../../helpers/loadable.ts";
+
+type Raw = Record<string, any>;
+const rawLines = (bytes: Uint8Array): { line: number; value: Raw }[] =>
+  new TextDecoder()
+    .decode(bytes)
+    .split("\n")
+    .map((text, i) => ({ line: i + 1, text }))
+    .filter((l) => l.text.trim() !== "")
+    .map((l) => ({ line: l.line, value: JSON.parse(l.text) as Raw }));
+
+const n = (v: unknown) => (typeof v === "number" ? v : 0);
+type Figures = Omit<UsageTurn, "messageId">;
+
+/** Claude Code: assistant lines on the branch, one turn per message.id (last non-zero line's figures), all-zero ones out. */
+function claudeByHand(bytes: Uint8Array, onBranch: Set<string>): Figures[] {
+  const turns: Figures[] = [];
+  const byApiId = new Map<string, Figures>();
+  for (const { line, value } of rawLines(bytes)) {
+    const usage = value.message?.usage;
+    if (value.type !== "assistant" || !usage || !onBranch.has(value.uuid)) continue;
+    const f = { line, input: n(usage.input_tokens), output: n(usage.output_tokens), cacheRead: n(usage.cache_read_input_tokens), cacheWrite: n(usage.cache_creation_input_tokens) };
+    const turn = { ...f, contextTokens: f.input + f.cacheRead + f.cacheWrite };
+    const zero = f.input + f.output + f.cacheRead + f.cacheWrite === 0;
+    const earlier = byApiId.get(value.message.id);
+    if (earlier) {
+      if (!zero) Object.assign(earlier, turn);
+    } else if (!zero) {
+      byApiId.set(value.message.id, turn);
+      turns.push(turn);
+    }
+  }
+  return turns;
+}
+
+/** Codex: token_count events with last_token_usage; cached tokens are inside input_tokens; a repeated running total is one event. */
+function codexByHand(bytes: Uint8Array): { turns: Figures[]; window: number | null } {
+  const turns: Figures[] = [];
+  let window: number | null = null;
+  let previous = "";
+  for (const { line, value } of rawLines(bytes)) {
+    const info = value.type === "event_msg" && value.payload?.type === "token_count" ? value.payload.info : null;
+    if (!info) continue;
+    if (typeof info.model_context_window === "number") window = info.model_context_window;
+    const last = info.last_token_usage;
+    if (!last || JSON.stringify(info.total_token_usage ?? null) === previous) continue;
+    previous = JSON.stringify(info.total_token_usage ?? null);
+    turns.push({ line, input: last.input_tokens - last.cached_input_tokens, cacheRead: last.cached_input_tokens, cacheWrite: 0, output: last.output_tokens, contextTokens: last.input_tokens });
+  }
+  return { turns, window };
+}
+
+/** Pi: assistant messages on the branch with non-zero usage; context = input + cacheRead + cacheWrite. */
+function piByHand(bytes: Uint8Array, onBranch: Set<string>): Figures[] {
+  const turns: Figures[] = [];
+  for (const { line, value } of rawLines(bytes)) {
+    const m = value.message;
+    const id = typeof value.id === "string" ? value.id : `L${line}`;
+    if (value.type !== "message" || m?.role !== "assistant" || !m.usage || !onBranch.has(id)) continue;
+    const f = { input: n(m.usage.input), output: n(m.usage.output), cacheRead: n(m.usage.cacheRead), cacheWrite: n(m.usage.cacheWrite) };
+    if (f.input + f.output + f.cacheRead + f.cacheWrite === 0) continue;
+    turns.push({ line, ...f, contextTokens: f.input + f.cacheRead + f.cacheWrite });
+  }
+  return turns;
+}
+
+const withoutIds = (turns: UsageTurn[]): Figures[] => turns.map(({ messageId: _id, ...rest }) => rest);
+
+describe("on every real fixture, the usage series equals an independent read of the file", () => {
+  const { loaded } = fixturesByLoadability();
+  it.each(loaded.map((f) => [f.name, f] as const))("%s", (_name, { bytes, session }) => {
+    const series = session.usage(null);
+    const onBranch = new Set(session.path(null).map((entry) => entry.id));
+    if (session.format === "claude") {
+      expect(withoutIds(series.turns)).toEqual(claudeByHand(bytes, onBranch));
+      expect(series.contextWindow).toBeNull();
+    } else if (session.format === "codex") {
+      const byHand = codexByHand(bytes);
+      expect(withoutIds(series.turns)).toEqual(byHand.turns);
+      expect(series.contextWindow).toBe(byHand.window);
+    } else if (session.format === "pi") {
+      expect(withoutIds(series.turns)).toEqual(piByHand(bytes, onBranch));
+    } else {
+      // Message arrays record no usage; the new formats' series come with their readers (#18).
+      expect(series.turns).toEqual([]);
+    }
+  });
+
+  it("the real files say what they are: figures known by hand for three of them", () => {
+    const claude = loaded.find((f) => f.name === "claude/entireio__cli__d0-161e0df1cb.jsonl")!.session.usage(null);
+    expect(claude.turns.at(-1)).toMatchObject({ line: 901, input: 1, output: 1, cacheRead: 68490, cacheWrite: 602, contextTokens: 69093 });
+    expect(claude.notes.join(" ")).toMatch(/streamed lines repeat/);
+    expect(claude.notes.join(" ")).toMatch(/1 assistant message records all-zero usage/);
+    const codex = loaded.find((f) => f.name.startsWith("codex/EntityProcess"))!.session.usage(null);
+    expect(codex.contextWindow).toBe(121600);
+    expect(codex.turns.at(-1)).toMatchObject({ line: 861, input: 220, cacheRead: 95872, output: 1905, contextTokens: 96092 });
+    expect(codex.notes.join(" ")).toMatch(/3 token_count events repeat/);
+    const pi = loaded.find((f) => f.name === "pi/badlogic__pi-mono__before-compaction.jsonl")!.session.usage(null);
+    expect(pi.notes.join(" ")).toMatch(/13 assistant messages record all-zero usage/);
+  });
+});
+
+const jsonl = (records: unknown[]) => records.map((r) => JSON.stringify(r)).join("\n") + "\n";
+
+describe("usage rules on composed records", () => {
+  it("Claude Code: streamed lines sharing message.id are one turn; a resumed message's zeroed usage is left out and noted", () => {
+    const base = { sessionId: "s", cwd: "/w", version: "2.1.33", timestamp: "2026-01-01T00:00:00Z" };
+    const usage = (input: number, output: number) => ({ input_tokens: input, output_tokens: output, cache_read_input_tokens: 100, cache_creation_input_tokens: 10 });
+    const session = loadSession(
+      jsonl([
+        { ...base, type: "user", uuid: "u1", parentUuid: null, message: { role: "user", content: "go" } },
+        { ...base, type: "assistant", uuid: "a1", parentUuid: "u1", message: { id: "msg_1", role: "assistant", content: [{ type: "text", text: "a" }], usage: usage(5, 1) } },
+        { ...base, type: "assistant", uuid: "a2", parentUuid: "a1", message: { id: "msg_1", role: "assistant", content: [{ type: "text", text: "b" }], usage: usage(5, 40) } },
+        { ...base, type: "assistant", uuid: "a3", parentUuid: "a2", message: { id: "msg_0", role: "assistant", content: [{ type: "text", text: "old" }], usage: { input_tokens: 0, output_tokens: 0, cache_read_input_tokens: 0, cache_creation_input_tokens: 0 } } },
+      ]),
+    );
+    const series = session.usage(null);
+    expect(series.turns).toEqual([{ line: 3, messageId: "a1", input: 5, output: 40, cacheRead: 100, cacheWrite: 10, contextTokens: 115 }]);
+    expect(series.notes).toHaveLength(2);
+  });
+
+  it("the context read on a turn: the recorded context before the turn's message, or before the response items preceding a Codex record", () => {
+    const u = (id: string, role: "user" | "assistant", line: number) => ({ id, role, meta: {}, blocks: [], line });
+    const recorded = [u("q", "user", 1), u("r1", "assistant", 2), u("q2", "user", 3), u("r2", "assistant", 4), u("r3", "assistant", 5)];
+    const base = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, contextTokens: 0 };
+    expect(contextBeforeTurn(recorded, { ...base, line: 4, messageId: "r2" }).map((m) => m.id)).toEqual(["q", "r1", "q2"]);
+    expect(contextBeforeTurn(recorded, { ...base, line: 6 }).map((m) => m.id)).toEqual(["q", "r1", "q2"]);
+  });
+});
