@@ -30,6 +30,13 @@ export interface CheckpointStats {
   metadataFields: number;
   /** Whole prose blocks moved out by maxProseChars. */
   capped: number;
+  /**
+   * Model-view tokens (core/model-view.ts, o200k) of the active view and of the
+   * branch; present when the caller asked for them (CompactRequest.countTokens),
+   * since counting a 100 MB branch is worth doing only when someone reads it.
+   */
+  activeTokens?: number;
+  originalTokens?: number;
 }
 
 export interface CheckpointSource {

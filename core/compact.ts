@@ -3,6 +3,7 @@
  * worker and the CLI so both produce byte-identical checkpoints.
  */
 import { CHECKPOINT_SCHEMA, type Checkpoint, type CheckpointSource } from "./checkpoint.ts";
+import { tokenStats } from "./composition.ts";
 import type { Session } from "./model.ts";
 import { sessionCwd } from "./session-info.ts";
 import { findStrategy } from "./strategies/index.ts";
@@ -15,6 +16,8 @@ export interface CompactRequest {
   previous?: StrategyContext["previous"];
   /** See StrategyContext.endpoint. */
   endpoint?: StrategyContext["endpoint"];
+  /** Add activeTokens/originalTokens to the stats (the CLI and the report do; the app counts lazily). */
+  countTokens?: boolean;
 }
 
 export async function compactSession(
@@ -45,6 +48,6 @@ export async function compactSession(
     strategy: { name: strategy.name, options, ...result.details },
     active: result.active,
     archive: result.archive,
-    stats: result.stats,
+    stats: request.countTokens ? { ...result.stats, ...tokenStats(branch, result.active, session.format) } : result.stats,
   };
 }

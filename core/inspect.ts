@@ -1,5 +1,9 @@
 /** The `inspect` summary: what the CLI prints and the app's header shows. */
-import type { Session } from "./model.ts";
+import type { Session, UsageTurn } from "./model.ts";
+import { O200K, contextTokens } from "./tokens.ts";
+import { contextBeforeTurn } from "./usage/turn-context.ts";
+
+type TurnFigures = Pick<UsageTurn, "line" | "input" | "output" | "cacheRead" | "cacheWrite">;
 
 export interface InspectSummary {
   format: string;
@@ -11,22 +15,50 @@ export interface InspectSummary {
   toolCalls: number;
   branchToolCalls: number;
   warnings: { line: number; message: string }[];
+  /** The file's own usage records on the branch, as read (never estimated). */
+  usage: {
+    turns: TurnFigures[];
+    last: (TurnFigures & { contextTokens: number }) | null;
+    contextWindow: number | null;
+    notes: string[];
+  };
+  /** Model-view tokens (core/model-view.ts) of the branch, of the recorded context, and of what the model read on the last recorded turn. */
+  modelViewTokens: { branch: number; recorded: number; lastTurn: number | null; tokenizer: string };
 }
 
 export function inspectSession(session: Session, leafId: string | null = null): InspectSummary {
   const leaf = leafId ?? session.defaultLeafId;
   const branch = session.branch(leaf);
+  const recorded = session.recordedContext(leaf).messages;
   const branchCalls = new Set<string>();
   for (const message of branch) for (const block of message.blocks) if (block.type === "toolCall") branchCalls.add(block.id);
+  const usage = session.usage(leaf);
+  const last = usage.turns.at(-1) ?? null;
   return {
     format: session.format,
     formatVersion: session.formatVersion ?? null,
     leafId: leaf,
     leaves: session.leaves,
     branchMessages: branch.length,
-    recordedContextMessages: session.recordedContext(leaf).messages.length,
+    recordedContextMessages: recorded.length,
     toolCalls: session.toolCallIds.size,
     branchToolCalls: branchCalls.size,
     warnings: session.warnings,
+    usage: {
+      turns: usage.turns.map(figures),
+      last: last ? { ...figures(last), contextTokens: last.contextTokens } : null,
+      contextWindow: usage.contextWindow,
+      notes: usage.notes,
+    },
+    modelViewTokens: {
+      branch: contextTokens(branch, session.format).total,
+      recorded: contextTokens(recorded, session.format).total,
+      lastTurn: last ? contextTokens(contextBeforeTurn(recorded, last), session.format).total : null,
+      tokenizer: O200K.label,
+    },
   };
+}
+
+function figures(turn: UsageTurn): TurnFigures {
+  return { line: turn.line, input: turn.input, output: turn.output, cacheRead: turn.cacheRead, cacheWrite: turn.cacheWrite };
 }

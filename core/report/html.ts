@@ -8,6 +8,7 @@
 import { sha256HexSync } from "../sha256.ts";
 import type { ReportData } from "./model.ts";
 import { compactionsHtml } from "./compactions.ts";
+import { TOKENIZER_LABEL } from "../tokens.ts";
 
 export function escapeHtml(text: string): string {
   return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;").replace(/'/g, "&#39;");
@@ -107,9 +108,9 @@ export function renderHtml(report: ReportData): string {
   const strategyRows = report.strategies
     .map((s) => {
       const pct = s.stats.originalChars ? ((s.stats.activeChars / s.stats.originalChars) * 100).toFixed(1) : "0";
-      const total = s.composition.reduce((sum, p) => sum + p.chars, 0) || 1;
-      const bar = s.composition.map((p, i) => `<div style="flex-grow:${p.chars};background:${COLORS[i % COLORS.length]}" title="${e(p.label)}"></div>`).join("");
-      const legend = s.composition.map((p, i) => `<span class="swatch" style="background:${COLORS[i % COLORS.length]}"></span>${e(p.label)} ${Math.round((p.chars / total) * 100)}%`).join("");
+      const total = s.composition.reduce((sum, p) => sum + p.tokens, 0) || 1;
+      const bar = s.composition.map((p, i) => `<div style="flex-grow:${p.tokens};background:${COLORS[i % COLORS.length]}" title="${e(p.label)}: ${p.tokens.toLocaleString("en-US")} ${e(TOKENIZER_LABEL)}"></div>`).join("");
+      const legend = s.composition.map((p, i) => `<span class="swatch" style="background:${COLORS[i % COLORS.length]}"></span>${e(p.label)} ${Math.round((p.tokens / total) * 100)}%`).join("");
       return `<tr><th>${e(s.name)}<div class="dim">${e(s.label)}</div></th><td>${s.stats.originalChars.toLocaleString("en-US")}</td><td>${s.stats.activeChars.toLocaleString("en-US")} (${pct}%)</td><td>${s.stats.payloads}</td><td>${s.stats.proseVerbatim}/${s.stats.proseSegments}</td><td><div class="bar">${bar}</div><div class="legend">${legend}</div></td></tr>`;
     })
     .join("\n");

@@ -9,6 +9,7 @@ import { checkrideTargets, factOptions } from "../checkride/session.ts";
 import { extractFacts } from "../checkride/facts.ts";
 import { runCheckride, type CheckrideResult } from "../checkride/run.ts";
 import { compactSession } from "../compact.ts";
+import { composition, type CompositionPart } from "../composition.ts";
 import type { Message, Session } from "../model.ts";
 import { maskString, maskValue, masksFor, type Finding } from "../redact.ts";
 import { sessionCwd } from "../session-info.ts";
@@ -28,7 +29,8 @@ export interface ReportStrategy {
   name: string;
   label: string;
   stats: CheckpointStats;
-  composition: { label: string; chars: number }[];
+  /** By category of the model's view, in tokens (core/composition.ts: the app's bar uses the same). */
+  composition: CompositionPart[];
   omissions: { id: string; kind: string; bytes: number; sha256: string; label: string }[];
   omissionCount: number;
 }
@@ -61,33 +63,6 @@ export function messageText(message: Message): string {
   return text.length > ROW_TEXT_LIMIT ? `${text.slice(0, ROW_TEXT_LIMIT)}\n[… ${text.length - ROW_TEXT_LIMIT} more characters in the session]` : text;
 }
 
-export function compositionOf(active: readonly Message[]): { label: string; chars: number }[] {
-  const totals = new Map<string, number>();
-  for (const message of active) {
-    for (const block of message.blocks) {
-      const label =
-        block.type === "text"
-          ? message.role === "user" || message.role === "assistant"
-            ? `${message.role} prose`
-            : message.role === "summary"
-              ? "summaries"
-              : message.role === "toolResult" || message.role === "bash"
-                ? "tool output"
-                : "other text"
-          : block.type === "toolCall"
-            ? "tool calls"
-            : block.type === "omitted"
-              ? "omission markers"
-              : block.type === "thinking"
-                ? "thinking"
-                : "other blocks";
-      const chars = block.type === "text" || block.type === "thinking" ? block.text.length : (JSON.stringify(block) ?? "").length;
-      totals.set(label, (totals.get(label) ?? 0) + chars);
-    }
-  }
-  return [...totals].map(([label, chars]) => ({ label, chars })).sort((a, b) => b.chars - a.chars);
-}
-
 export async function buildReport(
   session: Session,
   file: { name: string; bytes: number; sha256: string },
@@ -104,14 +79,14 @@ export async function buildReport(
   for (const [i, name] of options.strategies.entries()) {
     const strategy = findStrategy(name);
     if (!strategy) throw new Error(`unknown strategy "${name}"`);
-    const checkpoint = await compactSession(session, file, { strategy: name, options: options.strategyOptions ?? {}, leafId });
+    const checkpoint = await compactSession(session, file, { strategy: name, options: options.strategyOptions ?? {}, leafId, countTokens: true });
     if (i === 0) primaryActive = checkpoint.active;
     const omissions = omissionRows(checkpoint);
     strategies.push({
       name,
       label: strategy.label,
       stats: checkpoint.stats,
-      composition: compositionOf(checkpoint.active),
+      composition: composition(checkpoint.active, session.format),
       omissions: maskValue(omissions.slice(0, OMISSION_LIMIT), masks),
       omissionCount: omissions.length,
     });

@@ -247,21 +247,3 @@ export function displayPayload(payload: unknown, full: boolean): DisplayBlock[] 
   if (single) return [displayBlock(single, full)];
   return [{ type: "raw", ...gate(stringifyValue(payload, 2), full) }];
 }
-
-/** Characters of the active context by what they are (for the composition bar). */
-export function composition(active: readonly Message[]): { label: string; chars: number }[] {
-  const totals = new Map<string, number>();
-  const add = (label: string, chars: number) => totals.set(label, (totals.get(label) ?? 0) + chars);
-  for (const message of active) {
-    for (const block of message.blocks) {
-      if (block.type === "text") {
-        const label = message.role === "user" ? "user prose" : message.role === "assistant" ? "assistant prose" : message.role === "summary" ? "summaries" : message.role === "toolResult" || message.role === "bash" ? "tool output" : "other text";
-        add(label, block.text.length);
-      } else if (block.type === "toolCall") add("tool calls", stringifyValue(block.arguments).length + block.name.length);
-      else if (block.type === "omitted") add("omission markers", block.label.length + block.recoveryId.length + 64);
-      else if (block.type === "thinking") add("thinking", block.text.length);
-      else add("other blocks", stringifyValue(block).length);
-    }
-  }
-  return [...totals].map(([label, chars]) => ({ label, chars })).sort((a, b) => b.chars - a.chars);
-}
