@@ -25,6 +25,12 @@
  * whole-process minimum = contract minimum + a bare `node -e ""` process start +
  *                  reading the file from the page cache in the CLI's 8 MB pieces.
  *
+ * tokenize view  = counting o200k tokens of the model's view (core/tokens.ts), as the
+ *                  app's worker does after a load: the composition of the default
+ *                  (transparent) active view, with a cold cache (a fresh load per run);
+ *                  reported as a ratio to `read` (loading the session). The whole
+ *                  branch's count (asked for on demand, never at load) is timed once.
+ *
  * Both sides hash with what the CLI uses, Node's native SHA-256 (WebCrypto's
  * digest in Node 20 runs ~7× slower on this machine and would inflate the
  * floor). Each timed run starts after a full garbage collection, so one
@@ -42,6 +48,8 @@ import type { Checkpoint } from "../core/checkpoint.ts";
 import { checkpointPieces } from "../core/checkpoint-json.ts";
 import { BufferedWriter } from "../core/cli/output.ts";
 import { compactSession } from "../core/compact.ts";
+import { composition } from "../core/composition.ts";
+import { TOKENIZER_LABEL, contextTokens } from "../core/tokens.ts";
 import { fileSha256, sha256Hex } from "../core/hash.ts";
 import { keepSerializedViews } from "../core/serialized.ts";
 import { loadSession } from "../core/session.ts";
@@ -100,6 +108,11 @@ async function bestOfInTurns<K extends string>(tasks: Record<K, () => unknown | 
 
 interface Row {
   input: string;
+  /** Counting the active view's model-view tokens (cold cache), and the whole branch's (once). */
+  tokenizeActiveMs: number;
+  tokenizeBranchMs: number;
+  activeTokens: number;
+  branchTokens: number;
   mb: number;
   floorReadMs: number;
   readMs: number;
@@ -213,8 +226,10 @@ async function measure(input: string, bytes: Uint8Array, file: string): Promise<
       }
     },
   });
+  const tokens = await measureTokenizing(bytes);
   return {
     input,
+    ...tokens,
     mb: bytes.length / 1e6,
     floorReadMs: fastest.floorRead,
     readMs: fastest.read,
@@ -225,6 +240,25 @@ async function measure(input: string, bytes: Uint8Array, file: string): Promise<
     contractMinimumMs: fastest.contractMinimum,
     wholeProcessMinimumMs: fastest.contractMinimum + fastest.bareNode + fastest.readFile,
   };
+}
+
+/** The model-view token counts on a fresh load each run, so the per-message cache starts cold. */
+async function measureTokenizing(bytes: Uint8Array): Promise<Pick<Row, "tokenizeActiveMs" | "tokenizeBranchMs" | "activeTokens" | "branchTokens">> {
+  let tokenizeActiveMs = Infinity;
+  let activeTokens = 0;
+  let session = loadSession(bytes);
+  for (let round = 0; round < RUNS; round++) {
+    if (round > 0) session = loadSession(bytes);
+    const checkpoint = await compactSession(session, { name: "bench", bytes: bytes.length, sha256: "" }, { strategy: "transparent" });
+    collectGarbage();
+    const started = performance.now();
+    activeTokens = composition(checkpoint.active, session.format).reduce((sum, part) => sum + part.tokens, 0);
+    tokenizeActiveMs = Math.min(tokenizeActiveMs, performance.now() - started);
+  }
+  collectGarbage();
+  const started = performance.now();
+  const branchTokens = contextTokens(session.branch(null), session.format).total;
+  return { tokenizeActiveMs, activeTokens, tokenizeBranchMs: performance.now() - started, branchTokens };
 }
 
 const fixture = resolve(import.meta.dirname, "../../shared/fixtures/pi/badlogic__pi-mono__before-compaction.jsonl");
@@ -249,6 +283,14 @@ for (const r of rows) {
   const floor = r.floorCompactMs;
   console.log(
     `| ${r.input} | ${mbps(r.mb, r.readMs)} | ${mbps(r.mb, r.floorReadMs)} | ${ratio(r.readMs, r.floorReadMs)} | ${r.compactMs.toFixed(0)} | ${floor.toFixed(0)} | ${ratio(r.compactMs, floor)} | ${ratio(r.contractMinimumMs, floor)} | ${r.wholeProcessMs.toFixed(0)} | ${ratio(r.wholeProcessMs, floor)} | ${ratio(r.wholeProcessMinimumMs, floor)} |`,
+  );
+}
+console.log(`\nModel-view tokens (${TOKENIZER_LABEL}), counted as the app's worker does after a load (cold cache):\n`);
+console.log("| input | load ms | tokenize active view ms | tokenize ÷ load | active view tokens | whole branch ms (on demand) | branch ÷ load | branch tokens |");
+console.log("|---|---|---|---|---|---|---|---|");
+for (const r of rows) {
+  console.log(
+    `| view of ${r.input} | ${r.readMs.toFixed(0)} | ${r.tokenizeActiveMs.toFixed(0)} | ${ratio(r.tokenizeActiveMs, r.readMs)} | ${r.activeTokens} | ${r.tokenizeBranchMs.toFixed(0)} | ${ratio(r.tokenizeBranchMs, r.readMs)} | ${r.branchTokens} |`,
   );
 }
 console.log(

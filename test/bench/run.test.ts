@@ -24,5 +24,9 @@ describe("npm run bench", () => {
       expect(cells).toHaveLength(10);
       for (const cell of cells) expect(cell).toMatch(/^\d+(\.\d+)?×?$/);
     }
+    // The tokenizer's cost, as a ratio to the load (issue #17).
+    const tokenRows = lines.filter((line) => line.startsWith("| view of "));
+    expect(tokenRows).toHaveLength(2);
+    for (const row of tokenRows) expect(row.split("|")[4]!.trim()).toMatch(/^\d+\.\d\d×$/);
   }, 120_000);
 });
