@@ -1,7 +1,7 @@
 /** The `inspect` summary: what the CLI prints and the app's header shows. */
 import type { Session, UsageTurn } from "./model.ts";
 import { O200K, contextTokens } from "./tokens.ts";
-import { contextBeforeTurn } from "./usage/turn-context.ts";
+import { contextAtTurn } from "./usage/turn-context.ts";
 
 type TurnFigures = Pick<UsageTurn, "line" | "input" | "output" | "cacheRead" | "cacheWrite">;
 
@@ -53,7 +53,7 @@ export function inspectSession(session: Session, leafId: string | null = null): 
     modelViewTokens: {
       branch: contextTokens(branch, session.format).total,
       recorded: contextTokens(recorded, session.format).total,
-      lastTurn: last ? contextTokens(contextBeforeTurn(recorded, last), session.format).total : null,
+      lastTurn: last ? contextTokens(contextAtTurn(session, last), session.format).total : null,
       tokenizer: O200K.label,
     },
   };

@@ -17,6 +17,7 @@ interface SubtleCryptoLike {
 declare var crypto: { subtle: SubtleCryptoLike };
 declare function setTimeout(callback: (...args: unknown[]) => void, ms?: number): unknown;
 declare function clearTimeout(handle: unknown): void;
+declare var performance: { now(): number };
 declare class AbortController {
   readonly signal: unknown;
   abort(): void;

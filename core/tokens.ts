@@ -43,6 +43,13 @@ export interface ViewTokens {
   charsByCategory: Partial<Record<ViewCategory, number>>;
   /** Opaque content (encrypted reasoning, images): bytes, never tokens. */
   opaqueBytes: number;
+  /**
+   * Of `total`, tokens estimated as characters ÷ 4 because a time budget ran
+   * out before the tokenizer reached their messages (0: all counted). Only
+   * counts made with a deadline have any; the estimate is labelled as such.
+   */
+  estimated: number;
+  estimatedByCategory: Partial<Record<ViewCategory, number>>;
 }
 
 interface CacheSlot {
@@ -74,23 +81,58 @@ export function messageTokens(message: Message, format: FormatName, tokenizer: T
   return tokens;
 }
 
-/** The model-view tokens of a whole context: the sum of its messages'. */
-export function contextTokens(messages: readonly Message[], format: FormatName, tokenizer: Tokenizer = O200K): ViewTokens {
+/**
+ * The model-view tokens of a whole context: the sum of its messages'. With a
+ * `deadline` (a performance.now() time), messages not yet counted when it
+ * passes are estimated (chars ÷ 4, reported in `estimated`) instead of
+ * tokenized, so a caller on a clock (the worker's load) stays within it;
+ * what was counted stays cached and later calls finish the job.
+ */
+export function contextTokens(messages: readonly Message[], format: FormatName, tokenizer: Tokenizer = O200K, deadline?: number): ViewTokens {
   const sum = emptyTokens();
   for (const message of messages) {
-    const tokens = messageTokens(message, format, tokenizer);
+    const late = deadline !== undefined && !isCached(message, format, tokenizer) && performance.now() > deadline;
+    const tokens = messageTokens(message, format, late ? CHARS_QUARTER : tokenizer);
     sum.total += tokens.total;
     sum.chars += tokens.chars;
     sum.opaqueBytes += tokens.opaqueBytes;
+    if (late) sum.estimated += tokens.total;
     for (const key in tokens.byCategory) {
       const category = key as ViewCategory;
       sum.byCategory[category] = (sum.byCategory[category] ?? 0) + tokens.byCategory[category]!;
       sum.charsByCategory[category] = (sum.charsByCategory[category] ?? 0) + tokens.charsByCategory[category]!;
+      if (late) sum.estimatedByCategory[category] = (sum.estimatedByCategory[category] ?? 0) + tokens.byCategory[category]!;
     }
   }
   return sum;
 }
 
+function isCached(message: Message, format: FormatName, tokenizer: Tokenizer): boolean {
+  return cache.get(message)?.some((slot) => slot.format === format && slot.tokenizer === tokenizer) ?? false;
+}
+
+/**
+ * Counts a context in slices of `sliceMs`, yielding to the event loop between
+ * them (a worker stays responsive to its other requests), and resolves to the
+ * exact count. Everything counted is cached for every later call.
+ */
+export async function countInSlices(
+  messages: readonly Message[],
+  format: FormatName,
+  options: { sliceMs?: number; signal?: { readonly aborted: boolean }; tokenizer?: Tokenizer } = {},
+): Promise<ViewTokens> {
+  const { sliceMs = 10, signal, tokenizer = O200K } = options;
+  for (let i = 0; i < messages.length; ) {
+    const until = performance.now() + sliceMs;
+    // At least one message a slice, so a slice shorter than any message still makes progress.
+    do messageTokens(messages[i++]!, format, tokenizer);
+    while (i < messages.length && performance.now() < until);
+    if (i < messages.length) await new Promise((resolve) => setTimeout(resolve, 0));
+    if (signal?.aborted) throw new Error("token count cancelled");
+  }
+  return contextTokens(messages, format, tokenizer);
+}
+
 function emptyTokens(): ViewTokens {
-  return { total: 0, byCategory: {}, chars: 0, charsByCategory: {}, opaqueBytes: 0 };
+  return { total: 0, byCategory: {}, chars: 0, charsByCategory: {}, opaqueBytes: 0, estimated: 0, estimatedByCategory: {} };
 }

@@ -13,7 +13,7 @@ import { fileSha256 } from "../../core/hash.ts";
 import { SessionError, textOf, type Message, type Session } from "../../core/model.ts";
 import { StreamingSessionLoader } from "../../core/session-stream.ts";
 import { STRATEGIES } from "../../core/strategies/index.ts";
-import { composition } from "../../core/composition.ts";
+import { LOAD_COUNT_BUDGET_MS, composition } from "../../core/composition.ts";
 import {
   buildPaneModel,
   displayBlocks,
@@ -405,7 +405,7 @@ export class SessionEngine {
       options: checkpoint.strategy.options,
       leafId: params.leafId,
       stats: checkpoint.stats,
-      composition: composition(checkpoint.active, session.format),
+      composition: composition(checkpoint.active, session.format, { budgetMs: LOAD_COUNT_BUDGET_MS }),
       estimatedTokens: { original: Math.ceil(checkpoint.stats.originalChars / 4), active: Math.ceil(checkpoint.stats.activeChars / 4) },
       round,
       hasPrevious: previous !== undefined,

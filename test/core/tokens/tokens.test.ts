@@ -2,7 +2,7 @@
 import { describe, expect, it } from "vitest";
 import type { Message } from "../../../core/model.ts";
 import { composition, tokenStats } from "../../../core/composition.ts";
-import { CHARS_QUARTER, O200K, TOKENIZER_LABEL, contextTokens, messageTokens, type Tokenizer } from "../../../core/tokens.ts";
+import { CHARS_QUARTER, O200K, TOKENIZER_LABEL, contextTokens, countInSlices, messageTokens, type Tokenizer } from "../../../core/tokens.ts";
 
 const msg = (id: string, role: Message["role"], blocks: Message["blocks"], meta: Record<string, unknown> = {}): Message => ({ id, role, meta, blocks });
 
@@ -59,7 +59,7 @@ describe("the one composition", () => {
   it("splits a context by view category, in tokens, largest first, summing to the context's count", () => {
     const parts = composition(context, "pi");
     expect(parts.map((p) => p.category)).toEqual(["toolCalls", "toolOutput", "userProse", "assistantProse"]);
-    expect(parts.find((p) => p.category === "userProse")).toEqual({ category: "userProse", label: "user prose", tokens: 2, chars: 11 });
+    expect(parts.find((p) => p.category === "userProse")).toEqual({ category: "userProse", label: "user prose", tokens: 2, chars: 11, estimated: 0 });
     expect(parts.find((p) => p.category === "assistantProse")?.tokens).toBe(1);
     expect(parts.reduce((sum, p) => sum + p.tokens, 0)).toBe(contextTokens(context, "pi").total);
   });
@@ -70,5 +70,39 @@ describe("the one composition", () => {
     expect(stats.originalTokens).toBe(contextTokens(context, "pi").total);
     expect(stats.activeTokens).toBe(contextTokens(active, "pi").total);
     expect(stats.activeTokens).not.toBe(stats.originalTokens);
+  });
+});
+
+describe("counting on a clock", () => {
+  const fresh = () => [msg("u", "user", [{ type: "text", text: "hello world, again and again" }]), msg("a", "assistant", [{ type: "text", text: "fine" }])];
+
+  it("past its deadline, a context's uncounted messages are estimated as chars ÷ 4 and said to be", () => {
+    const context = fresh();
+    const late = contextTokens(context, "pi", O200K, -1);
+    expect(late.estimated).toBe(late.total);
+    expect(late.total).toBe(Math.ceil(28 / 4) + Math.ceil(4 / 4));
+    expect(late.estimatedByCategory).toEqual({ userProse: 7, assistantProse: 1 });
+    // Without a deadline the tokenizer counts them, and nothing is estimated.
+    const exact = contextTokens(context, "pi");
+    expect(exact.estimated).toBe(0);
+    expect(exact.total).toBe(O200K.count("hello world, again and again") + O200K.count("fine"));
+  });
+
+  it("messages already counted stay exact even past the deadline (the cache finishes the job over time)", () => {
+    const context = fresh();
+    messageTokens(context[0]!, "pi");
+    const mixed = contextTokens(context, "pi", O200K, -1);
+    expect(mixed.estimated).toBe(1);
+    expect(composition(context, "pi", { budgetMs: -1 }).find((p) => p.category === "assistantProse")?.estimated).toBe(1);
+  });
+
+  it("countInSlices yields between slices and resolves to the exact count", async () => {
+    const context = Array.from({ length: 50 }, (_, i) => msg(`m${i}`, "user", [{ type: "text", text: `message number ${i}` }]));
+    let ticked = false;
+    setTimeout(() => (ticked = true), 0);
+    const tokens = await countInSlices(context, "pi", { sliceMs: 0 });
+    expect(ticked).toBe(true);
+    expect(tokens.estimated).toBe(0);
+    expect(tokens.total).toBe(contextTokens(context, "pi").total);
   });
 });

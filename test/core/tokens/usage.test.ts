@@ -6,7 +6,7 @@
 import { describe, expect, it } from "vitest";
 import type { UsageTurn } from "../../../core/model.ts";
 import { loadSession } from "../../../core/session.ts";
-import { contextBeforeTurn } from "../../../core/usage/turn-context.ts";
+import { contextAtTurn } from "../../../core/usage/turn-context.ts";
 import { fixturesByLoadability } from "../../helpers/loadable.ts";
 
 type Raw = Record<string, any>;
@@ -128,11 +128,31 @@ describe("usage rules on composed records", () => {
     expect(series.notes).toHaveLength(2);
   });
 
-  it("the context read on a turn: the recorded context before the turn's message, or before the response items preceding a Codex record", () => {
-    const u = (id: string, role: "user" | "assistant", line: number) => ({ id, role, meta: {}, blocks: [], line });
-    const recorded = [u("q", "user", 1), u("r1", "assistant", 2), u("q2", "user", 3), u("r2", "assistant", 4), u("r3", "assistant", 5)];
-    const base = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, contextTokens: 0 };
-    expect(contextBeforeTurn(recorded, { ...base, line: 4, messageId: "r2" }).map((m) => m.id)).toEqual(["q", "r1", "q2"]);
-    expect(contextBeforeTurn(recorded, { ...base, line: 6 }).map((m) => m.id)).toEqual(["q", "r1", "q2"]);
+  it("the context read on a turn: the recorded context just before the turn's message, or before the response preceding a Codex record", () => {
+    const pi = loadSession(
+      jsonl([
+        { type: "session", version: 3, id: "s", timestamp: "2026-01-01T00:00:00Z", cwd: "/w" },
+        { type: "message", id: "q1", parentId: null, message: { role: "user", content: "first" } },
+        { type: "message", id: "r1", parentId: "q1", message: { role: "assistant", content: [{ type: "text", text: "one" }], usage: { input: 10, output: 1, cacheRead: 0, cacheWrite: 0 } } },
+        { type: "message", id: "q2", parentId: "r1", message: { role: "user", content: "second" } },
+        { type: "message", id: "r2", parentId: "q2", message: { role: "assistant", content: [{ type: "text", text: "two" }], usage: { input: 20, output: 1, cacheRead: 0, cacheWrite: 0 } } },
+      ]),
+    );
+    const [first, second] = pi.usage(null).turns;
+    expect(contextAtTurn(pi, first!).map((m) => m.id)).toEqual(["q1"]);
+    expect(contextAtTurn(pi, second!).map((m) => m.id)).toEqual(["q1", "r1", "q2"]);
+    const item = (type: string, payload: Record<string, unknown>) => ({ timestamp: "2026-01-01T00:00:00Z", type, payload });
+    const codex = loadSession(
+      jsonl([
+        item("session_meta", { id: "s", cwd: "/w", cli_version: "0.142.2" }),
+        item("response_item", { type: "message", role: "user", content: [{ type: "input_text", text: "go" }] }),
+        item("response_item", { type: "reasoning", summary: [], encrypted_content: "xyz" }),
+        item("response_item", { type: "message", role: "assistant", content: [{ type: "output_text", text: "done" }] }),
+        item("event_msg", { type: "token_count", info: { last_token_usage: { input_tokens: 50, cached_input_tokens: 10, output_tokens: 5 }, total_token_usage: { total_tokens: 55 }, model_context_window: 1000 } }),
+      ]),
+    );
+    const [turn] = codex.usage(null).turns;
+    expect(turn).toMatchObject({ line: 5, input: 40, cacheRead: 10, contextTokens: 50 });
+    expect(contextAtTurn(codex, turn!).map((m) => m.id)).toEqual(["L2"]);
   });
 });

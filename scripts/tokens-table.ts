@@ -1,0 +1,54 @@
+/**
+ * `npm run tokens`: on every shared fixture with recorded usage, the file's
+ * own input figure at the last turn (contextTokens) beside the model-view
+ * count (core/model-view.ts, o200k) of the recorded context the model read on
+ * that turn, as a Markdown table (the one in docs/tokens.md). The first turn
+ * is shown too: there the transcript holds almost nothing, so its difference
+ * is close to what the transcript never shows (system prompt, tool
+ * definitions), the floor of every later difference.
+ */
+import { readdirSync, readFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import type { Session, UsageTurn } from "../core/model.ts";
+import { loadSession } from "../core/session.ts";
+import { TOKENIZER_LABEL, contextTokens } from "../core/tokens.ts";
+import { contextAtTurn } from "../core/usage/turn-context.ts";
+
+const root = resolve(import.meta.dirname, "../../shared/fixtures");
+const fmt = (n: number) => n.toLocaleString("en-US");
+
+function viewAt(session: Session, turn: UsageTurn): number {
+  return contextTokens(contextAtTurn(session, turn), session.format).total;
+}
+
+const rows: string[] = [];
+const skipped: string[] = [];
+for (const dir of readdirSync(root, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name).sort()) {
+  if (dir === "composed") continue; // composed files carry made-up usage figures
+  for (const name of readdirSync(join(root, dir)).filter((f) => /\.jsonl?$/.test(f)).sort()) {
+    let session: Session;
+    try {
+      session = loadSession(readFileSync(join(root, dir, name)));
+    } catch (error) {
+      skipped.push(`${dir}/${name} (not read: ${error instanceof Error ? error.message : error})`);
+      continue;
+    }
+    const usage = session.usage(null);
+    const first = usage.turns[0];
+    const last = usage.turns.at(-1);
+    if (!first || !last) {
+      skipped.push(`${dir}/${name} (no usage records)`);
+      continue;
+    }
+    const firstView = viewAt(session, first);
+    const lastView = viewAt(session, last);
+    rows.push(
+      `| ${dir}/${name} | ${session.format} | ${usage.turns.length} | ${fmt(first.contextTokens)} − ${fmt(firstView)} = ${fmt(first.contextTokens - firstView)} | ${last.line} | ${fmt(last.contextTokens)} | ${fmt(lastView)} | ${(lastView / last.contextTokens).toFixed(2)} | ${fmt(last.contextTokens - lastView)} | ${usage.contextWindow === null ? "not stated" : fmt(usage.contextWindow)} |`,
+    );
+  }
+}
+console.log(`Model-view counts: ${TOKENIZER_LABEL}.\n`);
+console.log("| fixture | format | turns | first turn: file − view = not in transcript | last turn line | file's context tokens | model-view tokens | view ÷ file | not in transcript | context window |");
+console.log("|---|---|---|---|---|---|---|---|---|---|");
+for (const row of rows) console.log(row);
+if (skipped.length > 0) console.log(`\nNot in the table: ${skipped.join("; ")}.`);
