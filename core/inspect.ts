@@ -1,7 +1,7 @@
 /** The `inspect` summary: what the CLI prints and the app's header shows. */
 import type { Session, UsageTurn } from "./model.ts";
 import { O200K, contextTokens } from "./tokens.ts";
-import { contextAtTurn } from "./usage/turn-context.ts";
+import { usageAgainstView } from "./usage/summary.ts";
 
 type TurnFigures = Pick<UsageTurn, "line" | "input" | "output" | "cacheRead" | "cacheWrite">;
 
@@ -32,8 +32,7 @@ export function inspectSession(session: Session, leafId: string | null = null): 
   const recorded = session.recordedContext(leaf).messages;
   const branchCalls = new Set<string>();
   for (const message of branch) for (const block of message.blocks) if (block.type === "toolCall") branchCalls.add(block.id);
-  const usage = session.usage(leaf);
-  const last = usage.turns.at(-1) ?? null;
+  const { series: usage, last, lastTurnViewTokens } = usageAgainstView(session, leaf);
   return {
     format: session.format,
     formatVersion: session.formatVersion ?? null,
@@ -53,7 +52,7 @@ export function inspectSession(session: Session, leafId: string | null = null): 
     modelViewTokens: {
       branch: contextTokens(branch, session.format).total,
       recorded: contextTokens(recorded, session.format).total,
-      lastTurn: last ? contextTokens(contextAtTurn(session, last), session.format).total : null,
+      lastTurn: lastTurnViewTokens,
       tokenizer: O200K.label,
     },
   };

@@ -9,17 +9,13 @@
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import type { Session, UsageTurn } from "../core/model.ts";
+import type { Session } from "../core/model.ts";
 import { loadSession } from "../core/session.ts";
-import { TOKENIZER_LABEL, contextTokens } from "../core/tokens.ts";
-import { contextAtTurn } from "../core/usage/turn-context.ts";
+import { TOKENIZER_LABEL } from "../core/tokens.ts";
+import { usageAgainstView } from "../core/usage/summary.ts";
 
 const root = resolve(import.meta.dirname, "../../shared/fixtures");
 const fmt = (n: number) => n.toLocaleString("en-US");
-
-function viewAt(session: Session, turn: UsageTurn): number {
-  return contextTokens(contextAtTurn(session, turn), session.format).total;
-}
 
 const rows: string[] = [];
 const skipped: string[] = [];
@@ -33,17 +29,14 @@ for (const dir of readdirSync(root, { withFileTypes: true }).filter((d) => d.isD
       skipped.push(`${dir}/${name} (not read: ${error instanceof Error ? error.message : error})`);
       continue;
     }
-    const usage = session.usage(null);
+    const { series: usage, last, lastTurnViewTokens: lastView, notInTranscriptAtFirstTurn: firstGap } = usageAgainstView(session, null);
     const first = usage.turns[0];
-    const last = usage.turns.at(-1);
-    if (!first || !last) {
+    if (!first || !last || lastView === null || firstGap === null) {
       skipped.push(`${dir}/${name} (no usage records)`);
       continue;
     }
-    const firstView = viewAt(session, first);
-    const lastView = viewAt(session, last);
     rows.push(
-      `| ${dir}/${name} | ${session.format} | ${usage.turns.length} | ${fmt(first.contextTokens)} − ${fmt(firstView)} = ${fmt(first.contextTokens - firstView)} | ${last.line} | ${fmt(last.contextTokens)} | ${fmt(lastView)} | ${(lastView / last.contextTokens).toFixed(2)} | ${fmt(last.contextTokens - lastView)} | ${usage.contextWindow === null ? "not stated" : fmt(usage.contextWindow)} |`,
+      `| ${dir}/${name} | ${session.format} | ${usage.turns.length} | ${fmt(first.contextTokens)} − ${fmt(first.contextTokens - firstGap)} = ${fmt(firstGap)} | ${last.line} | ${fmt(last.contextTokens)} | ${fmt(lastView)} | ${(lastView / last.contextTokens).toFixed(2)} | ${fmt(last.contextTokens - lastView)} | ${usage.contextWindow === null ? "not stated" : fmt(usage.contextWindow)} |`,
     );
   }
 }

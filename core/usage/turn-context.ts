@@ -5,7 +5,8 @@
  * stood just before the turn's response: up to the entry before the turn's
  * message (Claude Code, Pi), or up to the usage record minus the response
  * items just before it (Codex writes token_count after the call's reasoning,
- * tool calls and message). Earlier compactions apply as they did then.
+ * tool calls and message, and after those tool calls' outputs, seen in
+ * Codex 0.142). Earlier compactions apply as they did then.
  */
 import type { Message, Session, UsageTurn } from "../model.ts";
 
@@ -15,8 +16,10 @@ export function contextAtTurn(session: Session, turn: UsageTurn): Message[] {
   const record = session.entries.find((entry) => entry.line === turn.line);
   if (!record) return [];
   const messages = session.recordedContext(record.id).messages;
-  // The call's own output sits just before its usage record: it is not part of what was read.
+  // Just before the usage record sit the call's response (reasoning, message, tool calls) and,
+  // written before the record, the outputs of those tool calls: neither was part of what was read.
   let end = messages.length;
+  while (end > 0 && messages[end - 1]!.role === "toolResult") end--;
   while (end > 0 && messages[end - 1]!.role === "assistant") end--;
   return messages.slice(0, end);
 }

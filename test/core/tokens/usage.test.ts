@@ -7,6 +7,8 @@ import { describe, expect, it } from "vitest";
 import type { UsageTurn } from "../../../core/model.ts";
 import { loadSession } from "../../../core/session.ts";
 import { contextAtTurn } from "../../../core/usage/turn-context.ts";
+import { usageAgainstView } from "../../../core/usage/summary.ts";
+import { contextTokens } from "../../../core/tokens.ts";
 import { fixturesByLoadability } from "../../helpers/loadable.ts";
 
 type Raw = Record<string, any>;
@@ -148,11 +150,28 @@ describe("usage rules on composed records", () => {
         item("response_item", { type: "message", role: "user", content: [{ type: "input_text", text: "go" }] }),
         item("response_item", { type: "reasoning", summary: [], encrypted_content: "xyz" }),
         item("response_item", { type: "message", role: "assistant", content: [{ type: "output_text", text: "done" }] }),
+        item("response_item", { type: "function_call", name: "shell", arguments: '{"command":["ls"]}', call_id: "c1" }),
+        // Codex 0.142 writes the call's tool output before its token_count: not part of the call's input.
+        item("response_item", { type: "function_call_output", call_id: "c1", output: "a.ts" }),
         item("event_msg", { type: "token_count", info: { last_token_usage: { input_tokens: 50, cached_input_tokens: 10, output_tokens: 5 }, total_token_usage: { total_tokens: 55 }, model_context_window: 1000 } }),
       ]),
     );
     const [turn] = codex.usage(null).turns;
-    expect(turn).toMatchObject({ line: 5, input: 40, cacheRead: 10, contextTokens: 50 });
+    expect(turn).toMatchObject({ line: 7, input: 40, cacheRead: 10, contextTokens: 50 });
     expect(contextAtTurn(codex, turn!).map((m) => m.id)).toEqual(["L2"]);
+  });
+});
+
+describe("on every real session with recorded usage, the model's view of what was read is at most what the file says was read", () => {
+  const real = fixturesByLoadability().loaded.filter((f) => !f.name.startsWith("composed/") && f.session.usage(null).turns.length > 0);
+  it.each(real.map((f) => [f.name, f] as const))("%s, on every turn", (_name, { session }) => {
+    const { series, last, lastTurnViewTokens, notInTranscriptAtFirstTurn } = usageAgainstView(session, null);
+    for (const turn of series.turns) {
+      const view = contextTokens(contextAtTurn(session, turn), session.format).total;
+      // The difference is the system prompt and tool definitions (plus what the agent re-attaches unrecorded).
+      expect(view, `line ${turn.line}`).toBeLessThanOrEqual(turn.contextTokens);
+    }
+    expect(lastTurnViewTokens).toBeLessThanOrEqual(last!.contextTokens);
+    expect(notInTranscriptAtFirstTurn).toBeGreaterThan(0);
   });
 });
