@@ -66,19 +66,33 @@ export function messageTokens(message: Message, format: FormatName, tokenizer: T
   let slots = cache.get(message);
   const hit = slots?.find((slot) => slot.format === format && slot.tokenizer === tokenizer);
   if (hit) return hit.tokens;
-  const tokens = emptyTokens();
-  for (const segment of messageSegments(message, format)) {
-    if (segment.opaque) tokens.opaqueBytes += segment.opaque.bytes;
-    if (segment.text === "") continue;
-    const count = tokenizer.count(segment.text);
-    tokens.total += count;
-    tokens.chars += segment.text.length;
-    tokens.byCategory[segment.category] = (tokens.byCategory[segment.category] ?? 0) + count;
-    tokens.charsByCategory[segment.category] = (tokens.charsByCategory[segment.category] ?? 0) + segment.text.length;
-  }
+  const tokens = countMessage(message, format, tokenizer);
   if (!slots) cache.set(message, (slots = []));
   slots.push({ format, tokenizer, tokens });
   return tokens;
+}
+
+function countMessage(message: Message, format: FormatName, tokenizer: Tokenizer): ViewTokens {
+  return addSegments(emptyTokens(), message, format, tokenizer, false);
+}
+
+/** Adds a message's view to `into` (no per-message object: the estimate path runs over 100,000s of messages). */
+function addSegments(into: ViewTokens, message: Message, format: FormatName, tokenizer: Tokenizer, estimated: boolean): ViewTokens {
+  for (const segment of messageSegments(message, format)) {
+    if (segment.opaque) into.opaqueBytes += segment.opaque.bytes;
+    if (segment.text === "") continue;
+    const count = tokenizer.count(segment.text);
+    const category = segment.category;
+    into.total += count;
+    into.chars += segment.text.length;
+    into.byCategory[category] = (into.byCategory[category] ?? 0) + count;
+    into.charsByCategory[category] = (into.charsByCategory[category] ?? 0) + segment.text.length;
+    if (estimated) {
+      into.estimated += count;
+      into.estimatedByCategory[category] = (into.estimatedByCategory[category] ?? 0) + count;
+    }
+  }
+  return into;
 }
 
 /**
@@ -91,17 +105,19 @@ export function messageTokens(message: Message, format: FormatName, tokenizer: T
 export function contextTokens(messages: readonly Message[], format: FormatName, tokenizer: Tokenizer = O200K, deadline?: number): ViewTokens {
   const sum = emptyTokens();
   for (const message of messages) {
-    const late = deadline !== undefined && !isCached(message, format, tokenizer) && performance.now() > deadline;
-    const tokens = messageTokens(message, format, late ? CHARS_QUARTER : tokenizer);
+    if (deadline !== undefined && !isCached(message, format, tokenizer) && performance.now() > deadline) {
+      // Estimated, and not cached: the cache is for what the tokenizer counted.
+      addSegments(sum, message, format, CHARS_QUARTER, true);
+      continue;
+    }
+    const tokens = messageTokens(message, format, tokenizer);
     sum.total += tokens.total;
     sum.chars += tokens.chars;
     sum.opaqueBytes += tokens.opaqueBytes;
-    if (late) sum.estimated += tokens.total;
     for (const key in tokens.byCategory) {
       const category = key as ViewCategory;
       sum.byCategory[category] = (sum.byCategory[category] ?? 0) + tokens.byCategory[category]!;
       sum.charsByCategory[category] = (sum.charsByCategory[category] ?? 0) + tokens.charsByCategory[category]!;
-      if (late) sum.estimatedByCategory[category] = (sum.estimatedByCategory[category] ?? 0) + tokens.byCategory[category]!;
     }
   }
   return sum;
