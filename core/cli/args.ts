@@ -16,7 +16,7 @@ export interface ParsedArgs {
 }
 
 const VALUE_FLAGS = new Set(["leaf", "format", "strategy", "max-prose-characters", "previous", "output", "reader", "endpoint", "model", "memory", "timeout", "rounds", "plant", "plant-at", "distractor", "keep", "jobs"]);
-const BOOLEAN_FLAGS = new Set(["strict", "json", "help", "redact", "no-redact", "csv", "no-cache"]);
+const BOOLEAN_FLAGS = new Set(["strict", "json", "help", "redact", "no-redact", "csv", "no-cache", "no-token-counts"]);
 
 export function parseArgs(argv: string[]): ParsedArgs {
   const [command = "help", ...rest] = argv;

@@ -61,3 +61,18 @@ describe("compact", () => {
     expect(stats.activeTokens).toBeLessThan(stats.originalTokens);
   });
 });
+
+describe("compact --no-token-counts", () => {
+  it("writes the stats without token counts (for very large sessions), the rest unchanged", () => {
+    const name = "composed/pi-v3-tree.jsonl";
+    const withCounts = join(temp, "with.json");
+    const without = join(temp, "without.json");
+    expect(runCli(["compact", fixturePath(name), "--output", withCounts]).status).toBe(0);
+    expect(runCli(["compact", fixturePath(name), "--output", without, "--no-token-counts"]).status).toBe(0);
+    const a = JSON.parse(readFileSync(withCounts, "utf8"));
+    const b = JSON.parse(readFileSync(without, "utf8"));
+    expect(b.stats.activeTokens).toBeUndefined();
+    const { activeTokens: _a, originalTokens: _o, ...rest } = a.stats;
+    expect(b).toEqual({ ...a, stats: rest });
+  });
+});
