@@ -4,6 +4,7 @@
  */
 import { CHECKPOINT_SCHEMA, type Checkpoint, type CheckpointSource } from "./checkpoint.ts";
 import { tokenStats } from "./composition.ts";
+import { loadTokenizer } from "./tokens.ts";
 import type { Session } from "./model.ts";
 import { sessionCwd } from "./session-info.ts";
 import { findStrategy } from "./strategies/index.ts";
@@ -36,6 +37,7 @@ export async function compactSession(
   Object.defineProperty(context, "recorded", { get: () => session.recordedContext(leafId), enumerable: true });
   Object.defineProperty(context, "path", { get: () => session.path(leafId), enumerable: true });
   const result = await strategy.run(branch, options, context);
+  if (request.countTokens) await loadTokenizer();
   return {
     schema: CHECKPOINT_SCHEMA,
     source: {

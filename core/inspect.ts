@@ -1,6 +1,6 @@
 /** The `inspect` summary: what the CLI prints and the app's header shows. */
 import type { Session, UsageTurn } from "./model.ts";
-import { O200K, contextTokens } from "./tokens.ts";
+import { CHARS_QUARTER, O200K, contextTokens, tokenizerLoaded } from "./tokens.ts";
 import { usageAgainstView } from "./usage/summary.ts";
 
 type TurnFigures = Pick<UsageTurn, "line" | "input" | "output" | "cacheRead" | "cacheWrite">;
@@ -26,13 +26,15 @@ export interface InspectSummary {
   modelViewTokens: { branch: number; recorded: number; lastTurn: number | null; tokenizer: string };
 }
 
+/** Counts with o200k once `loadTokenizer()` has resolved (the CLI awaits it), else with the labelled chars ÷ 4 fallback. */
 export function inspectSession(session: Session, leafId: string | null = null): InspectSummary {
+  const tokenizer = tokenizerLoaded() ? O200K : CHARS_QUARTER;
   const leaf = leafId ?? session.defaultLeafId;
   const branch = session.branch(leaf);
   const recorded = session.recordedContext(leaf).messages;
   const branchCalls = new Set<string>();
   for (const message of branch) for (const block of message.blocks) if (block.type === "toolCall") branchCalls.add(block.id);
-  const { series: usage, last, lastTurnViewTokens } = usageAgainstView(session, leaf);
+  const { series: usage, last, lastTurnViewTokens } = usageAgainstView(session, leaf, tokenizer);
   return {
     format: session.format,
     formatVersion: session.formatVersion ?? null,
@@ -50,10 +52,10 @@ export function inspectSession(session: Session, leafId: string | null = null): 
       notes: usage.notes,
     },
     modelViewTokens: {
-      branch: contextTokens(branch, session.format).total,
-      recorded: contextTokens(recorded, session.format).total,
+      branch: contextTokens(branch, session.format, tokenizer).total,
+      recorded: contextTokens(recorded, session.format, tokenizer).total,
       lastTurn: lastTurnViewTokens,
-      tokenizer: O200K.label,
+      tokenizer: tokenizer.label,
     },
   };
 }

@@ -5,8 +5,12 @@
  * message object: messages are shared between a branch and its active views,
  * so recompaction and a second look cost nothing. `characters ÷ 4` stays as
  * a fallback the UI names.
+ *
+ * The o200k table is 2.4 MB of JavaScript that took 0.3–4 s to import on this
+ * shared machine, so it is imported on first need (`loadTokenizer`), never at
+ * start: CLI commands that count nothing do not pay for it, and the app's
+ * bundle keeps it in a chunk of its own.
  */
-import { countTokens as o200kCount } from "gpt-tokenizer/encoding/o200k_base";
 import type { FormatName, Message } from "./model.ts";
 import { messageSegments, type ViewCategory } from "./model-view.ts";
 
@@ -23,10 +27,29 @@ export const FALLBACK_LABEL = "estimated tokens (characters ÷ 4), not a tokeniz
 // Session text may quote special tokens ("<|endoftext|>"): the model reads them as plain text.
 const AS_PLAIN_TEXT = { disallowedSpecial: new Set<string>() };
 
+let o200kCount: ((text: string) => number) | undefined;
+let loading: Promise<void> | undefined;
+
+/** Imports the o200k table once; counting with O200K before it resolves is an error. */
+export function loadTokenizer(): Promise<void> {
+  loading ??= import("gpt-tokenizer/encoding/o200k_base").then((module) => {
+    o200kCount = (text) => module.countTokens(text, AS_PLAIN_TEXT);
+  });
+  return loading;
+}
+
+export function tokenizerLoaded(): boolean {
+  return o200kCount !== undefined;
+}
+
 export const O200K: Tokenizer = {
   name: "o200k_base",
   label: TOKENIZER_LABEL,
-  count: (text) => (text === "" ? 0 : o200kCount(text, AS_PLAIN_TEXT)),
+  count: (text) => {
+    if (text === "") return 0;
+    if (!o200kCount) throw new Error("the o200k tokenizer is not loaded yet (await loadTokenizer() first)");
+    return o200kCount(text);
+  },
 };
 
 export const CHARS_QUARTER: Tokenizer = {
@@ -100,9 +123,15 @@ function addSegments(into: ViewTokens, message: Message, format: FormatName, tok
  * `deadline` (a performance.now() time), messages not yet counted when it
  * passes are estimated (chars ÷ 4, reported in `estimated`) instead of
  * tokenized, so a caller on a clock (the worker's load) stays within it;
- * what was counted stays cached and later calls finish the job.
+ * what was counted stays cached and later calls finish the job. On a clock
+ * before the tokenizer is loaded, everything is estimated and loading starts.
  */
 export function contextTokens(messages: readonly Message[], format: FormatName, tokenizer: Tokenizer = O200K, deadline?: number): ViewTokens {
+  if (deadline !== undefined && tokenizer === O200K && !tokenizerLoaded()) {
+    // On a clock and the table not there yet: estimate everything now, and have it ready next time.
+    void loadTokenizer();
+    deadline = -Infinity;
+  }
   const sum = emptyTokens();
   for (const message of messages) {
     if (deadline !== undefined && !isCached(message, format, tokenizer) && performance.now() > deadline) {
@@ -138,6 +167,7 @@ export async function countInSlices(
   options: { sliceMs?: number; signal?: { readonly aborted: boolean }; tokenizer?: Tokenizer } = {},
 ): Promise<ViewTokens> {
   const { sliceMs = 10, signal, tokenizer = O200K } = options;
+  if (tokenizer === O200K) await loadTokenizer();
   for (let i = 0; i < messages.length; ) {
     const until = performance.now() + sliceMs;
     // At least one message a slice, so a slice shorter than any message still makes progress.

@@ -11,9 +11,10 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import type { Session } from "../core/model.ts";
 import { loadSession } from "../core/session.ts";
-import { TOKENIZER_LABEL } from "../core/tokens.ts";
+import { TOKENIZER_LABEL, loadTokenizer } from "../core/tokens.ts";
 import { usageAgainstView } from "../core/usage/summary.ts";
 
+await loadTokenizer();
 const root = resolve(import.meta.dirname, "../../shared/fixtures");
 const fmt = (n: number) => n.toLocaleString("en-US");
 

@@ -8,6 +8,7 @@ import { deriveDistractor, runRounds } from "../checkride/rounds.ts";
 import type { EndpointConfig } from "../checkride/readers.ts";
 import { checkrideSession, sessionCwd } from "../checkride/session.ts";
 import { inspectSession } from "../inspect.ts";
+import { loadTokenizer } from "../tokens.ts";
 import { redactCheckpoint, scanMessages, type Finding } from "../redact.ts";
 import { renderHtml } from "../report/html.ts";
 import { keepSerializedViews } from "../serialized.ts";
@@ -35,8 +36,9 @@ export function leafFlag(args: ParsedArgs, session: { byId: Map<string, unknown>
   return leaf;
 }
 
-export function runInspect(args: ParsedArgs): number {
+export async function runInspect(args: ParsedArgs): Promise<number> {
   const { session } = readSessionFile(args);
+  await loadTokenizer();
   writeOutput(JSON.stringify(inspectSession(session, leafFlag(args, session)), null, 2), undefined);
   for (const warning of session.warnings.slice(0, 20)) process.stderr.write(`warning: ${args.positional[0]}:${warning.line}: ${warning.message}\n`);
   return 0;

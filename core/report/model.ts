@@ -10,6 +10,7 @@ import { extractFacts } from "../checkride/facts.ts";
 import { runCheckride, type CheckrideResult } from "../checkride/run.ts";
 import { compactSession } from "../compact.ts";
 import { composition, type CompositionPart } from "../composition.ts";
+import { loadTokenizer } from "../tokens.ts";
 import type { Message, Session } from "../model.ts";
 import { maskString, maskValue, masksFor, type Finding } from "../redact.ts";
 import { sessionCwd } from "../session-info.ts";
@@ -68,6 +69,7 @@ export async function buildReport(
   file: { name: string; bytes: number; sha256: string },
   options: { strategies: string[]; leafId?: string | null; strategyOptions?: Record<string, unknown>; redact?: readonly Finding[]; memory?: string },
 ): Promise<ReportData> {
+  await loadTokenizer();
   const leafId = options.leafId ?? session.defaultLeafId;
   const branch = session.branch(leafId);
   const cwd = sessionCwd(session);

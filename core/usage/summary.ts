@@ -7,7 +7,7 @@
  * is the best estimate of that part.
  */
 import type { Session, UsageSeries, UsageTurn } from "../model.ts";
-import { O200K, contextTokens } from "../tokens.ts";
+import { O200K, contextTokens, type Tokenizer } from "../tokens.ts";
 import { contextAtTurn } from "./turn-context.ts";
 
 export interface UsageAgainstView {
@@ -20,16 +20,16 @@ export interface UsageAgainstView {
   tokenizer: string;
 }
 
-export function usageAgainstView(session: Session, leafId: string | null): UsageAgainstView {
+export function usageAgainstView(session: Session, leafId: string | null, tokenizer: Tokenizer = O200K): UsageAgainstView {
   const series = session.usage(leafId);
   const first = series.turns[0];
   const last = series.turns.at(-1) ?? null;
-  const viewAt = (turn: UsageTurn) => contextTokens(contextAtTurn(session, turn), session.format).total;
+  const viewAt = (turn: UsageTurn) => contextTokens(contextAtTurn(session, turn), session.format, tokenizer).total;
   return {
     series,
     last,
     lastTurnViewTokens: last ? viewAt(last) : null,
     notInTranscriptAtFirstTurn: first ? first.contextTokens - viewAt(first) : null,
-    tokenizer: O200K.label,
+    tokenizer: tokenizer.label,
   };
 }

@@ -11,9 +11,12 @@ import { afterAll, describe, expect, it } from "vitest";
 import { compactSession } from "../../../core/compact.ts";
 import { tokenStats } from "../../../core/composition.ts";
 import { loadSession } from "../../../core/session.ts";
-import { TOKENIZER_LABEL, contextTokens } from "../../../core/tokens.ts";
+import { TOKENIZER_LABEL, contextTokens, loadTokenizer } from "../../../core/tokens.ts";
 import { runCli } from "../../helpers/cli.ts";
 import { fixturePath, readFixture } from "../../helpers/fixtures.ts";
+
+// The o200k table is imported on first need (core/tokens.ts); these tests count with it.
+await loadTokenizer();
 
 const temp = mkdtempSync(join(tmpdir(), "si-tokens-"));
 afterAll(() => rmSync(temp, { recursive: true, force: true }));

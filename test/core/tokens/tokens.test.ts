@@ -2,11 +2,18 @@
 import { describe, expect, it } from "vitest";
 import type { Message } from "../../../core/model.ts";
 import { composition, tokenStats } from "../../../core/composition.ts";
-import { CHARS_QUARTER, O200K, TOKENIZER_LABEL, contextTokens, countInSlices, messageTokens, type Tokenizer } from "../../../core/tokens.ts";
+import { CHARS_QUARTER, O200K, TOKENIZER_LABEL, contextTokens, countInSlices, loadTokenizer, messageTokens, tokenizerLoaded, type Tokenizer } from "../../../core/tokens.ts";
+
+// The o200k table is imported on first need (core/tokens.ts); these tests count with it.
+await loadTokenizer();
 
 const msg = (id: string, role: Message["role"], blocks: Message["blocks"], meta: Record<string, unknown> = {}): Message => ({ id, role, meta, blocks });
 
 describe("o200k token counts", () => {
+  it("come from a table imported on first need, not at start", () => {
+    expect(tokenizerLoaded()).toBe(true);
+  });
+
   it("counts as o200k_base does (figures from OpenAI's tokenizer for these strings)", () => {
     expect(O200K.count("hello world")).toBe(2);
     expect(O200K.count("")).toBe(0);

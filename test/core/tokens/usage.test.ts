@@ -8,8 +8,11 @@ import type { UsageTurn } from "../../../core/model.ts";
 import { loadSession } from "../../../core/session.ts";
 import { contextAtTurn } from "../../../core/usage/turn-context.ts";
 import { usageAgainstView } from "../../../core/usage/summary.ts";
-import { contextTokens } from "../../../core/tokens.ts";
+import { contextTokens, loadTokenizer } from "../../../core/tokens.ts";
 import { fixturesByLoadability } from "../../helpers/loadable.ts";
+
+// The o200k table is imported on first need (core/tokens.ts); these tests count with it.
+await loadTokenizer();
 
 type Raw = Record<string, any>;
 const rawLines = (bytes: Uint8Array): { line: number; value: Raw }[] =>
