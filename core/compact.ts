@@ -53,3 +53,14 @@ export async function compactSession(
     stats: request.countTokens ? { ...result.stats, ...tokenStats(branch, result.active, session.format) } : result.stats,
   };
 }
+
+/**
+ * A checkpoint with the token stats the CLI's `compact` writes, for a caller
+ * that made it without them (the app's worker counts lazily, and adds them
+ * when it exports, so that its file and the CLI's are the same bytes).
+ */
+export async function withTokenStats(checkpoint: Checkpoint, session: Session): Promise<Checkpoint> {
+  await loadTokenizer();
+  const branch = session.branch(checkpoint.source.leafId);
+  return { ...checkpoint, stats: { ...checkpoint.stats, ...tokenStats(branch, checkpoint.active, session.format) } };
+}

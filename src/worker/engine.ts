@@ -8,7 +8,7 @@ import { diffWords } from "diff";
 import { RecoveryError, recover } from "../../core/archive.ts";
 import { checkpointPieces } from "../../core/checkpoint-json.ts";
 import type { ArchiveEntry, Checkpoint } from "../../core/checkpoint.ts";
-import { compactSession } from "../../core/compact.ts";
+import { compactSession, withTokenStats } from "../../core/compact.ts";
 import { fileSha256 } from "../../core/hash.ts";
 import { SessionError, textOf, type Message, type Session } from "../../core/model.ts";
 import { StreamingSessionLoader } from "../../core/session-stream.ts";
@@ -265,11 +265,13 @@ export class SessionEngine {
     return { index, parts, gated, sourceChars: source.length, activeChars: active.length };
   }
 
-  exportCheckpoint(): ResponseMap["export"] {
+  async exportCheckpoint(): Promise<ResponseMap["export"]> {
     const view = this.requireView();
     const base = view.checkpoint.source.name.replace(/\.[^.]+$/, "");
+    // With the token stats the CLI's compact writes: the two files are the same bytes.
+    const checkpoint = await withTokenStats(view.checkpoint, this.requireLoaded().session);
     return {
-      blob: new Blob([...checkpointPieces(view.checkpoint)], { type: "application/json" }),
+      blob: new Blob([...checkpointPieces(checkpoint)], { type: "application/json" }),
       name: `${base}.${view.checkpoint.strategy.name}.checkpoint.json`,
     };
   }
@@ -352,7 +354,7 @@ export class SessionEngine {
   async exportRedacted(maskedIds: string[]): Promise<ResponseMap["exportRedacted"]> {
     const view = this.requireView();
     const masked = new Set(maskedIds);
-    const redacted = await redactCheckpoint(view.checkpoint, this.findings().filter((f) => masked.has(f.id)));
+    const redacted = await redactCheckpoint(await withTokenStats(view.checkpoint, this.requireLoaded().session), this.findings().filter((f) => masked.has(f.id)));
     const base = view.checkpoint.source.name.replace(/\.[^.]+$/, "");
     return { blob: new Blob([...checkpointPieces(redacted)], { type: "application/json" }), name: `${base}.${view.checkpoint.strategy.name}.redacted.checkpoint.json` };
   }

@@ -1,0 +1,23 @@
+/**
+ * The app's export and the CLI's `compact` are the same bytes (a browser test
+ * checks it end to end); with token stats in the CLI's checkpoint, the
+ * worker adds them at export. Checked here in process on real sessions.
+ */
+import { describe, expect, it } from "vitest";
+import { SessionEngine } from "../../src/worker/engine.ts";
+import { runCli } from "../helpers/cli.ts";
+import { fixturePath, readFixture } from "../helpers/fixtures.ts";
+
+describe("export with token stats", () => {
+  it.each(["pi/JohnnyLai92__pi-mono__6edf3497.jsonl", "claude/DRMacIver__claude-reliability__python-to-rust-port.jsonl"])("%s: the worker's export equals the CLI's compact", async (relative) => {
+    const bytes = readFixture(relative);
+    const engine = new SessionEngine();
+    const buffer = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
+    await engine.load({ kind: "bytes", bytes: buffer, name: relative.split("/").pop()! }, { strategy: "transparent", options: {}, leafId: null }, { progress: () => {}, checkCancelled: () => {} });
+    const exported = await (await engine.exportCheckpoint()).blob.text();
+    const cli = runCli(["compact", fixturePath(relative)]);
+    expect(cli.status).toBe(0);
+    expect(JSON.parse(exported).stats.originalTokens).toBeGreaterThan(0);
+    expect(exported + "\n").toBe(cli.stdout);
+  });
+});
