@@ -81,7 +81,7 @@ export async function buildReport(
   for (const [i, name] of options.strategies.entries()) {
     const strategy = findStrategy(name);
     if (!strategy) throw new Error(`unknown strategy "${name}"`);
-    const checkpoint = await compactSession(session, file, { strategy: name, options: options.strategyOptions ?? {}, leafId, countTokens: true });
+    const checkpoint = await compactSession(session, file, { strategy: name, options: options.strategyOptions ?? {}, leafId });
     if (i === 0) primaryActive = checkpoint.active;
     const omissions = omissionRows(checkpoint);
     strategies.push({
