@@ -21,10 +21,10 @@ export interface CompositionPart {
 /**
  * What the app's worker may spend tokenizing when it shows a new view. The
  * messages it has not reached by then are estimated (chars ÷ 4, labelled as
- * such), which for the 100 MB bench session costs another 50–300 ms on this
- * shared machine; with the loading itself at 1.7–2.5 s, the count stays near
- * a tenth of the load, inside the 20% the issue allows (`npm run bench`).
- * What was counted is cached per message, so later views finish the job.
+ * such), which for the 100 MB bench session costs another ~250 ms: 0.14–0.22×
+ * of loading that session on this shared machine, under a tenth of load plus
+ * compaction (`npm run bench`, docs/tokens.md). What was counted is cached per
+ * message, so later views finish the job.
  */
 export const LOAD_COUNT_BUDGET_MS = 100;
 
