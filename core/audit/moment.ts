@@ -8,16 +8,20 @@
 import { extractFacts } from "../checkride/facts.ts";
 import type { EndpointConfig } from "../checkride/readers.ts";
 import { runCheckride, type CheckrideOptions, type CheckrideResult } from "../checkride/run.ts";
-import type { CompactionKind, Message, RecordedCompaction } from "../model.ts";
+import type { CompactionKind, FormatName, Message, RecordedCompaction } from "../model.ts";
 import { findStrategy } from "../strategies/index.ts";
 import { copiedMessages, droppedFacts, droppedHumanMessages, droppedToolOutputs, type DroppedFact, type DroppedHumanMessage, type DroppedToolOutput } from "./dropped.ts";
-import { CONTEXT_SIZE_UNIT, contextSize } from "./size.ts";
+import { contextSize, sizeTokenizer } from "./size.ts";
 
 export interface AuditOptions {
   reader: "literal" | "endpoint";
   endpoint?: EndpointConfig;
   memory?: string;
   cwd?: string;
+  /** The session's format: which text is human (facts) and how the model reads it (sizes). */
+  format: FormatName;
+  /** The session's header ids, never taken for anchors. */
+  sessionIds?: string[];
 }
 
 export interface CompactionAudit {
@@ -37,7 +41,8 @@ export interface CompactionAudit {
   messagesAfter: number;
   /** Messages on the original branch up to the compaction (what the facts come from). */
   branchMessages: number;
-  size: { unit: typeof CONTEXT_SIZE_UNIT; before: number; after: number; transparent: number };
+  /** Tokens of the model's view (core/audit/size.ts); `unit` is the tokenizer's label. */
+  size: { unit: string; before: number; after: number; transparent: number };
   /** Probes asked (with ground truth at that moment) and passed by what the agent kept and by the transparent view. */
   facts: { asked: number; recorded: number; transparent: number };
   checkride: { recorded: CheckrideResult; transparent: CheckrideResult };
@@ -71,7 +76,7 @@ export async function transparentView(branch: readonly Message[], cwd?: string):
 
 export async function auditCompaction(compaction: RecordedCompaction, branch: readonly Message[], options: AuditOptions, shared?: SharedWork): Promise<CompactionAudit> {
   const sofar = branchUpTo(branch, compaction);
-  const facts = extractFacts(sofar, { cwd: options.cwd, memory: options.memory });
+  const facts = extractFacts(sofar, { cwd: options.cwd, memory: options.memory, format: options.format, sessionIds: options.sessionIds });
   const checkrideOptions: CheckrideOptions = { reader: options.reader, endpoint: options.endpoint, memory: options.memory, cwd: options.cwd };
   const transparentActive = shared ? shared.transparent.slice(0, sofar.length) : await transparentView(sofar, options.cwd);
   const recorded = await runCheckride(`recorded #${compaction.index}`, sofar, compaction.after, checkrideOptions, facts);
@@ -96,7 +101,7 @@ export async function auditCompaction(compaction: RecordedCompaction, branch: re
     messagesBefore: compaction.before.length,
     messagesAfter: compaction.after.length,
     branchMessages: sofar.length,
-    size: { unit: CONTEXT_SIZE_UNIT, before: contextSize(compaction.before), after: contextSize(compaction.after), transparent: contextSize(transparentActive) },
+    size: sizes(options.format, compaction.before, compaction.after, transparentActive),
     facts: { asked: recorded.asked, recorded: recorded.passed, transparent: transparentRide.passed },
     checkride: { recorded, transparent: transparentRide },
     dropped: {
@@ -107,4 +112,9 @@ export async function auditCompaction(compaction: RecordedCompaction, branch: re
     },
     copiedFrom,
   };
+}
+
+function sizes(format: FormatName, before: readonly Message[], after: readonly Message[], transparent: readonly Message[]): CompactionAudit["size"] {
+  const tokenizer = sizeTokenizer();
+  return { unit: tokenizer.label, before: contextSize(before, format, tokenizer), after: contextSize(after, format, tokenizer), transparent: contextSize(transparent, format, tokenizer) };
 }

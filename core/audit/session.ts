@@ -5,11 +5,26 @@
 import type { CompactionKind, Message, Session } from "../model.ts";
 import { sessionCwd } from "../session-info.ts";
 import { auditCompaction, transparentView, type AuditOptions, type CompactionAudit, type SharedWork } from "./moment.ts";
-import { CONTEXT_SIZE_UNIT, contextSize } from "./size.ts";
+import { contextSize, sizeTokenizer } from "./size.ts";
+import { loadTokenizer } from "../tokens.ts";
+import { headerIds } from "../checkride/session.ts";
 
 export interface SessionAudit {
   leafId: string | null;
   compactions: CompactionAudit[];
+}
+
+/** The options every audit of this session shares; loads the tokenizer so sizes are counts, not estimates. */
+async function resolveOptions(session: Session, options: Partial<AuditOptions>): Promise<AuditOptions> {
+  await loadTokenizer();
+  return {
+    reader: options.reader ?? "literal",
+    endpoint: options.endpoint,
+    memory: options.memory,
+    cwd: options.cwd ?? sessionCwd(session),
+    format: session.format,
+    sessionIds: options.sessionIds ?? headerIds(session.header),
+  };
 }
 
 export async function auditSession(session: Session, options: Partial<AuditOptions> & { leafId?: string | null } = {}): Promise<SessionAudit> {
@@ -17,7 +32,7 @@ export async function auditSession(session: Session, options: Partial<AuditOptio
   const compactions = session.recordedCompactions(leafId);
   if (compactions.length === 0) return { leafId, compactions: [] };
   const branch = session.branch(leafId);
-  const resolved: AuditOptions = { reader: options.reader ?? "literal", endpoint: options.endpoint, memory: options.memory, cwd: options.cwd ?? sessionCwd(session) };
+  const resolved = await resolveOptions(session, options);
   const shared: SharedWork = { original: new Map<string, Message>(branch.map((m) => [m.id, m])), transparent: await transparentView(branch, resolved.cwd) };
   const out: CompactionAudit[] = [];
   for (const compaction of compactions) out.push(await auditCompaction(compaction, branch, resolved, shared));
@@ -29,7 +44,7 @@ export async function auditOneCompaction(session: Session, index: number, option
   const leafId = options.leafId ?? session.defaultLeafId;
   const compaction = session.recordedCompactions(leafId).find((c) => c.index === index);
   if (!compaction) return null;
-  const resolved: AuditOptions = { reader: options.reader ?? "literal", endpoint: options.endpoint, memory: options.memory, cwd: options.cwd ?? sessionCwd(session) };
+  const resolved = await resolveOptions(session, options);
   return auditCompaction(compaction, session.branch(leafId), resolved);
 }
 
@@ -44,11 +59,12 @@ export interface CompactionMark {
   tokensAfter: number | null;
   messagesBefore: number;
   messagesAfter: number;
-  size: { unit: typeof CONTEXT_SIZE_UNIT; before: number; after: number };
+  size: { unit: string; before: number; after: number };
   droppedMessageIds: string[];
 }
 
 export function compactionMarks(session: Session, leafId: string | null = null): CompactionMark[] {
+  const tokenizer = sizeTokenizer();
   return session.recordedCompactions(leafId ?? session.defaultLeafId).map((c) => ({
     index: c.index,
     line: c.line,
@@ -59,7 +75,7 @@ export function compactionMarks(session: Session, leafId: string | null = null):
     tokensAfter: c.tokensAfter,
     messagesBefore: c.before.length,
     messagesAfter: c.after.length,
-    size: { unit: CONTEXT_SIZE_UNIT, before: contextSize(c.before), after: contextSize(c.after) },
+    size: { unit: tokenizer.label, before: contextSize(c.before, session.format, tokenizer), after: contextSize(c.after, session.format, tokenizer) },
     droppedMessageIds: c.droppedMessageIds,
   }));
 }

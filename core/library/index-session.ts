@@ -7,6 +7,7 @@
  */
 import { auditSession } from "../audit/session.ts";
 import { compactionRow } from "../audit/rows.ts";
+import { contextSize, sizeTokenizer } from "../audit/size.ts";
 import type { Session } from "../model.ts";
 import { loadSession } from "../session.ts";
 import { loadSessionFiles } from "../session-files.ts";
@@ -41,7 +42,7 @@ export async function indexSession(unit: SessionUnit, read: ReadFile): Promise<S
     const { kind, ...row } = compactionRow(one);
     return { kind: "compaction", path: unit.path, compactionKind: kind, ...row };
   });
-  const tokens = branchTokens(session, leaf);
+  const tokens = currentContextTokens(session, leaf);
   const worst = worstCompaction(compactions);
   const row: LibrarySessionRow = {
     kind: "session",
@@ -53,8 +54,8 @@ export async function indexSession(unit: SessionUnit, read: ReadFile): Promise<S
     bytes: unit.bytes,
     files: unit.files.length,
     messages: session.branch(leaf).length,
-    tokens: tokens?.tokens ?? null,
-    tokenizer: tokens?.tokenizer ?? null,
+    tokens: tokens.tokens,
+    tokenizer: tokens.tokenizer,
     compactions: compactions.length,
     worstCompaction: worst && { index: worst.index, ...worst.facts },
     factsDropped: compactions.reduce((sum, compaction) => sum + compaction.dropped.facts.length, 0),
@@ -63,9 +64,14 @@ export async function indexSession(unit: SessionUnit, read: ReadFile): Promise<S
   return { session: row, compactions };
 }
 
-/** Model-view tokens of the branch; filled in by the tokens work (null: not counted). */
-function branchTokens(_session: Session, _leaf: string | null): { tokens: number; tokenizer: string } | null {
-  return null;
+/**
+ * Tokens of the model's view of the context the agent sends now (after its
+ * own compactions): what the next turn would read, the figure a context
+ * window is compared with. The audit above has loaded the tokenizer.
+ */
+function currentContextTokens(session: Session, leaf: string | null): { tokens: number; tokenizer: string } {
+  const tokenizer = sizeTokenizer();
+  return { tokens: contextSize(session.recordedContext(leaf).messages, session.format, tokenizer), tokenizer: tokenizer.label };
 }
 
 /** The compaction after which the fewest of the asked facts were still present (ties: the earlier one). */

@@ -18,9 +18,9 @@ export interface LibrarySessionRow {
   bytes: number;
   files: number;
   messages: number;
-  /** Tokens of the model's view of the branch (see `tokenizer`), null where not counted. */
-  tokens: number | null;
-  tokenizer: string | null;
+  /** Tokens of the model's view of the context the agent sends now, after its own compactions (`tokenizer` names the count). */
+  tokens: number;
+  tokenizer: string;
   compactions: number;
   /** Facts present after the agent's worst compaction, as asked/present; null without compactions. */
   worstCompaction: { index: number; asked: number; recorded: number; transparent: number } | null;

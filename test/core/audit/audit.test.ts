@@ -4,6 +4,8 @@
  * and what was dropped, each tool output recoverable from the original.
  */
 import { readFileSync } from "node:fs";
+import { TOKENIZER_LABEL, contextTokens } from "../../../core/tokens.ts";
+import { headerIds } from "../../../core/checkride/session.ts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startFakeEndpoint, type FakeEndpoint } from "../../helpers/fake-endpoint.ts";
 import { auditOneCompaction, auditSession, compactionMarks } from "../../../core/audit/session.ts";
@@ -59,8 +61,9 @@ describe("audit of a composed Pi compaction (labelled)", async () => {
   it("scores what was kept against what transparent would have kept, with both sizes", () => {
     // intent (the changelog request) survives; files and rules do not. Transparent keeps all three.
     expect(audit!.facts).toEqual({ asked: 3, recorded: 1, transparent: 3 });
-    expect(audit!.size.unit).toBe("chars");
-    expect(audit!.size.after).toBe(JSON.stringify(session.recordedCompactions(null)[0]!.after).length);
+    // Sizes are tokens of the model's view, counted by the one implementation the stats use.
+    expect(audit!.size.unit).toBe(TOKENIZER_LABEL);
+    expect(audit!.size.after).toBe(contextTokens(session.recordedCompactions(null)[0]!.after, session.format).total);
     expect(audit!.size.transparent).toBeGreaterThan(audit!.size.after);
     expect(audit!.tokensBefore).toBe(4000);
   });
@@ -158,7 +161,7 @@ describe("audit on real sessions", () => {
       const sofar = branchUpTo(branch, compaction);
       expect(await transparentView(sofar)).toEqual(full.slice(0, sofar.length));
       // And the audit with the shared run equals the audit that runs transparent itself.
-      const alone = await auditCompaction(compaction, branch, { reader: "literal", cwd: sessionCwd(session) });
+      const alone = await auditCompaction(compaction, branch, { reader: "literal", cwd: sessionCwd(session), format: session.format, sessionIds: headerIds(session.header) });
       const shared = audited.compactions[compaction.index - 1]!;
       expect(shared).toEqual(alone);
       expect(await auditOneCompaction(session, compaction.index)).toEqual(alone);
