@@ -51,7 +51,7 @@ export function compactionLine(audit: CompactionAudit): string {
     `#${audit.index} line ${audit.line} ${audit.kind}${audit.trigger ? ` (${audit.trigger})` : ""}`,
     tokens,
     `${audit.messagesBefore} → ${audit.messagesAfter} messages`,
-    `${audit.size.before.toLocaleString("en-US")} → ${audit.size.after.toLocaleString("en-US")} ${audit.size.unit} (transparent ${audit.size.transparent.toLocaleString("en-US")})`,
+    `${audit.size.before.toLocaleString("en-US")} → ${audit.size.after.toLocaleString("en-US")} model-view tokens (transparent ${audit.size.transparent.toLocaleString("en-US")})`,
     `facts ${audit.facts.recorded}/${audit.facts.asked} kept, transparent ${audit.facts.transparent}/${audit.facts.asked}`,
     `dropped ${dropped.facts.length} fact(s), ${dropped.humanMessages.length} user message(s), ${dropped.toolOutputs.length} tool output(s)`,
   ].join(" · ");

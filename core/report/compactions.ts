@@ -42,7 +42,7 @@ export const COMPACTION_HEADERS = [
   "trigger",
   "tokens before → after (the file's)",
   "messages before → after",
-  "size before → after (chars)",
+  "model view before → after (tokens)",
   "facts kept",
   "transparent would keep (size)",
   "facts dropped",
@@ -51,7 +51,7 @@ export const COMPACTION_HEADERS = [
 ];
 
 export const COMPACTION_NOTE =
-  "Facts are those known at each compaction (the branch up to it, never later messages), read by the literal reader: facts present in context. Token figures are the file's own; – where it states none.";
+  "Facts are those known at each compaction (the branch up to it, never later messages), read by the literal reader: facts present in context. \"Tokens (the file's)\" are the figures the file itself records (– where it states none); the model-view sizes are counted here with the o200k tokenizer over what the model reads (Claude's own tokenizer differs by a few percent; the system prompt and tool definitions are not in the transcript).";
 
 /** The HTML section body: the table, then what each compaction dropped (every value escaped with `e`). */
 export function compactionsHtml(rows: readonly ReportCompaction[], e: (text: string) => string): string {
