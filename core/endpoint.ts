@@ -13,6 +13,9 @@ export interface EndpointConfig {
   fetch?: typeof fetch;
 }
 
+/** The settings a user gives (and a worker message can carry): the endpoint without its fetch. */
+export type EndpointSettings = Omit<EndpointConfig, "fetch">;
+
 export type Completion = { ok: true; text: string } | { ok: false; reason: string };
 
 export function chatCompletionsUrl(base: string): string {

@@ -4,7 +4,7 @@
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { checkrideSession } from "../core/checkride/session.ts";
+import { checkrideSession } from "../core/evaluate/evaluate.ts";
 import { loadSession } from "../core/session.ts";
 
 const root = resolve(import.meta.dirname, "../../shared/fixtures");
@@ -12,7 +12,7 @@ let header: string[] | undefined;
 const rows: string[] = [];
 for (const dir of readdirSync(root, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name).sort()) {
   for (const name of readdirSync(join(root, dir)).filter((f) => /\.jsonl?$/.test(f)).sort()) {
-    const results = await checkrideSession(loadSession(readFileSync(join(root, dir, name))), "all", { reader: "literal" });
+    const results = await checkrideSession(loadSession(readFileSync(join(root, dir, name))), { strategies: "all", checkride: { reader: "literal" } });
     header ??= results.map((r) => r.strategy);
     const cell = (r: (typeof results)[number]) => {
       const failed = r.probes.filter((p) => p.status === "fail").map((p) => p.id);

@@ -4,9 +4,10 @@ import { readCheckpoint } from "./checkpoint-file.ts";
 import { checkPreviousCheckpoint, matchPreviousSource, refusePreviousFor } from "./previous.ts";
 import { compactSession } from "../compact.ts";
 import { checkpointPieces } from "../checkpoint-json.ts";
-import { deriveDistractor, runRounds } from "../checkride/rounds.ts";
 import type { EndpointConfig } from "../checkride/readers.ts";
-import { checkrideSession, sessionCwd } from "../checkride/session.ts";
+import { checkrideSession } from "../evaluate/evaluate.ts";
+import { deriveDistractor, runRounds } from "../evaluate/rounds.ts";
+import { sessionCwd } from "../session-info.ts";
 import { inspectSession } from "../inspect.ts";
 import { loadTokenizer } from "../tokens.ts";
 import { redactCheckpoint, scanMessages, type Finding } from "../redact.ts";
@@ -102,7 +103,12 @@ export async function runCheckrideCommand(args: ParsedArgs): Promise<number> {
   if (reader === "endpoint" && !endpoint) throw new UsageError("--reader endpoint needs --endpoint URL and --model NAME");
   const memoryFile = stringFlag(args, "memory");
   const memory = memoryFile ? new TextDecoder().decode(readInput(memoryFile)) : undefined;
-  const results = await checkrideSession(session, strategy === "all" ? "all" : [strategy], { reader, memory, endpoint }, leafFlag(args, session), {}, endpoint);
+  const results = await checkrideSession(session, {
+    strategies: strategy === "all" ? "all" : [strategy],
+    leafId: leafFlag(args, session),
+    checkride: { reader, memory, endpoint },
+    summaryEndpoint: endpoint,
+  });
   if (args.flags.has("json")) {
     writeOutput(JSON.stringify({ results: results.map(({ scoreLabel: _label, ...rest }) => ({ ...rest, probes: rest.probes.map(({ id, status, question, expected, answer, evidence }) => ({ id, status, question, expected, answer, evidence })) })) }, null, 2), undefined);
   } else {

@@ -5,15 +5,13 @@
  * session and strategy.
  */
 import type { Checkpoint, CheckpointStats } from "../checkpoint.ts";
-import { checkrideTargets, factOptions } from "../checkride/session.ts";
-import { extractFacts } from "../checkride/facts.ts";
-import { runCheckride, type CheckrideResult } from "../checkride/run.ts";
-import { compactSession } from "../compact.ts";
+import type { CheckrideResult } from "../checkride/run.ts";
 import { composition, type CompositionPart } from "../composition.ts";
+import { evaluateSession } from "../evaluate/evaluate.ts";
+import { displayText } from "../message-text.ts";
 import { loadTokenizer } from "../tokens.ts";
 import type { Message, Session } from "../model.ts";
 import { maskString, maskValue, masksFor, type Finding } from "../redact.ts";
-import { sessionCwd } from "../session-info.ts";
 import { findStrategy } from "../strategies/index.ts";
 import { auditSession } from "../audit/session.ts";
 import { reportCompaction, type ReportCompaction } from "./compactions.ts";
@@ -51,16 +49,9 @@ export interface ReportData {
 const ROW_TEXT_LIMIT = 4000;
 const OMISSION_LIMIT = 2000;
 
+/** A row's text in the report, cut at ROW_TEXT_LIMIT. */
 export function messageText(message: Message): string {
-  const parts: string[] = [];
-  for (const block of message.blocks) {
-    if (block.type === "text" || block.type === "thinking") parts.push(block.type === "thinking" ? `(thinking) ${block.text}` : block.text);
-    else if (block.type === "toolCall") parts.push(`→ ${block.name} ${JSON.stringify(block.arguments)}`);
-    else if (block.type === "omitted") parts.push(`[moved out: ${block.label} · ${block.recoveryId} · sha256 ${block.sha256.slice(0, 12)}…]`);
-    else if (block.type === "image") parts.push(`[image ${block.mimeType}]`);
-    else parts.push(JSON.stringify(block.value) ?? "");
-  }
-  const text = parts.join("\n");
+  const text = displayText(message);
   return text.length > ROW_TEXT_LIMIT ? `${text.slice(0, ROW_TEXT_LIMIT)}\n[… ${text.length - ROW_TEXT_LIMIT} more characters in the session]` : text;
 }
 
@@ -72,29 +63,32 @@ export async function buildReport(
   await loadTokenizer();
   const leafId = options.leafId ?? session.defaultLeafId;
   const branch = session.branch(leafId);
-  const cwd = sessionCwd(session);
-  const facts = extractFacts(branch, factOptions(session, cwd, options.memory));
   const masks = masksFor(options.redact ?? []);
   const strategies: ReportStrategy[] = [];
   const checkride: CheckrideResult[] = [];
   let primaryActive: Message[] = [];
-  for (const [i, name] of options.strategies.entries()) {
-    const strategy = findStrategy(name);
-    if (!strategy) throw new Error(`unknown strategy "${name}"`);
-    const checkpoint = await compactSession(session, file, { strategy: name, options: options.strategyOptions ?? {}, leafId });
-    if (i === 0) primaryActive = checkpoint.active;
+  for (const name of options.strategies) if (!findStrategy(name)) throw new Error(`unknown strategy "${name}"`);
+  const evaluations = evaluateSession(session, {
+    strategies: options.strategies,
+    leafId,
+    strategyOptions: options.strategyOptions,
+    source: file,
+    checkride: { reader: "literal", memory: options.memory },
+  });
+  for await (const { strategy: name, checkpoint, results } of evaluations) {
+    if (strategies.length === 0) primaryActive = checkpoint.active;
     const omissions = omissionRows(checkpoint);
     strategies.push({
       name,
-      label: strategy.label,
+      label: findStrategy(name)!.label,
       stats: checkpoint.stats,
       composition: composition(checkpoint.active, session.format),
       omissions: maskValue(omissions.slice(0, OMISSION_LIMIT), masks),
       omissionCount: omissions.length,
     });
-    for (const target of checkrideTargets(checkpoint)) checkride.push(await runCheckride(target.name, branch, target.active, { reader: "literal", cwd, memory: options.memory }, facts));
+    checkride.push(...results);
   }
-  const audit = await auditSession(session, { leafId, cwd, memory: options.memory });
+  const audit = await auditSession(session, { leafId, memory: options.memory });
   const originalIndex = new Map(branch.map((m, i) => [m.id, i]));
   const rows = (messages: readonly Message[], withSource: boolean): ReportRow[] =>
     messages.map((m) => ({ id: m.id, role: m.role, text: maskString(messageText(m), masks), ...(withSource ? { source: originalIndex.get(m.id) ?? -1 } : {}) }));

@@ -5,6 +5,7 @@ import type { Block, Message } from "../model.ts";
 import { isRealUserMessage } from "../signals.ts";
 
 export { isRealUserMessage };
+export { oneLine } from "../text.ts";
 
 export function estimateTokens(text: string): number {
   return Math.ceil(text.length / 4);
@@ -64,9 +65,4 @@ export function startOfLastTurns(branch: readonly Message[], turns: number): num
     if (isRealUserMessage(branch[i]!) && ++found === turns) return i;
   }
   return 0;
-}
-
-export function oneLine(text: string, max = 160): string {
-  const flat = text.replace(/\s+/g, " ").trim();
-  return flat.length > max ? flat.slice(0, max - 1) + "…" : flat;
 }

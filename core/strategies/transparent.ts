@@ -8,6 +8,7 @@
  * Recovery ids are `<messageId>#<path>`, so compacting a grown session, or an
  * earlier active view plus new messages, yields the same ids and hashes.
  */
+import { truncate } from "../text.ts";
 import type { ArchiveEntry } from "../checkpoint.ts";
 import { computeStats, recoveryId } from "../checkpoint.ts";
 import { digestPayloads, type PayloadDigest } from "../hash.ts";
@@ -266,8 +267,4 @@ function describeBlock(block: Block, bytes: number): string {
 
 export function formatBytes(bytes: number): string {
   return `${bytes} bytes`;
-}
-
-function truncate(text: string, max: number): string {
-  return text.length > max ? text.slice(0, max - 1) + "…" : text;
 }

@@ -1,6 +1,6 @@
 /** The inspector: controls, stats, the two aligned panes and the selected message. */
 import { useCallback, useEffect, useRef, useState, type DragEvent } from "react";
-import { loadSource, recompact, recoverSelected, select, setPresenting, stepOmission, stepRow, useApp } from "../store/store.ts";
+import { loadSource, select, setPresenting, setShowHelp, useApp } from "../store/store.ts";
 import type { Pane } from "../worker/protocol.ts";
 import { CrashBanner, EmptyState, LoadError, LoadProgress, Warnings } from "./Banners.tsx";
 import { CheckridePanel } from "./CheckridePanel.tsx";
@@ -9,6 +9,7 @@ import { PresenterBar } from "./Presenter.tsx";
 import { SharePanel } from "./SharePanel.tsx";
 import { FindBar } from "./FindBar.tsx";
 import { HelpOverlay } from "./HelpOverlay.tsx";
+import { bindingFor } from "./keymap.ts";
 import { PaneView, positionOf, type PaneHandle } from "./PaneView.tsx";
 import { StatsBar } from "./StatsBar.tsx";
 import { Toolbar } from "./Toolbar.tsx";
@@ -36,40 +37,19 @@ export function App() {
     const onKey = (event: KeyboardEvent) => {
       if (event.ctrlKey || event.metaKey || event.altKey) return;
       if (event.key === "Escape") {
-        if (useApp.getState().showHelp) useApp.setState({ showHelp: false });
+        if (useApp.getState().showHelp) setShowHelp(false);
         else if (useApp.getState().presenting) setPresenting(false);
         else void select(null);
         return;
       }
       if (isTyping(event.target)) return;
-      if (useApp.getState().presenting) {
-        const presenterKeys: Record<string, () => void> = {
-          ArrowRight: () => stepOmission(1),
-          ArrowLeft: () => stepOmission(-1),
-          ArrowDown: () => void recompact({ fromPrevious: true }),
-        };
-        const step = presenterKeys[event.key];
-        if (step) {
-          event.preventDefault();
-          step();
-          return;
-        }
-      }
-      const actions: Record<string, () => void> = {
-        j: () => stepRow(1),
-        k: () => stepRow(-1),
-        n: () => stepOmission(1),
-        p: () => stepOmission(-1),
-        Enter: () => void recoverSelected(),
-        "/": () => setFindNonce((n) => n + 1),
-        "?": () => useApp.setState((s) => ({ showHelp: !s.showHelp })),
-      };
-      const action = actions[event.key];
-      if (!action) return;
+      const binding = bindingFor(event.key, useApp.getState().presenting);
+      if (!binding) return;
       // Enter on a focused button means that button; only a free Enter recovers.
       if (event.key === "Enter" && (event.target as HTMLElement | null)?.tagName === "BUTTON") return;
       event.preventDefault();
-      action();
+      if (event.key === "/") setFindNonce((n) => n + 1);
+      else binding.run?.(event.key);
     };
     window.addEventListener("keydown", onKey);
     return () => window.removeEventListener("keydown", onKey);
@@ -137,7 +117,7 @@ export function App() {
             </span>
           ) : null}
         </h1>
-        <button type="button" className="small" onClick={() => useApp.setState({ showHelp: true })} aria-label="Keyboard shortcuts">
+        <button type="button" className="small" onClick={() => setShowHelp(true)} aria-label="Keyboard shortcuts">
           ?
         </button>
       </header>

@@ -1,5 +1,5 @@
 /** Load progress, load errors, a crashed worker, lenient warnings, and the empty state. */
-import { cancelLoad, retryAfterCrash, useApp } from "../store/store.ts";
+import { cancelLoad, dismissLoadError, retryAfterCrash, setShowWarnings, useApp } from "../store/store.ts";
 import { formatBytes } from "./format.ts";
 
 export function LoadProgress() {
@@ -35,7 +35,7 @@ export function LoadError() {
       <strong>Could not open {error.name || "the file"}</strong>
       {error.line ? ` (line ${error.line})` : ""}: {error.message}
       {hasSession ? <span className="dim"> · the previous session is still shown</span> : null}
-      <button type="button" className="small" onClick={() => useApp.setState({ loadError: null })} aria-label="Dismiss the error">
+      <button type="button" className="small" onClick={() => dismissLoadError()} aria-label="Dismiss the error">
         ×
       </button>
     </div>
@@ -62,7 +62,7 @@ export function Warnings() {
   const open = useApp((s) => s.showWarnings);
   if (warnings.length === 0) return null;
   return (
-    <details className="warnings" open={open} onToggle={(e) => useApp.setState({ showWarnings: (e.target as HTMLDetailsElement).open })}>
+    <details className="warnings" open={open} onToggle={(e) => setShowWarnings((e.target as HTMLDetailsElement).open)}>
       <summary>
         {warnings.length} {warnings.length === 1 ? "warning" : "warnings"} while reading (lenient mode kept going)
       </summary>

@@ -9,7 +9,7 @@
 import { useCallback, useDeferredValue, useEffect, useMemo, useSyncExternalStore, type CSSProperties, type ReactElement } from "react";
 import { List, useListRef, type ListImperativeAPI } from "react-window";
 import { EXPANDED_THINKING_BOX, RECOVERED_BOX } from "../layout/rows.ts";
-import { rowCaches, select, useApp, visibleRows, type RecoveryState, type Selection } from "../store/store.ts";
+import { select, useApp, visibleRows, type RecoveryState, type Selection } from "../store/store.ts";
 import type { Pane, RowProjection, ViewSummary } from "../worker/protocol.ts";
 import { RecoveredPayload, RowBlock } from "./blocks.tsx";
 import { ROLE_LABELS, formatCount } from "./format.ts";
@@ -77,12 +77,12 @@ function rowHeight(position: number, props: RowProps): number {
   const index = realIndex(props.visible, position);
   const base = props.view[props.pane].heights[index] ?? 40;
   if (!props.boxes.any) return base;
-  return base + extraHeight(rowCaches[props.pane].peek(index), props.pane, props.boxes);
+  return base + extraHeight(useApp.getState().rowCaches[props.pane].peek(index), props.pane, props.boxes);
 }
 
 function MessageRow({ index: position, style, ariaAttributes, pane, view, visible, onJump }: { index: number; style: CSSProperties; ariaAttributes: Record<string, unknown> } & RowProps): ReactElement {
   const index = realIndex(visible, position);
-  const cache = rowCaches[pane];
+  const cache = useApp((s) => s.rowCaches[pane]);
   const cached = useSyncExternalStore(cache.subscribe, () => cache.peek(index));
   // A row scrolled into view mounts as an empty box (null) and gets its content in a deferred,
   // time-sliced render: scrolling fast never waits for a screenful of rows to be built at once.
@@ -205,7 +205,7 @@ export function PaneView({
 
   const onJump = useCallback((row: number) => void select({ pane, index: row }), [pane]);
   const anyOpen = Object.keys(recovered).length > 0 || Object.values(expandedThinking).some(Boolean);
-  const cache = rowCaches[pane];
+  const cache = useApp((s) => s.rowCaches[pane]);
   const cacheVersion = useSyncExternalStore(cache.subscribe, () => (anyOpen ? cache.version : 0));
   const boxes = useMemo<OpenBoxes>(() => ({ recovered, expandedThinking, any: anyOpen, cacheVersion }), [recovered, expandedThinking, anyOpen, cacheVersion]);
   const rowProps = useMemo<RowProps>(() => ({ pane, view, visible, boxes, onJump }), [pane, view, visible, boxes, onJump]);
@@ -235,7 +235,7 @@ export function PaneView({
           rowProps={rowProps}
           overscanCount={4}
           onRowsRendered={(visibleRows, allRows) => {
-            if (client) rowCaches[pane].ensure(client, realIndex(visible, allRows.startIndex), realIndex(visible, allRows.stopIndex));
+            if (client) cache.ensure(client, realIndex(visible, allRows.startIndex), realIndex(visible, allRows.stopIndex));
             onFirstRow(pane, realIndex(visible, visibleRows.startIndex));
           }}
         />

@@ -6,6 +6,7 @@
 import { useEffect, useState } from "react";
 import { recompact, runCheckride, setPresenting, stepOmission, useApp } from "../store/store.ts";
 import { captureElement } from "./capture.ts";
+import { downloadName } from "../file-names.ts";
 import { download } from "./download.ts";
 
 export function PresenterBar() {
@@ -26,7 +27,7 @@ export function PresenterBar() {
     const target = document.querySelector<HTMLElement>(".app");
     if (!target) return;
     try {
-      download({ blob: await captureElement(target), name: `${session?.name.replace(/\.[^.]+$/, "") ?? "session"}.${view?.strategy ?? "view"}.png` });
+      download({ blob: await captureElement(target), name: downloadName(session?.name ?? "session", view?.strategy ?? "view", "png") });
       setMessage("Saved a PNG of this view.");
     } catch (error) {
       setMessage(`Could not capture the view: ${error instanceof Error ? error.message : String(error)}`);

@@ -21,15 +21,26 @@ export class RowCache {
   /** Pages still shown but due to be fetched again (see refresh). */
   private stale = new Set<number>();
   private generation = 0;
+  /** The view whose rows these are (ViewSummary.id); none before the first. */
+  private viewId: number | undefined;
   private listeners = new Set<Listener>();
   private notifyScheduled = false;
   /** Changes whenever rows appear or go: a snapshot for whoever depends on which rows are known. */
   version = 0;
 
-  constructor(private readonly pane: Pane) {}
+  /** Requests sent and not yet answered, counting those whose answers will be dropped. */
+  private unanswered = 0;
 
-  /** Forget everything (a new session or a new compaction). */
-  reset(): void {
+  constructor(
+    private readonly pane: Pane,
+    viewId?: number,
+  ) {
+    this.viewId = viewId;
+  }
+
+  /** Forget everything: the rows of another view follow (a new session or a new compaction). */
+  reset(viewId: number | undefined): void {
+    this.viewId = viewId;
     this.pages.clear();
     this.inFlight.clear();
     this.stale.clear();
@@ -43,7 +54,8 @@ export class RowCache {
    * stays on screen and each page is fetched again as it is next needed,
    * instead of the pane going blank until then.
    */
-  refresh(): void {
+  refresh(viewId: number): void {
+    this.viewId = viewId;
     for (const page of this.pages.keys()) this.stale.add(page);
     this.inFlight.clear();
     this.generation++;
@@ -70,7 +82,8 @@ export class RowCache {
 
   /** Fetches the pages covering [start, end] that are not cached yet; cached ones count as just used. */
   ensure(client: EngineClient, start: number, end: number): void {
-    const generation = this.generation;
+    const { generation, viewId } = this;
+    if (viewId === undefined) return;
     for (let page = Math.floor(start / PAGE_SIZE); page <= Math.floor(end / PAGE_SIZE); page++) {
       const cached = this.pages.get(page);
       if (cached && !this.stale.has(page)) {
@@ -81,8 +94,9 @@ export class RowCache {
       }
       if (this.inFlight.has(page)) continue;
       this.inFlight.add(page);
+      this.unanswered++;
       client
-        .request({ type: "rows", pane: this.pane, start: page * PAGE_SIZE, end: (page + 1) * PAGE_SIZE })
+        .request({ type: "rows", view: viewId, pane: this.pane, start: page * PAGE_SIZE, end: (page + 1) * PAGE_SIZE })
         .promise.then(
           (rows) => {
             if (generation !== this.generation) return;
@@ -97,7 +111,8 @@ export class RowCache {
           () => {
             if (generation === this.generation) this.inFlight.delete(page);
           },
-        );
+        )
+        .finally(() => this.unanswered--);
     }
   }
 
@@ -105,6 +120,11 @@ export class RowCache {
     const oldest = this.pages.keys().next().value!;
     this.pages.delete(oldest);
     this.stale.delete(oldest);
+  }
+
+  /** Requests not answered yet (for tests that wait for the cache to settle). */
+  get pending(): number {
+    return this.unanswered;
   }
 
   get size(): number {

@@ -4,9 +4,9 @@
  * the main bundle. (test/helpers/in-process-client.ts runs the same engine
  * in-process for component tests.)
  */
-import type { Progress, ProxiedFetch, ProxiedFetchReply, Request, ResponseMap, WorkerInbound, WorkerOutbound } from "./protocol.ts";
+import type { Progress, ProxiedFetch, ProxiedFetchReply, Request, RequestOf, ResponseMap, WorkerInbound, WorkerOutbound } from "./protocol.ts";
 
-export type RequestOf<T extends Request["type"]> = Extract<Request, { type: T }>;
+export type { RequestOf };
 
 export class EngineError extends Error {
   constructor(

@@ -3,6 +3,7 @@
  * full display blocks with a size gate. Runs in the worker only.
  */
 import type { Block, Message } from "../../core/model.ts";
+import { oneLine } from "../../core/text.ts";
 import { resultCallId, toolOutcome } from "../../core/tool-info.ts";
 import type { ToolCallBlock } from "../../core/model.ts";
 import { HEADER_HEIGHT, MAX_PREVIEW_LINES, MAX_ROW_BLOCKS, MORE_BLOCKS_LINE, ROW_PADDING, blockHeight } from "../layout/rows.ts";
@@ -88,10 +89,8 @@ function rowHeightOf(message: Message): number {
   return height;
 }
 
-function oneLine(text: string, max = 200): string {
-  const flat = text.replace(/\s+/g, " ").trim();
-  return flat.length > max ? flat.slice(0, max - 1) + "…" : flat;
-}
+/** A one-line block preview (thinking, tool arguments, raw values). */
+const ONE_LINE_PREVIEW = 200;
 
 export function stringifyValue(value: unknown, space?: number): string {
   try {
@@ -108,12 +107,12 @@ function blockView(block: Block, pane: PaneModel): RowBlockView {
       return { type: "text", preview, lines, chars: block.text.length };
     }
     case "thinking":
-      return { type: "thinking", preview: oneLine(block.text), lines: 1, chars: block.text.length };
+      return { type: "thinking", preview: oneLine(block.text, ONE_LINE_PREVIEW), lines: 1, chars: block.text.length };
     case "toolCall": {
       const args = stringifyValue(block.arguments);
       return {
         type: "toolCall",
-        preview: oneLine(args),
+        preview: oneLine(args, ONE_LINE_PREVIEW),
         lines: 1,
         chars: args.length,
         name: block.name,
@@ -125,7 +124,7 @@ function blockView(block: Block, pane: PaneModel): RowBlockView {
       return { type: "image", preview: block.mimeType, lines: 1, chars: block.data.length };
     case "raw": {
       const json = stringifyValue(block.value);
-      return { type: "raw", preview: oneLine(json), lines: 1, chars: json.length };
+      return { type: "raw", preview: oneLine(json, ONE_LINE_PREVIEW), lines: 1, chars: json.length };
     }
     case "omitted":
       return {

@@ -4,8 +4,9 @@
  * small projections and asks for full content when a row is opened.
  */
 import type { CheckpointStats } from "../../core/checkpoint.ts";
-import type { RoundsResult } from "../../core/checkride/rounds.ts";
+import type { RoundsResult } from "../../core/evaluate/rounds.ts";
 import type { CheckrideResult } from "../../core/checkride/run.ts";
+import type { EndpointSettings } from "../../core/endpoint.ts";
 import type { LoadWarning, PayloadKind, Role } from "../../core/model.ts";
 
 export type Pane = "original" | "active";
@@ -92,6 +93,11 @@ export interface PaneGeometry {
 }
 
 export interface ViewSummary {
+  /**
+   * The engine's number for this view: every request about a view names it, so an answer is
+   * always about the view the screen shows (after a cancelled load, the one before it).
+   */
+  id: number;
   /** True while only the original pane is known (the compaction still runs). */
   pending?: boolean;
   strategy: string;
@@ -162,7 +168,7 @@ export interface DiffResult {
 export interface CheckrideParams {
   strategies: string[];
   reader: "literal" | "endpoint";
-  endpoint?: { url: string; model: string; apiKey?: string; timeoutMs?: number };
+  endpoint?: EndpointSettings;
   /** A memory.md the user chose; read in the worker. */
   memory?: File | string;
   /** See CompactParams.summaryEndpoint. */
@@ -184,26 +190,40 @@ export interface CompactParams {
   /** Recompact the current checkpoint plus whatever the branch has beyond it. */
   fromPrevious?: boolean;
   /** A model that writes the summary slots of pi-default and handoff (reached through the page). */
-  summaryEndpoint?: { url: string; model: string; apiKey?: string; timeoutMs?: number };
+  summaryEndpoint?: EndpointSettings;
+}
+
+/** Names the view a request is about (ViewSummary.id; a load's preview has its own). */
+interface AboutView {
+  view: number;
 }
 
 export type Request =
   | { type: "strategies" }
   | { type: "load"; source: LoadSource; params: Omit<CompactParams, "fromPrevious"> }
   | { type: "cancel"; target: number }
-  | { type: "compact"; params: CompactParams }
-  | { type: "rows"; pane: Pane; start: number; end: number }
-  | { type: "detail"; pane: Pane; index: number; full: boolean }
-  | { type: "recover"; recoveryId: string; full: boolean }
-  | { type: "search"; query: string }
-  | { type: "diff"; index: number; full: boolean }
-  | { type: "export" }
-  | { type: "locate"; messageId: string }
-  | { type: "checkride"; params: CheckrideParams }
-  | { type: "rounds"; params: RoundsParams }
-  | { type: "scan" }
-  | { type: "report"; params: { strategies: string[]; format: "html" | "md"; masked: string[]; memory?: File | string } }
-  | { type: "exportRedacted"; masked: string[] };
+  | ({ type: "compact"; params: CompactParams } & AboutView)
+  | ({ type: "rows"; pane: Pane; start: number; end: number } & AboutView)
+  | ({ type: "detail"; pane: Pane; index: number; full: boolean } & AboutView)
+  | ({ type: "recover"; recoveryId: string; full: boolean } & AboutView)
+  | ({ type: "search"; query: string } & AboutView)
+  | ({ type: "diff"; index: number; full: boolean } & AboutView)
+  | ({ type: "export" } & AboutView)
+  | ({ type: "locate"; messageId: string } & AboutView)
+  | ({ type: "checkride"; params: CheckrideParams } & AboutView)
+  | ({ type: "rounds"; params: RoundsParams } & AboutView)
+  | ({ type: "scan" } & AboutView)
+  | ({ type: "report"; params: ReportParams } & AboutView)
+  | ({ type: "exportRedacted"; masked: string[] } & AboutView);
+
+export type RequestOf<T extends Request["type"]> = Extract<Request, { type: T }>;
+
+export interface ReportParams {
+  strategies: string[];
+  format: "html" | "md";
+  masked: string[];
+  memory?: File | string;
+}
 
 export interface ResponseMap {
   strategies: StrategyOption[];
@@ -248,6 +268,8 @@ export type ProxiedFetchReply = { ok: boolean; status: number; body: string } | 
 export const ROW_PAGE_SIZE = 100;
 
 export interface LoadPreview {
+  /** The id the finished view will have; rows of the preview are asked for under it. */
+  viewId: number;
   session: SessionSummary;
   original: PaneGeometry;
   /**

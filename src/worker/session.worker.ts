@@ -5,7 +5,9 @@
  * the target stops at its next stage boundary or chunk.
  */
 import { SessionError } from "../../core/model.ts";
-import { CancelledError, SessionEngine, dispatchRequest, type FileHasher, type TaskContext } from "./engine.ts";
+import { SessionEngine, type FileHasher } from "./engine.ts";
+import { handleRequest } from "./handlers.ts";
+import { CancelledError, type TaskContext } from "./task.ts";
 import type { FileHashReply } from "./file-hash.worker.ts";
 import type { ProxiedFetchReply, Request, WorkerInbound, WorkerOutbound } from "./protocol.ts";
 
@@ -82,7 +84,7 @@ async function run(id: number, request: Request): Promise<void> {
   };
   try {
     task.checkCancelled();
-    const result = await dispatchRequest(engine, request, task);
+    const result = await handleRequest(engine, request, task);
     post({ id, ok: true, result }, transferables(result));
   } catch (error) {
     if (error instanceof CancelledError) post({ id, ok: false, error: { message: "cancelled", cancelled: true } });

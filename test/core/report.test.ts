@@ -1,6 +1,6 @@
 /** The HTML audit report: self-contained, escaped, with its own CSP, and the same scores as the checkride. */
 import { describe, expect, it } from "vitest";
-import { checkrideSession } from "../../core/checkride/session.ts";
+import { checkrideSession } from "../../core/evaluate/evaluate.ts";
 import { renderHtml } from "../../core/report/html.ts";
 import { buildReport } from "../../core/report/model.ts";
 import { loadSession } from "../../core/session.ts";
@@ -31,7 +31,7 @@ describe("the HTML report", () => {
   it("shows the same scores as the checkride", async () => {
     const session = loadSession(readFixture("composed/pi-v3-tree.jsonl"));
     const report = await buildReport(session, SOURCE, { strategies: ["transparent", "recorded"] });
-    const direct = await checkrideSession(session, ["transparent", "recorded"], { reader: "literal" });
+    const direct = await checkrideSession(session, { strategies: ["transparent", "recorded"], checkride: { reader: "literal" } });
     expect(report.checkride.map((r) => [r.strategy, r.passed, r.asked])).toEqual(direct.map((r) => [r.strategy, r.passed, r.asked]));
     const html = renderHtml(report);
     expect(html).toContain('data-score="transparent">5/5');

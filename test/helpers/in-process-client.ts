@@ -3,7 +3,8 @@
  * the worker client. For component tests only: the app always uses the worker.
  */
 import { SessionError } from "../../core/model.ts";
-import { CancelledError, SessionEngine, dispatchRequest, type TaskContext } from "../../src/worker/engine.ts";
+import { CancelledError, SessionEngine, type TaskContext } from "../../src/worker/engine.ts";
+import { handleRequest } from "../../src/worker/handlers.ts";
 import { EngineError, type EngineClient, type Pending, type RequestOf } from "../../src/worker/client.ts";
 import type { Progress, Request, ResponseMap } from "../../src/worker/protocol.ts";
 
@@ -23,7 +24,7 @@ export class InProcessClient implements EngineClient {
     const promise = (async () => {
       await Promise.resolve(); // answer asynchronously, as the worker does
       try {
-        return (await dispatchRequest(this.engine, request, task)) as ResponseMap[T];
+        return await handleRequest(this.engine, request, task);
       } catch (error) {
         if (error instanceof CancelledError) throw new EngineError("cancelled", undefined, true);
         if (error instanceof SessionError) throw new EngineError(error.reason, error.line);

@@ -3,6 +3,8 @@ import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { baseRowHeight } from "../../src/layout/rows.ts";
 import { CancelledError, SessionEngine, type FileHasher, type TaskContext } from "../../src/worker/engine.ts";
+import { handleRequest } from "../../src/worker/handlers.ts";
+import type { RequestOf, ResponseMap } from "../../src/worker/protocol.ts";
 import type { Progress } from "../../src/worker/protocol.ts";
 import { readFixture } from "../helpers/fixtures.ts";
 
@@ -24,16 +26,21 @@ function task(progress: Progress[] = [], cancelAfter?: Progress["stage"]): TaskC
   };
 }
 
+/** A request through the handler map, as the worker answers it. */
+function ask<T extends RequestOf<Exclude<keyof ResponseMap, "load">>["type"]>(engine: SessionEngine, request: RequestOf<T>): Promise<ResponseMap[T]> {
+  return Promise.resolve(handleRequest(engine, request, task()));
+}
+
 async function loaded(relative = "composed/pi-v3-tree.jsonl", options: Record<string, unknown> = {}) {
   const engine = new SessionEngine();
   const progress: Progress[] = [];
   const result = await engine.load({ kind: "bytes", bytes: bytesOf(relative), name: relative.split("/").pop()! }, { strategy: "transparent", options, leafId: null }, task(progress));
-  return { engine, result, progress };
+  return { engine, result, progress, id: result.view.id };
 }
 
 describe("SessionEngine", () => {
   it("loads, summarises the session and shows a preview of the original pane first", async () => {
-    const { engine, result, progress } = await loaded();
+    const { engine, result, progress, id } = await loaded();
     expect(result.session).toMatchObject({ name: "pi-v3-tree.jsonl", format: "pi", formatVersion: "3", defaultLeafId: "c0000010", recordedCompactions: 1 });
     expect(result.session.sha256).toMatch(/^[0-9a-f]{64}$/);
     expect(result.session.leaves.map((l) => l.label)).toEqual([
@@ -46,24 +53,24 @@ describe("SessionEngine", () => {
     // The preview goes out before the file is hashed, with the first page of rows in it.
     expect(preview.session.sha256).toBe("");
     expect(preview.session.timings.readMs).toBeGreaterThanOrEqual(0);
-    expect(preview.firstRows).toEqual(engine.rows("original", 0, 100));
+    expect(preview.firstRows).toEqual(engine.rows(id, "original", 0, 100));
     expect(result.view.original.count).toBe(18);
     expect(result.view.active.count).toBe(18);
     expect(result.view.stats.payloads).toBe(9);
   });
 
   it("row heights from the geometry equal the heights of the projected rows", async () => {
-    const { engine, result } = await loaded("pi/JohnnyLai92__pi-mono__6edf3497.jsonl");
+    const { engine, result, id } = await loaded("pi/JohnnyLai92__pi-mono__6edf3497.jsonl");
     for (const pane of ["original", "active"] as const) {
-      const rows = engine.rows(pane, 0, result.view[pane].count);
+      const rows = engine.rows(id, pane, 0, result.view[pane].count);
       rows.forEach((row, i) => expect(result.view[pane].heights[i], `${pane} row ${i}`).toBe(baseRowHeight(row)));
     }
   });
 
   it("aligns the panes by source message and pairs calls with results", async () => {
-    const { engine, result } = await loaded();
-    const original = engine.rows("original", 0, 18);
-    const active = engine.rows("active", 0, 18);
+    const { engine, result, id } = await loaded();
+    const original = engine.rows(id, "original", 0, 18);
+    const active = engine.rows(id, "active", 0, 18);
     active.forEach((row, i) => {
       expect(row.sourceRow).toBe(i);
       expect(original[row.sourceRow]!.id).toBe(row.id);
@@ -75,49 +82,78 @@ describe("SessionEngine", () => {
   });
 
   it("recovers a payload verified against its hash, as display blocks", async () => {
-    const { engine } = await loaded();
-    const marker = engine.rows("active", 0, 18).flatMap((r) => r.blocks).find((b) => b.recoveryId === "c0000006#/blocks")!;
-    const recovered = await engine.recover(marker.recoveryId!, false);
+    const { engine, id } = await loaded();
+    const marker = engine.rows(id, "active", 0, 18).flatMap((r) => r.blocks).find((b) => b.recoveryId === "c0000006#/blocks")!;
+    const recovered = await ask(engine, { type: "recover", view: id, recoveryId: marker.recoveryId!, full: false });
     expect(recovered).toMatchObject({ verified: true, expected: marker.sha256, found: marker.sha256, kind: "toolResult" });
     expect(recovered.blocks.map((b) => b.type)).toEqual(["text", "image"]);
     expect(recovered.blocks[1]!.imageUrl).toMatch(/^data:image\/png;base64,/);
-    await expect(engine.recover("nope#/x", false)).rejects.toThrow(/no archived payload/);
+    await expect(ask(engine, { type: "recover", view: id, recoveryId: "nope#/x", full: false })).rejects.toThrow(/no archived payload/);
   });
 
   it("finds text in both panes, diffs capped prose, locates messages", async () => {
-    const { engine } = await loaded("composed/pi-v3-tree.jsonl", { maxProseChars: 100 });
-    const search = engine.search("MIGRATIONS/");
+    const { engine, id } = await loaded("composed/pi-v3-tree.jsonl", { maxProseChars: 100 });
+    const search = await ask(engine, { type: "search", view: id, query: "MIGRATIONS/" });
     expect(search.original.length).toBeGreaterThan(0);
-    expect(engine.search("   ")).toEqual({ original: [], active: [], total: 0, capped: false });
-    const changed = engine.rows("active", 0, 18).find((r) => r.differs)!;
-    const diff = engine.diff(changed.index, false);
+    expect(await ask(engine, { type: "search", view: id, query: "   " })).toEqual({ original: [], active: [], total: 0, capped: false });
+    const changed = engine.rows(id, "active", 0, 18).find((r) => r.differs)!;
+    const diff = await ask(engine, { type: "diff", view: id, index: changed.index, full: false });
     expect(diff.parts.some((p) => p.removed)).toBe(true);
-    const row = engine.rows("original", 0, 18).findIndex((r) => r.id === "c0000006");
+    const row = engine.rows(id, "original", 0, 18).findIndex((r) => r.id === "c0000006");
     expect(row).toBeGreaterThan(0);
-    expect(engine.locate("c0000006")).toEqual({ original: row, active: row });
-    expect(engine.locate("b0000003")).toEqual({ original: -1, active: -1 });
+    expect(await ask(engine, { type: "locate", view: id, messageId: "c0000006" })).toEqual({ original: row, active: row });
+    expect(await ask(engine, { type: "locate", view: id, messageId: "b0000003" })).toEqual({ original: -1, active: -1 });
   });
 
   it("recompacts from the previous checkpoint, round by round, with the same ids", async () => {
-    const { engine, result } = await loaded();
-    const before = engine.rows("active", 0, 18).flatMap((r) => r.blocks.map((b) => b.recoveryId)).filter(Boolean);
-    const next = await engine.compact({ strategy: "transparent", options: {}, leafId: result.view.leafId, fromPrevious: true });
+    const { engine, result, id } = await loaded();
+    const before = engine.rows(id, "active", 0, 18).flatMap((r) => r.blocks.map((b) => b.recoveryId)).filter(Boolean);
+    const next = await ask(engine, { type: "compact", view: id, params: { strategy: "transparent", options: {}, leafId: result.view.leafId, fromPrevious: true } });
     expect(next.round).toBe(1);
     expect(next.hasPrevious).toBe(true);
-    expect(engine.rows("active", 0, 18).flatMap((r) => r.blocks.map((b) => b.recoveryId)).filter(Boolean)).toEqual(before);
+    expect(engine.rows(next.id, "active", 0, 18).flatMap((r) => r.blocks.map((b) => b.recoveryId)).filter(Boolean)).toEqual(before);
   });
 
   it("a cancelled load throws and leaves the previous session in place", async () => {
-    const { engine } = await loaded();
+    const { engine, id } = await loaded();
     await expect(
       engine.load({ kind: "bytes", bytes: bytesOf("composed/openai-chat.json"), name: "x.json" }, { strategy: "transparent", options: {}, leafId: null }, task([], "parsing")),
     ).rejects.toBeInstanceOf(CancelledError);
-    expect(engine.rows("original", 0, 1)[0]!.id).toBe("a0000003");
+    expect(engine.rows(id, "original", 0, 1)[0]!.id).toBe("a0000003");
+  });
+
+  it("every request names its view: the one before the newest answers until the page asks about the newest", async () => {
+    const { engine, id } = await loaded();
+    // A load the page cancelled too late: it finished here, and the page still shows the view before it.
+    const second = await engine.load({ kind: "bytes", bytes: bytesOf("composed/openai-chat.json"), name: "x.json" }, { strategy: "transparent", options: {}, leafId: null }, task());
+    expect(second.view.id).not.toBe(id);
+    expect(engine.rows(id, "original", 0, 1)[0]!.id).toBe("a0000003");
+    expect((await ask(engine, { type: "detail", view: id, pane: "original", index: 0, full: false })).id).toBe("a0000003");
+    // Once the page asks about the newest view, the one before it is let go.
+    expect(engine.rows(second.view.id, "original", 0, 1)[0]!.id).not.toBe("a0000003");
+    expect(() => engine.rows(id, "original", 0, 1)).toThrow(/no longer shown/);
+  });
+
+  it("while a load compacts, its preview's rows answer under the id its view will have; the view on screen still answers", async () => {
+    const { engine, id } = await loaded();
+    let previewRows: string | undefined;
+    let screenRows: string | undefined;
+    const progress: TaskContext = {
+      progress: (p) => {
+        if (!p.preview) return;
+        previewRows = engine.rows(p.preview.viewId, "original", 0, 1)[0]?.id;
+        screenRows = engine.rows(id, "original", 0, 1)[0]?.id;
+      },
+      checkCancelled: () => {},
+    };
+    const result = await engine.load({ kind: "bytes", bytes: bytesOf("composed/openai-chat.json"), name: "x.json" }, { strategy: "transparent", options: {}, leafId: null }, progress);
+    expect(screenRows).toBe("a0000003");
+    expect(previewRows).toBe(engine.rows(result.view.id, "original", 0, 1)[0]!.id);
   });
 
   it("exports the checkpoint as a Blob named after the source", async () => {
-    const { engine } = await loaded();
-    const { blob, name } = await engine.exportCheckpoint();
+    const { engine, id } = await loaded();
+    const { blob, name } = await ask(engine, { type: "export", view: id });
     expect(name).toBe("pi-v3-tree.transparent.checkpoint.json");
     const checkpoint = JSON.parse(await blob.text());
     expect(checkpoint.archive).toHaveLength(9);
@@ -148,7 +184,8 @@ describe("SessionEngine", () => {
       const { calls, context, engine } = hasher(async (f) => createHash("sha256").update(new Uint8Array(await f.arrayBuffer())).digest("hex"));
       const result = await engine.load({ kind: "file", file: file() }, { strategy: "transparent", options: {}, leafId: null }, context);
       expect(result.session.sha256).toBe(expected);
-      expect(JSON.parse(await (await engine.exportCheckpoint()).blob.text()).source.sha256).toBe(expected);
+      const exported = await ask(engine, { type: "export", view: result.view.id });
+      expect(JSON.parse(await exported.blob.text()).source.sha256).toBe(expected);
       expect(calls).toEqual({ started: 1, cancelled: 1, startedAfterPreview: true });
     });
 

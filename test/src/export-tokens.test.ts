@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { SessionEngine } from "../../src/worker/engine.ts";
+import { handleRequest } from "../../src/worker/handlers.ts";
 import { runCli } from "../helpers/cli.ts";
 import { fixturePath, readFixture } from "../helpers/fixtures.ts";
 
@@ -13,8 +14,9 @@ describe("export with token stats", () => {
     const bytes = readFixture(relative);
     const engine = new SessionEngine();
     const buffer = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
-    await engine.load({ kind: "bytes", bytes: buffer, name: relative.split("/").pop()! }, { strategy: "transparent", options: {}, leafId: null }, { progress: () => {}, checkCancelled: () => {} });
-    const exported = await (await engine.exportCheckpoint()).blob.text();
+    const task = { progress: () => {}, checkCancelled: () => {} };
+    const result = await engine.load({ kind: "bytes", bytes: buffer, name: relative.split("/").pop()! }, { strategy: "transparent", options: {}, leafId: null }, task);
+    const exported = await (await handleRequest(engine, { type: "export", view: result.view.id }, task)).blob.text();
     const cli = runCli(["compact", fixturePath(relative)]);
     expect(cli.status).toBe(0);
     expect(JSON.parse(exported).stats.originalTokens).toBeGreaterThan(0);

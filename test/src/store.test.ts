@@ -1,6 +1,6 @@
 // @vitest-environment happy-dom
 /** The zustand store driving the in-process engine: loads, errors, recovery, filters, keyboard steps, links, crashes. */
-import { beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it, vi } from "vitest";
 import {
   connect,
   deepLinkHash,
@@ -9,8 +9,8 @@ import {
   recompact,
   recoverPayload,
   retryAfterCrash,
-  rowCaches,
   select,
+  setPendingLink,
   setFilters,
   stepOmission,
   stepRow,
@@ -27,6 +27,7 @@ function bytes(relative: string) {
 }
 
 const state = () => useApp.getState();
+const rowCaches = () => state().rowCaches;
 
 beforeEach(() => {
   connect(new InProcessClient());
@@ -48,7 +49,7 @@ describe("store", () => {
     const serialBefore = state().sessionSerial;
     const seen: { pending: boolean; firstRow: string | undefined; sha256: string | undefined; serial: number }[] = [];
     const unsubscribe = useApp.subscribe((s) => {
-      if (s.view?.pending) seen.push({ pending: true, firstRow: rowCaches.original.peek(0)?.id, sha256: s.session?.sha256, serial: s.sessionSerial });
+      if (s.view?.pending) seen.push({ pending: true, firstRow: rowCaches().original.peek(0)?.id, sha256: s.session?.sha256, serial: s.sessionSerial });
     });
     await loadSource(bytes("pi/JohnnyLai92__pi-mono__6edf3497.jsonl"));
     unsubscribe();
@@ -92,11 +93,10 @@ describe("store", () => {
 
   it("j and n move the selection; selecting loads both sides of the message", async () => {
     await loadSource(bytes("composed/pi-v3-tree.jsonl"));
-    stepRow(1);
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    await stepRow(1);
     expect(state().selected).toEqual({ pane: "active", index: 0 });
-    stepOmission(1);
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(state().detail?.active?.index).toBe(0);
+    await stepOmission(1);
     const selected = state().selected!;
     expect(selected.pane).toBe("active");
     expect(state().view!.active.flags[selected.index]! & 1).toBe(1);
@@ -107,20 +107,19 @@ describe("store", () => {
 
   it("recompacting with a prose cap changes the stats and clears row caches", async () => {
     await loadSource(bytes("composed/pi-v3-tree.jsonl"));
-    rowCaches.active.ensure(state().client!, 0, 10);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-    expect(rowCaches.active.size).toBeGreaterThan(0);
+    rowCaches().active.ensure(state().client!, 0, 10);
+    await vi.waitFor(() => expect(rowCaches().active.size).toBeGreaterThan(0));
     await recompact({ proseCap: 100 });
     expect(state().view!.stats.capped).toBeGreaterThan(0);
     expect(state().proseCap).toBe(100);
-    expect(rowCaches.active.size).toBe(0);
+    expect(rowCaches().active.size).toBe(0);
   });
 
   it("deep links round-trip and apply only to the same file", async () => {
     await loadSource(bytes("composed/pi-v3-tree.jsonl"));
     const hash = deepLinkHash(state(), "c0000006");
     expect(parseDeepLink(hash)).toEqual({ file: state().session!.sha256.slice(0, 16), strategy: "transparent", leaf: "c0000010", message: "c0000006" });
-    useApp.setState({ pendingLink: { file: "0000000000000000", message: "c0000006" } });
+    setPendingLink({ file: "0000000000000000", message: "c0000006" });
     await loadSource(bytes("composed/pi-v3-tree.jsonl"));
     expect(state().pendingLink).not.toBeNull(); // another file: the link waits
   });
@@ -142,7 +141,6 @@ describe("store", () => {
     retryAfterCrash();
     expect(restarts).toBe(1);
     expect(state().crashed).toBeNull();
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    expect(state().session?.name).toBe("openai-chat.json");
+    await vi.waitFor(() => expect(state().session?.name).toBe("openai-chat.json"));
   });
 });

@@ -1,13 +1,13 @@
 // @vitest-environment happy-dom
 /** Views rendered against the store (in-process engine): stats, errors, markers and recovery, detail, help. */
 import { act, cleanup, fireEvent, render, screen } from "@testing-library/react";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { CrashBanner, LoadError, Warnings } from "../../src/components/Banners.tsx";
 import { OmissionMarker } from "../../src/components/blocks.tsx";
 import { DetailPanel } from "../../src/components/DetailPanel.tsx";
 import { HelpOverlay } from "../../src/components/HelpOverlay.tsx";
 import { StatsBar } from "../../src/components/StatsBar.tsx";
-import { connect, loadSource, select, useApp } from "../../src/store/store.ts";
+import { connect, loadSource, select, setShowHelp, useApp } from "../../src/store/store.ts";
 import { InProcessClient } from "../helpers/in-process-client.ts";
 import { readFixture } from "../helpers/fixtures.ts";
 
@@ -55,19 +55,16 @@ describe("views", () => {
   });
 
   it("an omission marker recovers on click and shows the verified payload", async () => {
-    const row = (await useApp.getState().client!.request({ type: "rows", pane: "active", start: 0, end: 18 }).promise).find((r) => r.id === "c0000004")!;
+    const row = (await useApp.getState().client!.request({ type: "rows", view: useApp.getState().view!.id, pane: "active", start: 0, end: 18 }).promise).find((r) => r.id === "c0000004")!;
     const block = row.blocks.find((b) => b.type === "omitted")!;
     const { container } = render(<OmissionMarker block={block} />);
     const marker = screen.getByTestId("omission-marker");
     expect(marker.getAttribute("data-recovery-id")).toBe("c0000004#/blocks");
     expect(marker.getAttribute("data-sha256")).toBe(block.sha256);
     expect(marker.textContent).toContain("bash result (toolu_04): error, exit 1");
-    await act(async () => {
-      fireEvent.click(screen.getByTestId("recover-button"));
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    });
-    expect(useApp.getState().recovered["c0000004#/blocks"]?.status).toBe("done");
-    expect(container.textContent).toContain("Hide");
+    act(() => void fireEvent.click(screen.getByTestId("recover-button")));
+    await vi.waitFor(() => expect(useApp.getState().recovered["c0000004#/blocks"]?.status).toBe("done"));
+    await vi.waitFor(() => expect(container.textContent).toContain("Hide"));
   });
 
   it("DetailPanel shows the message from both sides and renders session text as text", async () => {
@@ -91,7 +88,7 @@ describe("views", () => {
   });
 
   it("HelpOverlay lists the keys and closes", () => {
-    act(() => useApp.setState({ showHelp: true }));
+    act(() => setShowHelp(true));
     render(<HelpOverlay />);
     expect(screen.getByRole("dialog", { name: "Keyboard shortcuts" }).textContent).toContain("next / previous omission marker");
     fireEvent.click(screen.getByRole("button", { name: "Close" }));

@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { extractFacts, parseMemory, patchPaths, rulesIn, significantPart } from "../../../core/checkride/facts.ts";
 import { buildProbes } from "../../../core/checkride/probes.ts";
-import { checkrideSession } from "../../../core/checkride/session.ts";
+import { checkrideSession } from "../../../core/evaluate/evaluate.ts";
 import { endpointReader } from "../../../core/checkride/readers.ts";
 import { contextText } from "../../../core/checkride/context.ts";
 import { runCheckride } from "../../../core/checkride/run.ts";
@@ -99,7 +99,7 @@ describe("grading", () => {
 
 describe("the literal reader on the composed ground truth", () => {
   it("transparent passes files, verify, intent and rules; the recorded compaction fails rules", async () => {
-    const [transparent, recorded] = await checkrideSession(tree, ["transparent", "recorded"], { reader: "literal" });
+    const [transparent, recorded] = await checkrideSession(tree, { strategies: ["transparent", "recorded"], checkride: { reader: "literal" } });
     const status = (result: typeof transparent) => Object.fromEntries(result!.probes.map((p) => [p.id, p.status]));
     expect(status(transparent)).toMatchObject({ files: "pass", verify: "pass", intent: "pass", rules: "pass", error: "skipped" });
     expect(status(recorded)).toMatchObject({ rules: "fail" });
@@ -111,7 +111,7 @@ describe("the literal reader on the composed ground truth", () => {
 
   it("memory-backed probes are asked once a memory.md is loaded", async () => {
     const memory = "## Plan\n- [x] Keep zero-amount rows in the CSV export\n- [ ] Test negative amounts\n## Next\n- Add a test for negative amounts in test/ledger.test.ts\n## Decisions\n- Never touch migrations/\n";
-    const [result] = await checkrideSession(tree, ["transparent"], { reader: "literal", memory });
+    const [result] = await checkrideSession(tree, { strategies: ["transparent"], checkride: { reader: "literal", memory } });
     const byId = Object.fromEntries(result!.probes.map((p) => [p.id, p]));
     expect(byId.done!.status).not.toBe("skipped");
     expect(byId.next!.status).toBe("pass");
@@ -122,7 +122,7 @@ describe("the literal reader on the composed ground truth", () => {
 describe("every real fixture", () => {
   it.each(allFixtures())("%s: probes with ground truth are asked; transparent never scores below recorded", async (relative) => {
     const session = loadSession(readFixture(relative));
-    const results = await checkrideSession(session, "all", { reader: "literal" });
+    const results = await checkrideSession(session, { strategies: "all", checkride: { reader: "literal" } });
     const transparent = results.find((r) => r.strategy === "transparent")!;
     const recorded = results.find((r) => r.strategy === "recorded")!;
     for (const result of results) {

@@ -1,6 +1,6 @@
 /** Repeated compaction rounds and planted facts. */
 import { describe, expect, it } from "vitest";
-import { deriveDistractor, distinguishingToken, plantedBranch, runRounds } from "../../../core/checkride/rounds.ts";
+import { deriveDistractor, distinguishingToken, plantedBranch, runRounds } from "../../../core/evaluate/rounds.ts";
 import { loadSession } from "../../../core/session.ts";
 import { readFixture } from "../../helpers/fixtures.ts";
 

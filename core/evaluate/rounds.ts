@@ -9,9 +9,9 @@ import type { Checkpoint } from "../checkpoint.ts";
 import type { Message } from "../model.ts";
 import { findStrategy } from "../strategies/index.ts";
 import type { StrategyContext } from "../strategies/types.ts";
-import { extractFacts } from "./facts.ts";
-import { runCheckride, type CheckrideOptions } from "./run.ts";
-import { distinctiveTokens } from "./tokens.ts";
+import { extractFacts } from "../checkride/facts.ts";
+import { runCheckride, type CheckrideOptions } from "../checkride/run.ts";
+import { distinctiveTokens } from "../checkride/tokens.ts";
 
 export interface Plant {
   /** The fact or rule, written as the user would. */

@@ -1,0 +1,74 @@
+/**
+ * A view: one checkpoint of one branch, with the two pane models the screen
+ * draws and their alignment. Built here for a load and for every recompaction.
+ */
+import type { ArchiveEntry, Checkpoint } from "../../core/checkpoint.ts";
+import { compactSession } from "../../core/compact.ts";
+import type { EndpointConfig } from "../../core/endpoint.ts";
+import type { Session } from "../../core/model.ts";
+import type { Finding } from "../../core/redact.ts";
+import { alignPanes, type Alignment } from "./alignment.ts";
+import { LOAD_COUNT_BUDGET_MS, composition } from "../../core/composition.ts";
+import { buildPaneModel, paneGeometry, type PaneModel } from "./projection.ts";
+import type { CompactParams, SessionSummary, ViewSummary } from "./protocol.ts";
+
+export interface LoadedSession {
+  session: Session;
+  summary: SessionSummary;
+  /** The secret scan of each branch looked at, kept for the share panel's later requests. */
+  findings: Map<string | null, Finding[]>;
+}
+
+export interface View extends Alignment {
+  checkpoint: Checkpoint;
+  round: number;
+  original: PaneModel;
+  active: PaneModel;
+  archive: Map<string, ArchiveEntry>;
+  summary: ViewSummary;
+}
+
+/** What a view id names: the view and the session it was made from. */
+export interface Screen {
+  loaded: LoadedSession;
+  view: View;
+}
+
+export interface BuildViewRequest {
+  id: number;
+  params: CompactParams;
+  previous?: Checkpoint;
+  round: number;
+  /** The branch's pane model when the caller already built it (a load's preview). */
+  originalModel?: PaneModel;
+  summaryEndpoint?: EndpointConfig;
+}
+
+export async function buildView(session: Session, source: Pick<SessionSummary, "name" | "bytes" | "sha256">, request: BuildViewRequest): Promise<View> {
+  const started = performance.now();
+  const { params, previous, round } = request;
+  const checkpoint = await compactSession(
+    session,
+    { name: source.name, bytes: source.bytes, sha256: source.sha256 },
+    { strategy: params.strategy, options: params.options, leafId: params.leafId, previous, endpoint: request.summaryEndpoint },
+  );
+  const original = request.originalModel ?? buildPaneModel(session.branch(params.leafId));
+  const active = buildPaneModel(checkpoint.active);
+  const alignment = alignPanes(original.messages, active.messages, original.indexById);
+  const summary: ViewSummary = {
+    id: request.id,
+    strategy: checkpoint.strategy.name,
+    options: checkpoint.strategy.options,
+    leafId: params.leafId,
+    stats: checkpoint.stats,
+    composition: composition(checkpoint.active, session.format, { budgetMs: LOAD_COUNT_BUDGET_MS }),
+    estimatedTokens: { original: Math.ceil(checkpoint.stats.originalChars / 4), active: Math.ceil(checkpoint.stats.activeChars / 4) },
+    round,
+    hasPrevious: previous !== undefined,
+    compactMs: 0,
+    original: paneGeometry(original, null, alignment.originalToActive),
+    active: paneGeometry(active, alignment.differs, alignment.activeToOriginal),
+  };
+  summary.compactMs = Math.round(performance.now() - started);
+  return { checkpoint, round, original, active, archive: new Map(checkpoint.archive.map((entry) => [entry.id, entry])), ...alignment, summary };
+}
