@@ -11,6 +11,7 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { sourceKey, trustedBundle } from "../../bin/bundle.mjs";
 import { LAUNCHER, ROOT, runCli, runCliFromSources } from "../helpers/cli.ts";
+import { fixturePath, fixturesPresent } from "../helpers/fixtures.ts";
 
 function runCliAsync(args: string[], env: NodeJS.ProcessEnv): Promise<{ status: number | null; stderr: string }> {
   return new Promise((resolve, reject) => {
@@ -86,8 +87,8 @@ describe("the launcher", () => {
     expect(readdirSync(fresh)).toEqual([`cli-${sourceKey()}.mjs`, `cli-${sourceKey()}.mjs.sha256`]);
   });
 
-  it("gives exactly what the sources give through tsx: checkpoint, warnings and errors", () => {
-    const fixture = join(ROOT, "../shared/fixtures/pi/JohnnyLai92__pi-mono__6edf3497.jsonl");
+  it.skipIf(!fixturesPresent)("gives exactly what the sources give through tsx: checkpoint, warnings and errors", () => {
+    const fixture = fixturePath("pi/JohnnyLai92__pi-mono__6edf3497.jsonl");
     for (const args of [["compact", fixture], ["compact", fixture, "--max-prose-characters", "2000"], ["inspect", fixture], ["compact", join(scratch, "missing.jsonl")], ["frobnicate"]]) {
       const bundled = runCli(args, env);
       const sources = runCliFromSources(args);
@@ -97,10 +98,10 @@ describe("the launcher", () => {
     }
   }, 60_000);
 
-  it("reads and writes paths relative to where `npm run cli` was typed, not the package root", () => {
+  it.skipIf(!fixturesPresent)("reads and writes paths relative to where `npm run cli` was typed, not the package root", () => {
     const elsewhere = join(scratch, "elsewhere");
     mkdirSync(elsewhere, { recursive: true });
-    copyFileSync(join(ROOT, "../shared/fixtures/composed/pi-v3-tree.jsonl"), join(elsewhere, "session.jsonl"));
+    copyFileSync(fixturePath("composed/pi-v3-tree.jsonl"), join(elsewhere, "session.jsonl"));
     const npmEnv = { ...env, npm_lifecycle_event: "cli", INIT_CWD: elsewhere };
     const result = runCli(["compact", "session.jsonl", "--output", "checkpoint.json"], npmEnv);
     expect(result.stderr).toBe("");

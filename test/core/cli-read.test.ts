@@ -1,12 +1,12 @@
 /** The CLI reads a session file in pieces: any piece size gives the session, size and hash of the whole file. */
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
-import { describe, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import { parseArgs, readSessionFile } from "../../core/cli/args.ts";
 import { loadSession } from "../../core/session.ts";
-import { allFixtures, fixturePath } from "../helpers/fixtures.ts";
+import { allFixtures, fixturePath, describeWithFixtures } from "../helpers/fixtures.ts";
 
-describe("readSessionFile", () => {
+describeWithFixtures("readSessionFile", () => {
   it.each(allFixtures())("%s, in pieces of a few bytes, 4 KB, 64 KB and whole", (relative) => {
     const bytes = readFileSync(fixturePath(relative));
     const expected = loadSession(bytes);

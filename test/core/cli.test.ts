@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { runCli } from "../helpers/cli.ts";
-import { fixturePath } from "../helpers/fixtures.ts";
+import { fixturePath, describeWithFixtures } from "../helpers/fixtures.ts";
 
 const temp = mkdtempSync(join(tmpdir(), "si-cli-"));
 
@@ -20,7 +20,7 @@ describe("help", () => {
   });
 });
 
-describe("inspect", () => {
+describeWithFixtures("inspect", () => {
   it("prints the summary object", () => {
     const { status, stdout } = runCli(["inspect", fixturePath("composed/pi-v3-tree.jsonl")]);
     expect(status).toBe(0);
@@ -54,7 +54,7 @@ describe("inspect", () => {
   });
 });
 
-describe("compact and verify", () => {
+describeWithFixtures("compact and verify", () => {
   it("reads a file in pieces, and reads it whole where it must: one JSON value, --strict, a directory, a file not there", async () => {
     const { loadSession } = await import("../../core/session.ts");
     const { compactSession } = await import("../../core/compact.ts");
@@ -114,7 +114,7 @@ describe("compact and verify", () => {
   });
 });
 
-describe("checkride", () => {
+describeWithFixtures("checkride", () => {
   it("--json prints {results:[{strategy, reader, probes, passed, asked}]} for every strategy", () => {
     const { status, stdout } = runCli(["checkride", fixturePath("composed/pi-v3-tree.jsonl"), "--strategy", "all", "--json"]);
     expect(status).toBe(0);

@@ -8,7 +8,7 @@ import { inspectSession } from "../../core/inspect.ts";
 import type { Message } from "../../core/model.ts";
 import { loadSession } from "../../core/session.ts";
 import { toolCallsById, toolOutcome } from "../../core/tool-info.ts";
-import { allFixtures, readFixture } from "../helpers/fixtures.ts";
+import { allFixtures, readFixture, describeWithFixtures } from "../helpers/fixtures.ts";
 
 interface Expected {
   format: string;
@@ -58,7 +58,7 @@ function expectPairing(branch: Message[]) {
   expect(new Set(branch.map((m) => m.id)).size).toBe(branch.length);
 }
 
-describe("every fixture", () => {
+describeWithFixtures("every fixture", () => {
   it("has an expectation (a new fixture needs one)", () => {
     expect(allFixtures()).toEqual(Object.keys(EXPECTED).sort());
   });
@@ -91,7 +91,7 @@ describe("every fixture", () => {
   });
 });
 
-describe("format details", () => {
+describeWithFixtures("format details", () => {
   it("Pi v3: a sibling branch never leaks into the current branch", () => {
     const session = loadSession(readFixture("composed/pi-v3-tree.jsonl"), { strict: true });
     const ids = session.branch(null).map((m) => m.id);

@@ -7,7 +7,7 @@ import { messagesJsonLength } from "../../core/json-length.ts";
 import type { Message } from "../../core/model.ts";
 import { keepSerializedViews, rememberedJson } from "../../core/serialized.ts";
 import { loadSession } from "../../core/session.ts";
-import { allFixtures, readFixture } from "../helpers/fixtures.ts";
+import { allFixtures, readFixture, describeWithFixtures } from "../helpers/fixtures.ts";
 
 describe("messagesJsonLength", () => {
   it("equals JSON.stringify(messages).length for arbitrary messages", () => {
@@ -26,7 +26,7 @@ describe("messagesJsonLength", () => {
   });
 });
 
-describe("serializeCheckpoint with the active view's JSON kept (as the CLI runs)", () => {
+describeWithFixtures("serializeCheckpoint with the active view's JSON kept (as the CLI runs)", () => {
   beforeAll(() => keepSerializedViews(true));
   afterAll(() => keepSerializedViews(false));
 
@@ -67,7 +67,7 @@ describe("serializeCheckpoint with the active view's JSON kept (as the CLI runs)
   });
 });
 
-describe("serializeCheckpoint", () => {
+describeWithFixtures("serializeCheckpoint", () => {
   it.each(allFixtures())("equals JSON.stringify for %s", async (relative) => {
     const session = loadSession(readFixture(relative));
     const checkpoint = await compactSession(session, { name: relative, bytes: 1, sha256: "x" }, { strategy: "transparent", options: { maxProseChars: 5000 } });

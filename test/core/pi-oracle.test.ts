@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import type { Message } from "../../core/model.ts";
 import { loadSession } from "../../core/session.ts";
-import { fixturePath, readFixture } from "../helpers/fixtures.ts";
+import { describeWithFixtures, fixturePath, readFixture } from "../helpers/fixtures.ts";
 
 const PI_FIXTURES = [
   "pi/badlogic__pi-mono__before-compaction.jsonl",
@@ -51,7 +51,8 @@ function fingerprintOurs(message: Message): string {
   return `${message.role}:${text}`;
 }
 
-describe.each(PI_FIXTURES)("Pi oracle: %s", (relative) => {
+describeWithFixtures("Pi oracle", () => {
+describe.each(PI_FIXTURES)("%s", (relative) => {
   const pi = openWithPi(relative);
   const ours = loadSession(readFixture(relative), { strict: true });
 
@@ -82,4 +83,5 @@ describe.each(PI_FIXTURES)("Pi oracle: %s", (relative) => {
       expect(message.meta).toEqual(piMeta);
     });
   });
+});
 });

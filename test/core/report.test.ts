@@ -1,14 +1,14 @@
 /** The HTML audit report: self-contained, escaped, with its own CSP, and the same scores as the checkride. */
-import { describe, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import { checkrideSession } from "../../core/evaluate/evaluate.ts";
 import { renderHtml } from "../../core/report/html.ts";
 import { buildReport } from "../../core/report/model.ts";
 import { loadSession } from "../../core/session.ts";
-import { readFixture } from "../helpers/fixtures.ts";
+import { readFixture, describeWithFixtures } from "../helpers/fixtures.ts";
 
 const SOURCE = { name: "x.jsonl", bytes: 1, sha256: "a".repeat(64) };
 
-describe("the HTML report", () => {
+describeWithFixtures("the HTML report", () => {
   it("requests nothing: no external URL in any src or href, a CSP of its own", async () => {
     const session = loadSession(readFixture("claude/entireio__cli__d0-161e0df1cb.jsonl"));
     const html = renderHtml(await buildReport(session, SOURCE, { strategies: ["transparent", "recorded"] }));

@@ -13,7 +13,7 @@ import type { Session } from "../../core/model.ts";
 import { readJsonLinesRecords } from "../../core/formats/detect.ts";
 import { loadSession, sessionFromReader } from "../../core/session.ts";
 import { StreamingSessionLoader } from "../../core/session-stream.ts";
-import { allFixtures, readFixture } from "../helpers/fixtures.ts";
+import { allFixtures, readFixture, describeWithFixtures } from "../helpers/fixtures.ts";
 
 const encoder = new TextEncoder();
 
@@ -63,7 +63,7 @@ function cutsFor(seed: number, length: number, count: number): number[] {
   });
 }
 
-describe("every fixture, streamed in random slices", () => {
+describeWithFixtures("every fixture, streamed in random slices", () => {
   for (const name of allFixtures()) {
     it(name, () => {
       const bytes = readFixture(name);
@@ -167,7 +167,7 @@ function readCollected(text: string): Session {
   return sessionFromReader(readJsonLinesRecords(parseJsonLines(text.replace(/^\uFEFF/, ""), false), { strict: false }), false);
 }
 
-describe("reading Pi records one at a time as they are parsed", () => {
+describeWithFixtures("reading Pi records one at a time as they are parsed", () => {
   it("gives exactly the session read from the collected records, on every JSON Lines fixture", () => {
     for (const name of allFixtures().filter((file) => file.endsWith(".jsonl"))) {
       const text = new TextDecoder().decode(readFixture(name));

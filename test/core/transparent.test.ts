@@ -4,6 +4,7 @@
  * random branches (fast-check) and on every real fixture.
  */
 import fc from "fast-check";
+import { lostMessages } from "../helpers/restore.ts";
 import { describe, expect, it } from "vitest";
 import { RecoveryError, recover, verifyArchive } from "../../core/archive.ts";
 import type { ArchiveEntry } from "../../core/checkpoint.ts";
@@ -11,7 +12,7 @@ import { compactSession } from "../../core/compact.ts";
 import type { Block, Message } from "../../core/model.ts";
 import { loadSession } from "../../core/session.ts";
 import { transparent } from "../../core/strategies/transparent.ts";
-import { allFixtures, readFixture } from "../helpers/fixtures.ts";
+import { allFixtures, readFixture, describeWithFixtures } from "../helpers/fixtures.ts";
 
 const SOURCE = { name: "test", bytes: 0, sha256: "" };
 
@@ -60,6 +61,8 @@ describe("transparent on random branches", () => {
         expect(result.stats.activeChars).toBe(JSON.stringify(result.active).length);
         expect(result.stats.proseVerbatim).toBe(result.stats.proseSegments);
         expect(await verifyArchive(result.archive)).toEqual([]);
+        // Nothing is lost, payload by payload: each message comes back whole from its markers' payloads.
+        expect(lostMessages(branch, result.active, result.archive)).toEqual([]);
         for (const message of result.active) {
           expect(message.blocks.some((b) => b.type === "thinking" || b.type === "image" || b.type === "raw")).toBe(false);
           const source = branch.find((m) => m.id === message.id)!;
@@ -129,7 +132,7 @@ function sortById(entries: ArchiveEntry[]): ArchiveEntry[] {
   return [...entries].sort((a, b) => a.id.localeCompare(b.id));
 }
 
-describe("transparent on every fixture", () => {
+describeWithFixtures("transparent on every fixture", () => {
   describe.each(allFixtures())("%s", (relative) => {
     it("recovers every payload by hash, keeps prose verbatim and metadata exact", async () => {
       const session = loadSession(readFixture(relative));
@@ -152,7 +155,7 @@ describe("transparent on every fixture", () => {
   });
 });
 
-describe("the real recompaction pair (prefix → grown file)", () => {
+describeWithFixtures("the real recompaction pair (prefix → grown file)", () => {
   it("keeps every earlier recovery id and hash", async () => {
     const prefix = loadSession(readFixture("pi/JohnnyLai92__pi-mono__6edf3497.prefix.jsonl"));
     const full = loadSession(readFixture("pi/JohnnyLai92__pi-mono__6edf3497.jsonl"));
@@ -167,7 +170,7 @@ describe("the real recompaction pair (prefix → grown file)", () => {
   });
 });
 
-describe("tampering", () => {
+describeWithFixtures("tampering", () => {
   it("one changed character in one payload fails verify and recover, naming the id", async () => {
     const session = loadSession(readFixture("composed/pi-v3-tree.jsonl"));
     const checkpoint = JSON.parse(JSON.stringify(await compactSession(session, SOURCE, { strategy: "transparent" })));

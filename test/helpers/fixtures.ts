@@ -1,9 +1,41 @@
-/** Paths to the shared real-session fixtures (read in place, never copied into the project). */
-import { readFileSync, readdirSync } from "node:fs";
+/**
+ * The real-session fixtures (other people's text, never copied into the
+ * project): read in place from $SESSION_FIXTURES or ../shared/fixtures/.
+ * Where they are absent, the suites that need them are reported as skipped
+ * with the command that fetches them (`npm run fixtures`).
+ */
+import { existsSync, readFileSync, readdirSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { describe, it } from "vitest";
 
-export const FIXTURES = resolve(dirname(fileURLToPath(import.meta.url)), "../../../shared/fixtures");
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
+
+export const FIXTURES = process.env.SESSION_FIXTURES ? resolve(process.env.SESSION_FIXTURES) : resolve(ROOT, "../shared/fixtures");
+
+interface ProvenanceEntry {
+  file: string;
+  sha256: string;
+}
+
+/** Every fixture file the project knows of (test/fixtures.provenance.json). */
+export const KNOWN_FIXTURES: readonly string[] = (JSON.parse(readFileSync(join(ROOT, "test/fixtures.provenance.json"), "utf8")) as { files: ProvenanceEntry[] }).files.map((f) => f.file);
+
+/** True when every known fixture is there to read. */
+export const fixturesPresent = KNOWN_FIXTURES.every((file) => existsSync(join(FIXTURES, file)));
+
+export const FETCH_FIXTURES_HINT = `the real-session fixtures are not in ${FIXTURES}: run \`npm run fixtures\` (fetches them and checks each SHA-256) or set SESSION_FIXTURES to a folder that has them`;
+
+if (!fixturesPresent) console.warn(`skipping the real-session tests: ${FETCH_FIXTURES_HINT}`);
+
+/**
+ * A suite over real sessions. Where they are absent it is skipped, and its
+ * body (which reads them while the tests are collected) is not run: one
+ * skipped entry stands for it, named with the command that fetches them.
+ */
+export function describeWithFixtures(name: string, body: () => void): void {
+  describe.skipIf(!fixturesPresent)(name, fixturesPresent ? body : () => it(`needs the real-session fixtures: run \`npm run fixtures\``, () => {}));
+}
 
 export function fixturePath(relative: string): string {
   return join(FIXTURES, relative);
@@ -13,8 +45,9 @@ export function readFixture(relative: string): Uint8Array {
   return readFileSync(fixturePath(relative));
 }
 
-/** Every session file under the fixtures folder, as `dir/name`. */
+/** Every session file under the fixtures folder, as `dir/name` (none where the folder is absent). */
 export function allFixtures(): string[] {
+  if (!existsSync(FIXTURES)) return [];
   const out: string[] = [];
   for (const dir of readdirSync(FIXTURES, { withFileTypes: true })) {
     if (!dir.isDirectory()) continue;

@@ -6,7 +6,7 @@ import { CancelledError, SessionEngine, type FileHasher, type TaskContext } from
 import { handleRequest } from "../../src/worker/handlers.ts";
 import type { RequestOf, ResponseMap } from "../../src/worker/protocol.ts";
 import type { Progress } from "../../src/worker/protocol.ts";
-import { readFixture } from "../helpers/fixtures.ts";
+import { readFixture, describeWithFixtures } from "../helpers/fixtures.ts";
 
 function bytesOf(relative: string): ArrayBuffer {
   const bytes = readFixture(relative);
@@ -38,7 +38,7 @@ async function loaded(relative = "composed/pi-v3-tree.jsonl", options: Record<st
   return { engine, result, progress, id: result.view.id };
 }
 
-describe("SessionEngine", () => {
+describeWithFixtures("SessionEngine", () => {
   it("loads, summarises the session and shows a preview of the original pane first", async () => {
     const { engine, result, progress, id } = await loaded();
     expect(result.session).toMatchObject({ name: "pi-v3-tree.jsonl", format: "pi", formatVersion: "3", defaultLeafId: "c0000010", recordedCompactions: 1 });

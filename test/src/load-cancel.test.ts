@@ -5,12 +5,12 @@
  * both panes, the selection), and every row and detail it asks for belongs
  * to that view.
  */
-import { beforeEach, describe, expect, it, vi } from "vitest";
+import { beforeEach, expect, it, vi } from "vitest";
 import { cancelLoad, connect, loadSource, select, useApp, type AppState } from "../../src/store/store.ts";
 import type { EngineClient } from "../../src/worker/client.ts";
 import type { Pane } from "../../src/worker/protocol.ts";
 import { InProcessClient } from "../helpers/in-process-client.ts";
-import { readFixture } from "../helpers/fixtures.ts";
+import { readFixture, describeWithFixtures } from "../helpers/fixtures.ts";
 
 function bytes(relative: string) {
   const data = readFixture(relative);
@@ -59,7 +59,7 @@ beforeEach(async () => {
   await select({ pane: "active", index: 2 });
 });
 
-describe("cancel after the preview", () => {
+describeWithFixtures("cancel after the preview", () => {
   it("puts back everything the screen showed: header, stats, both panes, the selection", async () => {
     const before = screen(state());
     const firstRow = (await rowsOnScreen("original", 1))[0]!.id;
@@ -109,7 +109,7 @@ describe("cancel after the preview", () => {
   });
 });
 
-describe("loads and cancels in quick succession", () => {
+describeWithFixtures("loads and cancels in quick succession", () => {
   const files = ["composed/openai-chat.json", "pi/JohnnyLai92__pi-mono__6edf3497.jsonl", "composed/anthropic-messages.json", "composed/pi-v3-tree.jsonl"];
 
   it.each([1, 2, 3, 4, 5])("sequence %i ends on one consistent view", async (seed) => {

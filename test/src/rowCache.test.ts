@@ -4,13 +4,13 @@
  * into one notification per frame, a reset heard by every row, and never
  * more than its bound of pages however far the user scrolls.
  */
-import { beforeEach, describe, expect, it, vi } from "vitest";
+import { beforeEach, expect, it, vi } from "vitest";
 import { generatePiSession } from "../../bench/generate.ts";
 import { MAX_PAGES, PAGE_SIZE, RowCache } from "../../src/store/rowCache.ts";
 import { connect, loadSource, useApp } from "../../src/store/store.ts";
 import type { EngineClient } from "../../src/worker/client.ts";
 import { InProcessClient } from "../helpers/in-process-client.ts";
-import { readFixture } from "../helpers/fixtures.ts";
+import { readFixture, describeWithFixtures } from "../helpers/fixtures.ts";
 
 const nextFrame = () => new Promise((resolve) => requestAnimationFrame(() => resolve(undefined)));
 /** Every page asked for has arrived (or was dropped), and the frame that tells the rows has passed. */
@@ -29,7 +29,7 @@ beforeEach(async () => {
   await loadSource({ kind: "bytes", bytes: data.buffer.slice(data.byteOffset, data.byteOffset + data.byteLength) as ArrayBuffer, name: "before-compaction.jsonl" });
 });
 
-describe("RowCache", () => {
+describeWithFixtures("RowCache", () => {
   it("fetches each page once and tells its subscribers once per frame, however many pages arrived", async () => {
     const cache = new RowCache("original", viewId());
     let calls = 0;

@@ -1,6 +1,6 @@
 // @vitest-environment happy-dom
 /** The zustand store driving the in-process engine: loads, errors, recovery, filters, keyboard steps, links, crashes. */
-import { beforeEach, describe, expect, it, vi } from "vitest";
+import { beforeEach, expect, it, vi } from "vitest";
 import {
   connect,
   deepLinkHash,
@@ -19,7 +19,7 @@ import {
 } from "../../src/store/store.ts";
 import type { EngineClient } from "../../src/worker/client.ts";
 import { InProcessClient } from "../helpers/in-process-client.ts";
-import { readFixture } from "../helpers/fixtures.ts";
+import { readFixture, describeWithFixtures } from "../helpers/fixtures.ts";
 
 function bytes(relative: string) {
   const data = readFixture(relative);
@@ -33,7 +33,7 @@ beforeEach(() => {
   connect(new InProcessClient());
 });
 
-describe("store", () => {
+describeWithFixtures("store", () => {
   it("loads a session: summary, view, strategy and leaf", async () => {
     await loadSource(bytes("composed/pi-v3-tree.jsonl"));
     expect(state().loading).toBeNull();

@@ -1,7 +1,7 @@
 // @vitest-environment happy-dom
 /** Views rendered against the store (in-process engine): stats, errors, markers and recovery, detail, help. */
 import { act, cleanup, fireEvent, render, screen } from "@testing-library/react";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { afterEach, beforeEach, expect, it, vi } from "vitest";
 import { CrashBanner, LoadError, Warnings } from "../../src/components/Banners.tsx";
 import { OmissionMarker } from "../../src/components/blocks.tsx";
 import { DetailPanel } from "../../src/components/DetailPanel.tsx";
@@ -9,7 +9,7 @@ import { HelpOverlay } from "../../src/components/HelpOverlay.tsx";
 import { StatsBar } from "../../src/components/StatsBar.tsx";
 import { connect, loadSource, select, setShowHelp, useApp } from "../../src/store/store.ts";
 import { InProcessClient } from "../helpers/in-process-client.ts";
-import { readFixture } from "../helpers/fixtures.ts";
+import { readFixture, describeWithFixtures } from "../helpers/fixtures.ts";
 
 function bytes(relative: string) {
   const data = readFixture(relative);
@@ -22,7 +22,7 @@ beforeEach(async () => {
 });
 afterEach(cleanup);
 
-describe("views", () => {
+describeWithFixtures("views", () => {
   it("StatsBar shows the checkpoint's own figures", () => {
     render(<StatsBar />);
     const stats = useApp.getState().view!.stats;

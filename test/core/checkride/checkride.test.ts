@@ -2,7 +2,7 @@
  * The checkride: facts with known ground truth, grading rules, both readers,
  * and every real fixture.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it } from "vitest";
 import { extractFacts, parseMemory, patchPaths, rulesIn, significantPart } from "../../../core/checkride/facts.ts";
 import { buildProbes } from "../../../core/checkride/probes.ts";
 import { checkrideSession } from "../../../core/evaluate/evaluate.ts";
@@ -12,11 +12,12 @@ import { runCheckride } from "../../../core/checkride/run.ts";
 import { distinctiveTokens, saysItDoesNotKnow } from "../../../core/checkride/tokens.ts";
 import { loadSession } from "../../../core/session.ts";
 import { startFakeEndpoint, type FakeEndpoint } from "../../helpers/fake-endpoint.ts";
-import { allFixtures, readFixture } from "../../helpers/fixtures.ts";
+import { allFixtures, readFixture, describeWithFixtures, fixturesPresent } from "../../helpers/fixtures.ts";
 
-const tree = loadSession(readFixture("composed/pi-v3-tree.jsonl"));
+// Read only where the fixtures are present: every suite that uses it is skipped otherwise.
+const tree = fixturesPresent ? loadSession(readFixture("composed/pi-v3-tree.jsonl")) : (undefined as never);
 
-describe("facts from the record", () => {
+describeWithFixtures("facts from the record", () => {
   const facts = extractFacts(tree.branch(null), { cwd: "/home/dev/ledger" });
 
   it("files modified on the current branch only (never the abandoned branch's migration)", () => {
@@ -57,7 +58,7 @@ describe("facts from the record", () => {
   });
 });
 
-describe("grading", () => {
+describeWithFixtures("grading", () => {
   const probes = buildProbes(extractFacts(tree.branch(null), { cwd: "/home/dev/ledger" }));
   const probe = (id: string) => probes.find((p) => p.id === id)!;
 
@@ -97,7 +98,7 @@ describe("grading", () => {
   });
 });
 
-describe("the literal reader on the composed ground truth", () => {
+describeWithFixtures("the literal reader on the composed ground truth", () => {
   it("transparent passes files, verify, intent and rules; the recorded compaction fails rules", async () => {
     const [transparent, recorded] = await checkrideSession(tree, { strategies: ["transparent", "recorded"], checkride: { reader: "literal" } });
     const status = (result: typeof transparent) => Object.fromEntries(result!.probes.map((p) => [p.id, p.status]));
@@ -119,7 +120,7 @@ describe("the literal reader on the composed ground truth", () => {
   });
 });
 
-describe("every real fixture", () => {
+describeWithFixtures("every real fixture", () => {
   it.each(allFixtures())("%s: probes with ground truth are asked; transparent never scores below recorded", async (relative) => {
     const session = loadSession(readFixture(relative));
     const results = await checkrideSession(session, { strategies: "all", checkride: { reader: "literal" } });
@@ -136,7 +137,7 @@ describe("every real fixture", () => {
   });
 });
 
-describe("the endpoint reader (a local OpenAI-compatible server)", () => {
+describeWithFixtures("the endpoint reader (a local OpenAI-compatible server)", () => {
   let server: FakeEndpoint;
   const branch = tree.branch(null);
   const goodAnswers = {

@@ -1,12 +1,13 @@
 /** Repeated compaction rounds and planted facts. */
-import { describe, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import { deriveDistractor, distinguishingToken, plantedBranch, runRounds } from "../../../core/evaluate/rounds.ts";
 import { loadSession } from "../../../core/session.ts";
-import { readFixture } from "../../helpers/fixtures.ts";
+import { readFixture, describeWithFixtures, fixturesPresent } from "../../helpers/fixtures.ts";
 
-const branch = loadSession(readFixture("pi/JohnnyLai92__pi-mono__6edf3497.jsonl")).branch(null);
+// Read only where the fixtures are present: every suite that uses it is skipped otherwise.
+const branch = fixturesPresent ? loadSession(readFixture("pi/JohnnyLai92__pi-mono__6edf3497.jsonl")).branch(null) : (undefined as never);
 
-describe("planted facts", () => {
+describeWithFixtures("planted facts", () => {
   it("derives a look-alike that differs in one distinguishing token", () => {
     expect(deriveDistractor("The database listens on port 6543.")).toBe("The database listens on port 6544.");
     expect(deriveDistractor("Never deploy on Fridays.")).toBe("Never deploy on Saturdays.");
@@ -22,7 +23,7 @@ describe("planted facts", () => {
   });
 });
 
-describe("rounds", () => {
+describeWithFixtures("rounds", () => {
   it("transparent carries a planted fact through every round; scores are per round", async () => {
     const results = await runRounds(branch, ["transparent", "brief"], 4, { reader: "literal", plant: { text: "The staging database listens on port 6543.", at: 20 } });
     const transparent = results.find((r) => r.strategy === "transparent")!;

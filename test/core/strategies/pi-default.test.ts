@@ -12,7 +12,7 @@ import { verifyArchive } from "../../../core/archive.ts";
 import { compactSession } from "../../../core/compact.ts";
 import { loadSession } from "../../../core/session.ts";
 import { ROOT } from "../../helpers/cli.ts";
-import { allFixtures, fixturePath, readFixture } from "../../helpers/fixtures.ts";
+import { allFixtures, fixturePath, readFixture, describeWithFixtures, fixturesPresent } from "../../helpers/fixtures.ts";
 
 // prepareCompaction is not exported from the package root; load Pi's module file itself.
 const piCompaction = (await import(pathToFileURL(resolve(ROOT, "node_modules/@mariozechner/pi-coding-agent/dist/core/compaction/compaction.js")).href)) as {
@@ -25,7 +25,7 @@ afterAll(() => rmSync(temp, { recursive: true, force: true }));
 
 const PI_FIXTURES = allFixtures().filter((f) => f.startsWith("pi/") || f.startsWith("composed/pi-"));
 
-describe.each(PI_FIXTURES)("pi-default on %s", (relative) => {
+(fixturesPresent ? describe : describe.skip).each(PI_FIXTURES)("pi-default on %s", (relative) => {
   it("cuts exactly where Pi's prepareCompaction cuts", async () => {
     const dir = mkdtempSync(join(temp, "s-"));
     const copy = join(dir, "session.jsonl");
@@ -51,7 +51,7 @@ describe.each(PI_FIXTURES)("pi-default on %s", (relative) => {
   });
 });
 
-describe("pi-default's checkpoint", () => {
+describeWithFixtures("pi-default's checkpoint", () => {
   it.each(allFixtures())("%s: the summary slot says none was written, the tail is verbatim, the archive verifies", async (relative) => {
     const session = loadSession(readFixture(relative));
     const checkpoint = await compactSession(session, { name: relative, bytes: 0, sha256: "" }, { strategy: "pi-default" });

@@ -3,12 +3,12 @@
  * and handoff fill their summary slot; handoff quizzes the summary, regenerates
  * once with must-state lines, then splices what is still missing verbatim.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it } from "vitest";
 import { compactSession } from "../../../core/compact.ts";
 import { textOf } from "../../../core/model.ts";
 import { loadSession } from "../../../core/session.ts";
 import { startFakeEndpoint, type FakeEndpoint } from "../../helpers/fake-endpoint.ts";
-import { readFixture } from "../../helpers/fixtures.ts";
+import { readFixture, describeWithFixtures, fixturesPresent } from "../../helpers/fixtures.ts";
 
 let server: FakeEndpoint;
 beforeAll(async () => {
@@ -19,9 +19,10 @@ afterAll(async () => {
 });
 
 const SOURCE = { name: "t", bytes: 0, sha256: "" };
-const big = loadSession(readFixture("pi/badlogic__pi-mono__before-compaction.jsonl"));
+// Read only where the fixtures are present: every suite that uses it is skipped otherwise.
+const big = fixturesPresent ? loadSession(readFixture("pi/badlogic__pi-mono__before-compaction.jsonl")) : (undefined as never);
 
-describe("summaries from a model endpoint", () => {
+describeWithFixtures("summaries from a model endpoint", () => {
   it("pi-default puts the model's summary in the slot, with Pi's file lists after it", async () => {
     const checkpoint = await compactSession(big, SOURCE, { strategy: "pi-default", endpoint: { url: `${server.url}/summary-poor/v1`, model: "m" } });
     const summary = textOf(checkpoint.active[0]!);
