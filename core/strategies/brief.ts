@@ -14,8 +14,9 @@
  */
 import { extractFacts } from "../checkride/facts.ts";
 import { textOf, type Message } from "../model.ts";
+import { oneLine } from "../text.ts";
 import { toolCallsById, toolOutcome } from "../tool-info.ts";
-import { archiveRemovals, firstWords, headAndTail, isRealUserMessage, oneLine, startOfLastTurns, statsOf, textMessage, type Removal } from "./shared.ts";
+import { archiveRemovals, firstWords, headAndTail, isRealUserMessage, startOfLastTurns, statsOf, textMessage, type Removal } from "./shared.ts";
 import { transparent } from "./transparent.ts";
 import type { StrategyContext, StrategyResult } from "./types.ts";
 

@@ -18,8 +18,9 @@ import { extractFacts, type Facts } from "../checkride/facts.ts";
 import { runCheckride } from "../checkride/run.ts";
 import { summarizeWithEndpoint } from "../summarize.ts";
 import { textOf, type Block, type Message } from "../model.ts";
+import { oneLine } from "../text.ts";
 import { toolCallsById, toolOutcome } from "../tool-info.ts";
-import { archiveRemovals, estimateTokens, isRealUserMessage, oneLine, statsOf, textMessage, type Removal } from "./shared.ts";
+import { archiveRemovals, estimateTokens, isRealUserMessage, statsOf, textMessage, type Removal } from "./shared.ts";
 import type { StrategyContext, StrategyResult } from "./types.ts";
 
 export interface HandoffOptions {

@@ -5,7 +5,6 @@ import type { Block, Message } from "../model.ts";
 import { isRealUserMessage } from "../signals.ts";
 
 export { isRealUserMessage };
-export { oneLine } from "../text.ts";
 
 export function estimateTokens(text: string): number {
   return Math.ceil(text.length / 4);

@@ -5,7 +5,7 @@
  */
 import type { CheckrideResult, ProbeResult } from "../../core/checkride/run.ts";
 import { allowedEndpointOrigins, originOf, setEndpointAllowed } from "../csp.ts";
-import { jumpToMessage, recompact, runCheckride, runRoundsNow, setCheckride, setCheckrideSettings, setRounds, useApp } from "../store/store.ts";
+import { chosenStrategyNames, jumpToMessage, recompact, runCheckride, runRoundsNow, setCheckride, setCheckrideSettings, setRounds, useApp } from "../store/store.ts";
 
 const STATUS_LABEL: Record<ProbeResult["status"], string> = { pass: "pass", fail: "fail", skipped: "skipped", inconclusive: "inconclusive" };
 
@@ -256,7 +256,7 @@ export function CheckridePanel() {
   const ready = useApp((s) => s.view !== null && s.view.pending !== true);
   if (!checkride.open) return null;
   const { settings } = checkride;
-  const chosen = settings.strategies.length > 0 ? settings.strategies : strategies.map((s) => s.name);
+  const chosen = chosenStrategyNames({ checkride, strategies });
   const endpointReady = settings.reader === "literal" || (settings.endpointUrl !== "" && settings.model !== "" && allowedEndpointOrigins().includes(originOf(settings.endpointUrl) ?? ""));
   return (
     <section className="checkride" data-testid="checkride-panel" aria-label="Checkride">

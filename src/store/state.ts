@@ -198,9 +198,13 @@ export function messageOf(error: unknown): string {
 }
 
 /** The strategies the user chose in the checkride panel, or all of them when none is chosen. */
+export function chosenStrategyNames(state: Pick<AppState, "checkride" | "strategies">): string[] {
+  const chosen = state.checkride.settings.strategies;
+  return chosen.length > 0 ? chosen : state.strategies.map((s) => s.name);
+}
+
 export function chosenStrategies(): string[] {
-  const { checkride, strategies } = get();
-  return checkride.settings.strategies.length > 0 ? checkride.settings.strategies : strategies.map((s) => s.name);
+  return chosenStrategyNames(get());
 }
 
 /** The endpoint as the user set it in the checkride panel. */

@@ -5,6 +5,7 @@
  */
 export {
   useApp,
+  chosenStrategyNames,
   type AppState,
   type CheckrideSettings,
   type CheckrideState,
