@@ -38,10 +38,10 @@ export class SessionEngine {
   /** The newest view. */
   private current?: Screen;
   /**
-   * The view before it, kept until the screen asks about the newest: a load the page cancelled
-   * may have finished here first, and the page then still shows (and asks about) this one.
+   * The view the page last asked about, kept while a newer one exists: a load the page
+   * cancelled may have finished here first, and the page then still shows (and asks about) this one.
    */
-  private retired?: Screen;
+  private shown?: Screen;
   /** The original pane of a session still being compacted, under the id its view will have. */
   private preview?: { id: number; model: PaneModel };
 
@@ -149,16 +149,17 @@ export class SessionEngine {
   /** The view a request names, with its session. */
   screen(viewId: number): Screen {
     if (this.current?.view.summary.id === viewId) {
-      // The page has moved on to the newest view: the one before it can go.
-      this.retired = undefined;
+      // The page has moved on to the newest view: the one it showed before can go.
+      this.shown = this.current;
       return this.current;
     }
-    if (this.retired?.view.summary.id === viewId) return this.retired;
+    if (this.shown?.view.summary.id === viewId) return this.shown;
     throw new Error(this.current ? "that view is no longer shown (the session on screen changed)" : "no session is loaded");
   }
 
   private replace(next: Screen): void {
-    this.retired = this.current;
+    // The page may still be showing the view it last asked about: that one stays until it asks about another.
+    this.shown ??= this.current;
     this.current = next;
   }
 }

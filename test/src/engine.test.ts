@@ -134,6 +134,15 @@ describeWithFixtures("SessionEngine", () => {
     expect(() => engine.rows(id, "original", 0, 1)).toThrow(/no longer shown/);
   });
 
+  it("the view the page shows keeps answering through more than one load it never took", async () => {
+    const { engine, id } = await loaded();
+    engine.rows(id, "original", 0, 1);
+    const load = () => engine.load({ kind: "bytes", bytes: bytesOf("composed/openai-chat.json"), name: "x.json" }, { strategy: "transparent", options: {}, leafId: null }, task());
+    await load();
+    await load();
+    expect(engine.rows(id, "original", 0, 1)[0]!.id).toBe("a0000003");
+  });
+
   it("while a load compacts, its preview's rows answer under the id its view will have; the view on screen still answers", async () => {
     const { engine, id } = await loaded();
     let previewRows: string | undefined;
