@@ -13,7 +13,8 @@ export function connect(engine: EngineClient): void {
   resetState(engine);
   engine.onCrash((message) => {
     if (message === "restarted") return;
-    set({ crashed: message, loading: null, busy: null });
+    // The views a load's preview would put back lived in the engine that is gone.
+    set({ crashed: message, loading: null, busy: null, beforePreview: null });
   });
   engine.request({ type: "strategies" }).promise.then((strategies) => set({ strategies }), () => undefined);
 }
