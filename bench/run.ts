@@ -277,7 +277,7 @@ async function measureTokenizing(bytes: Uint8Array): Promise<Pick<Row, "tokenize
   return { tokenizeAtLoadMs: best.atLoad, estimatedAtLoad, tokenizeActiveMs: best.active, activeTokens, tokenizeBranchMs: performance.now() - started, branchTokens };
 }
 
-const fixture = resolve(import.meta.dirname, "../../shared/fixtures/pi/badlogic__pi-mono__before-compaction.jsonl");
+const fixture = resolve(process.env.SESSION_FIXTURES ?? resolve(import.meta.dirname, "../../shared/fixtures"), "pi/badlogic__pi-mono__before-compaction.jsonl");
 const rows: Row[] = [];
 rows.push(await measure("largest fixture (Pi, 2.4 MB)", readFileSync(fixture), fixture));
 const generated = new TextEncoder().encode(generatePiSession(MB * 1e6));

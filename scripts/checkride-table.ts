@@ -7,7 +7,8 @@ import { join, resolve } from "node:path";
 import { checkrideSession } from "../core/evaluate/evaluate.ts";
 import { loadSession } from "../core/session.ts";
 
-const root = resolve(import.meta.dirname, "../../shared/fixtures");
+// The real sessions: $SESSION_FIXTURES, or ../shared/fixtures/ (npm run fixtures fetches them).
+const root = process.env.SESSION_FIXTURES ? resolve(process.env.SESSION_FIXTURES) : resolve(import.meta.dirname, "../../shared/fixtures");
 let header: string[] | undefined;
 const rows: string[] = [];
 for (const dir of readdirSync(root, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name).sort()) {

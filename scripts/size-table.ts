@@ -7,7 +7,8 @@ import { join, resolve } from "node:path";
 import { compactSession } from "../core/compact.ts";
 import { loadSession } from "../core/session.ts";
 
-const root = resolve(import.meta.dirname, "../../shared/fixtures");
+// The real sessions: $SESSION_FIXTURES, or ../shared/fixtures/ (npm run fixtures fetches them).
+const root = process.env.SESSION_FIXTURES ? resolve(process.env.SESSION_FIXTURES) : resolve(import.meta.dirname, "../../shared/fixtures");
 const rows: string[] = [];
 for (const dir of readdirSync(root, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name).sort()) {
   for (const name of readdirSync(join(root, dir)).filter((f) => /\.jsonl?$/.test(f)).sort()) {
