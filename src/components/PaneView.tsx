@@ -9,6 +9,7 @@
 import { useCallback, useDeferredValue, useEffect, useMemo, useSyncExternalStore, type CSSProperties, type ReactElement } from "react";
 import { List, useListRef, type ListImperativeAPI } from "react-window";
 import { EXPANDED_THINKING_BOX, RECOVERED_BOX } from "../layout/rows.ts";
+import type { RowCache } from "../store/rowCache.ts";
 import { select, useApp, visibleRows, type RecoveryState, type Selection } from "../store/store.ts";
 import type { Pane, RowProjection, ViewSummary } from "../worker/protocol.ts";
 import { RecoveredPayload, RowBlock } from "./blocks.tsx";
@@ -29,6 +30,8 @@ interface OpenBoxes {
  * so they hold only what heights depend on; rows subscribe to their own content and selection.
  */
 interface RowProps {
+  /** The pane's row cache (the store's, passed down so rows need no store subscription of their own). */
+  cache: RowCache;
   pane: Pane;
   view: ViewSummary;
   visible: Int32Array | null;
@@ -77,12 +80,11 @@ function rowHeight(position: number, props: RowProps): number {
   const index = realIndex(props.visible, position);
   const base = props.view[props.pane].heights[index] ?? 40;
   if (!props.boxes.any) return base;
-  return base + extraHeight(useApp.getState().rowCaches[props.pane].peek(index), props.pane, props.boxes);
+  return base + extraHeight(props.cache.peek(index), props.pane, props.boxes);
 }
 
-function MessageRow({ index: position, style, ariaAttributes, pane, view, visible, onJump }: { index: number; style: CSSProperties; ariaAttributes: Record<string, unknown> } & RowProps): ReactElement {
+function MessageRow({ index: position, style, ariaAttributes, pane, view, visible, onJump, cache }: { index: number; style: CSSProperties; ariaAttributes: Record<string, unknown> } & RowProps): ReactElement {
   const index = realIndex(visible, position);
-  const cache = useApp((s) => s.rowCaches[pane]);
   const cached = useSyncExternalStore(cache.subscribe, () => cache.peek(index));
   // A row scrolled into view mounts as an empty box (null) and gets its content in a deferred,
   // time-sliced render: scrolling fast never waits for a screenful of rows to be built at once.
@@ -208,7 +210,7 @@ export function PaneView({
   const cache = useApp((s) => s.rowCaches[pane]);
   const cacheVersion = useSyncExternalStore(cache.subscribe, () => (anyOpen ? cache.version : 0));
   const boxes = useMemo<OpenBoxes>(() => ({ recovered, expandedThinking, any: anyOpen, cacheVersion }), [recovered, expandedThinking, anyOpen, cacheVersion]);
-  const rowProps = useMemo<RowProps>(() => ({ pane, view, visible, boxes, onJump }), [pane, view, visible, boxes, onJump]);
+  const rowProps = useMemo<RowProps>(() => ({ pane, view, visible, boxes, onJump, cache }), [pane, view, visible, boxes, onJump, cache]);
 
   return (
     <section className="pane" data-testid={`${pane}-pane`} aria-label={title} onScrollCapture={() => onLead(pane)} onWheel={() => onLead(pane)} onFocus={() => onLead(pane)}>
