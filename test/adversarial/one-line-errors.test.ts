@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { runCli } from "../helpers/cli.ts";
-import { fixturePath } from "../helpers/fixtures.ts";
+import { fixturePath, describeWithFixtures } from "../helpers/fixtures.ts";
 
 const temp = mkdtempSync(join(tmpdir(), "si-errors-"));
 let counter = 0;
@@ -46,7 +46,7 @@ describe("JSON errors", () => {
   });
 });
 
-describe("--format that the file plainly is not", () => {
+describeWithFixtures("--format that the file plainly is not", () => {
   it.each([
     ["claude", "composed/pi-v3-tree.jsonl", "pi"],
     ["codex", "composed/pi-v3-tree.jsonl", "pi"],
@@ -61,7 +61,7 @@ describe("--format that the file plainly is not", () => {
   });
 });
 
-describe("malformed checkpoints", () => {
+describeWithFixtures("malformed checkpoints", () => {
   const schema = '"schema":"session-inspector/checkpoint@1"';
   it.each([
     ["not JSON", `{${schema},"active":[],`, 2],

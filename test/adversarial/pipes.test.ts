@@ -8,9 +8,9 @@ import { execFileSync } from "node:child_process";
 import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import { LAUNCHER, ROOT } from "../helpers/cli.ts";
-import { fixturePath } from "../helpers/fixtures.ts";
+import { fixturePath, describeWithFixtures } from "../helpers/fixtures.ts";
 
 const temp = mkdtempSync(join(tmpdir(), "si-pipes-"));
 const ARRAY = fixturePath("composed/openai-chat.json");
@@ -44,7 +44,7 @@ function throughFifo(args: (fifo: string) => string[], file: string, name: strin
   });
 }
 
-describe("a pipe on stdin (/dev/stdin)", () => {
+describeWithFixtures("a pipe on stdin (/dev/stdin)", () => {
   it("a message array", () => {
     const { status, stdout, stderr } = throughStdin(["inspect", "/dev/stdin"], ARRAY);
     expect(status, stderr).toBe(0);
@@ -60,7 +60,7 @@ describe("a pipe on stdin (/dev/stdin)", () => {
   });
 });
 
-describe("a FIFO", () => {
+describeWithFixtures("a FIFO", () => {
   it("a message array is read without hanging", async () => {
     const { status, stdout, stderr } = await throughFifo((fifo) => ["inspect", fifo], ARRAY, "array.fifo");
     expect(status, stderr).toBe(0);

@@ -6,9 +6,9 @@
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import { runCli } from "../helpers/cli.ts";
-import { fixturePath } from "../helpers/fixtures.ts";
+import { fixturePath, describeWithFixtures } from "../helpers/fixtures.ts";
 
 const temp = mkdtempSync(join(tmpdir(), "si-previous-"));
 const PREFIX = fixturePath("pi/JohnnyLai92__pi-mono__6edf3497.prefix.jsonl");
@@ -31,7 +31,7 @@ function refused(args: string[], pattern: RegExp): void {
   expect(stderr).not.toMatch(/\n\s+at /); // no stack
 }
 
-describe("compact --previous", () => {
+describeWithFixtures("compact --previous", () => {
   const prefix = checkpointOf(PREFIX, "prefix.json");
 
   it("takes the checkpoint of the same file before it grew, says so, and the result verifies", () => {

@@ -7,18 +7,18 @@
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import { FileError, parseArgs, readSessionFile } from "../../core/cli/args.ts";
 import { parseTopLevelPieces, readCheckpoint } from "../../core/cli/checkpoint-file.ts";
 import { serializeCheckpoint } from "../../core/checkpoint-json.ts";
 import { compactSession } from "../../core/compact.ts";
 import { loadSession } from "../../core/session.ts";
 import { STRATEGIES } from "../../core/strategies/index.ts";
-import { fixturePath, readFixture } from "../helpers/fixtures.ts";
+import { fixturePath, readFixture, describeWithFixtures } from "../helpers/fixtures.ts";
 
 const temp = mkdtempSync(join(tmpdir(), "si-limit-"));
 
-describe("a session file past the string limit", () => {
+describeWithFixtures("a session file past the string limit", () => {
   it("JSON Lines stream: the session is read whole without one string", () => {
     const file = fixturePath("pi/JohnnyLai92__pi-mono__6edf3497.jsonl");
     const read = readSessionFile(parseArgs(["inspect", file]), 64 * 1024, { stringLimit: 10_000 });
@@ -43,7 +43,7 @@ describe("a session file past the string limit", () => {
   });
 });
 
-describe("a checkpoint past the string limit", () => {
+describeWithFixtures("a checkpoint past the string limit", () => {
   it.each(["pi/JohnnyLai92__pi-mono__6edf3497.jsonl", "composed/pi-v3-tree.jsonl", "claude/DRMacIver__claude-reliability__python-to-rust-port.jsonl"])("%s: read in pieces, equal to the whole parse, for every strategy", async (fixture) => {
     const session = loadSession(readFixture(fixture));
     for (const strategy of STRATEGIES) {

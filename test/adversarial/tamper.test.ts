@@ -3,7 +3,7 @@
  * Every strategy's checkpoint of every real fixture verifies clean; each
  * tampering an adversary tried is caught and named.
  */
-import { describe, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import type { Checkpoint } from "../../core/checkpoint.ts";
 import { compactSession } from "../../core/compact.ts";
 import { digestPayload } from "../../core/hash.ts";
@@ -11,7 +11,7 @@ import type { OmittedBlock } from "../../core/model.ts";
 import { loadSession } from "../../core/session.ts";
 import { STRATEGIES } from "../../core/strategies/index.ts";
 import { verifyCheckpoint } from "../../core/verify.ts";
-import { allFixtures, readFixture } from "../helpers/fixtures.ts";
+import { allFixtures, readFixture, describeWithFixtures } from "../helpers/fixtures.ts";
 
 const SOURCE = { name: "x.jsonl", bytes: 1, sha256: "0".repeat(64) };
 const loadable = allFixtures().filter((relative) => {
@@ -23,7 +23,7 @@ const loadable = allFixtures().filter((relative) => {
   }
 });
 
-describe("every strategy's checkpoint verifies clean", () => {
+describeWithFixtures("every strategy's checkpoint verifies clean", () => {
   it.each(loadable)("%s", async (relative) => {
     const session = loadSession(readFixture(relative));
     for (const strategy of STRATEGIES) {
@@ -45,7 +45,7 @@ function markers(checkpoint: Checkpoint): OmittedBlock[] {
 
 const reasons = async (checkpoint: Checkpoint) => (await verifyCheckpoint(checkpoint)).map((p) => `${p.id}: ${p.reason}`);
 
-describe("tampering is caught and named", () => {
+describeWithFixtures("tampering is caught and named", () => {
   it("an emptied archive: every marker has no entry", async () => {
     const checkpoint = await transparentCheckpoint();
     const count = markers(checkpoint).length;
