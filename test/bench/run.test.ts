@@ -6,10 +6,12 @@
  */
 import { spawnSync } from "node:child_process";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import { ROOT } from "../helpers/cli.ts";
+import { describeWithFixtures } from "../helpers/fixtures.ts";
 
-describe("npm run bench", () => {
+// Its first row is the largest real fixture: skipped, with the command, where the fixtures are absent.
+describeWithFixtures("npm run bench", () => {
   it("prints a row per input with every ratio", () => {
     const result = spawnSync(process.execPath, ["--expose-gc", "--import", "tsx", join(ROOT, "bench/run.ts"), "--mb", "2", "--runs", "1"], { cwd: ROOT, encoding: "utf8" });
     expect(result.stderr).toBe("");
