@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { loadSession } from "../../core/session.ts";
-import { readFixture } from "../helpers/fixtures.ts";
+import { readFixture, describeWithFixtures, fixturesPresent } from "../helpers/fixtures.ts";
 
 const lines = (records: unknown[]) => records.map((r) => JSON.stringify(r)).join("\n") + "\n";
 const item = (payload: Record<string, unknown>) => ({ timestamp: "2026-02-01T00:00:00Z", type: "response_item", payload });
@@ -13,7 +13,7 @@ const user = (text: string) => item({ type: "message", role: "user", content: [{
 const assistant = (text: string) => item({ type: "message", role: "assistant", content: [{ type: "output_text", text }] });
 
 describe("Codex", () => {
-  it("a real rollout's compacted records keep window_number and their opaque compaction item, shown by size", () => {
+  it.skipIf(!fixturesPresent)("a real rollout's compacted records keep window_number and their opaque compaction item, shown by size", () => {
     const session = loadSession(readFixture("codex/EntityProcess__agentv__rollout-019f03e0-321f-7eb2-83cc-b54ecd71be23.jsonl"));
     const compacted = session.branch(null).filter((m) => m.role === "summary" && m.meta.replacement_history);
     expect(compacted.map((m) => m.meta.window_number)).toEqual([1, 2]);
@@ -44,7 +44,7 @@ describe("Codex", () => {
   });
 });
 
-describe("Claude Code 2.1.x", () => {
+describeWithFixtures("Claude Code 2.1.x", () => {
   const session = loadSession(readFixture("claude/entireio__cli__f9-f6f611b469.jsonl"));
   const raw = new TextDecoder().decode(readFixture("claude/entireio__cli__f9-f6f611b469.jsonl"));
 

@@ -6,7 +6,7 @@
 import { describe, expect, it } from "vitest";
 import type { Message } from "../../core/model.ts";
 import { loadSession } from "../../core/session.ts";
-import { allFixtures, readFixture } from "../helpers/fixtures.ts";
+import { allFixtures, readFixture, describeWithFixtures } from "../helpers/fixtures.ts";
 
 /** Raw records, as parsed: read loosely on purpose (the point is to count them without the readers). */
 type Json = Record<string, any>;
@@ -14,6 +14,12 @@ const text = (relative: string) => new TextDecoder().decode(readFixture(relative
 const roles = (messages: Message[]) => messages.map((m) => m.role);
 const textOf = (message: Message) => message.blocks.flatMap((b) => (b.type === "text" ? [b.text] : [])).join("\n");
 const of = (format: string) => allFixtures().filter((f) => f.startsWith(`${format}/`));
+
+describeWithFixtures("real files of the new formats", () => {
+  it("there is at least one real Copilot, Gemini and OpenCode file", () => {
+    expect([of("copilot").length, of("gemini").length, of("opencode").length].every((n) => n > 0)).toBe(true);
+  });
+});
 
 describe.each(of("copilot"))("Copilot CLI %s", (relative) => {
   const events: Json[] = text(relative).split("\n").filter((l) => l.trim() !== "").map((l) => JSON.parse(l));

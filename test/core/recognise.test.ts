@@ -9,7 +9,7 @@ import { parseJsonLines } from "../../core/jsonl.ts";
 import type { FormatName } from "../../core/model.ts";
 import { JSON_LINES_RECOGNISERS, JSON_VALUE_RECOGNISERS } from "../../core/formats/recognise.ts";
 import { loadSession } from "../../core/session.ts";
-import { allFixtures, readFixture } from "../helpers/fixtures.ts";
+import { allFixtures, readFixture, describeWithFixtures } from "../helpers/fixtures.ts";
 import { clineTask, geminiJsonl, openCodePruned, rooHistory } from "../helpers/composed-sessions.ts";
 
 /** What each fixture is, from its folder (composed files by name): written here, not asked of the code. */
@@ -89,7 +89,7 @@ describe("shapes no reader knows are refused, never read as another format", () 
   });
 });
 
-describe("the new formats as other machines write them", () => {
+describeWithFixtures("the new formats as other machines write them", () => {
   it.each(allFixtures().filter((f) => /^(copilot|gemini|opencode)\//.test(f)))("%s with a BOM and CRLF line ends reads the same", (relative) => {
     const text = decode(readFixture(relative));
     const windows = new TextEncoder().encode(`\uFEFF${text.replace(/\n/g, "\r\n")}`);

@@ -7,12 +7,12 @@ import { execFileSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, expect, it } from "vitest";
 import { parseArgs, readSessionFile } from "../../core/cli/args.ts";
 import { loadSession } from "../../core/session.ts";
 import { StreamingSessionLoader } from "../../core/session-stream.ts";
 import { isZstd } from "../../core/zstd.ts";
-import { fixturePath, readFixture } from "../helpers/fixtures.ts";
+import { fixturePath, readFixture, describeWithFixtures } from "../helpers/fixtures.ts";
 
 const ROLLOUT = "codex/EntityProcess__agentv__rollout-019f03e0-321f-7eb2-83cc-b54ecd71be23.jsonl";
 const dir = mkdtempSync(join(tmpdir(), "si-zstd-"));
@@ -24,7 +24,7 @@ function compressed(): { path: string; bytes: Uint8Array } {
   return { path, bytes: readFileSync(path) };
 }
 
-describe("zstd-compressed sessions", () => {
+describeWithFixtures("zstd-compressed sessions", () => {
   const { path, bytes } = compressed();
   const plain = loadSession(readFixture(ROLLOUT));
 
