@@ -3,15 +3,15 @@
  * precision ≥ 0.9 for every scored probe, recall ≥ 0.8 for rules and files.
  * `npm run facts` prints the same table.
  */
-import { describe, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import { precision, recall, PROBES_SCORED } from "../../../core/checkride/label-score.ts";
 import { allLabels, scoreFixture, scoreLabelledSet } from "../../helpers/labelled-set.ts";
-import { allFixtures } from "../../helpers/fixtures.ts";
+import { allFixtures, describeWithFixtures } from "../../helpers/fixtures.ts";
 
 const MIN_PRECISION = 0.9;
 const MIN_RECALL = { rules: 0.8, files: 0.8 } as const;
 
-describe("the labelled set", () => {
+describeWithFixtures("the labelled set", () => {
   const labels = allLabels();
 
   it("labels every fixture the project tests against", () => {

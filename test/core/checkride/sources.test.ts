@@ -3,13 +3,13 @@
  * a message on the branch, and a span, when given, holds exactly the quote.
  */
 import { readFileSync } from "node:fs";
-import { describe, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import { extractFacts, type FactSource } from "../../../core/checkride/facts.ts";
 import { headerIds, sessionCwd } from "../../../core/checkride/session.ts";
 import { runCheckride } from "../../../core/checkride/run.ts";
 import { textOf, type Session } from "../../../core/model.ts";
 import { loadSession } from "../../../core/session.ts";
-import { allFixtures, fixturePath } from "../../helpers/fixtures.ts";
+import { allFixtures, fixturePath, describeWithFixtures } from "../../helpers/fixtures.ts";
 
 function readable(relative: string): Session | undefined {
   try {
@@ -19,7 +19,7 @@ function readable(relative: string): Session | undefined {
   }
 }
 
-describe("fact sources", () => {
+describeWithFixtures("fact sources", () => {
   it.each(allFixtures())("%s: every fact points at a branch message, spans hold their quotes", async (relative) => {
     const session = readable(relative);
     if (!session) return;
