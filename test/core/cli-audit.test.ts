@@ -1,12 +1,12 @@
 /** `audit <file> [--json]` end to end through the real CLI. */
 import { readFileSync } from "node:fs";
-import { describe, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import { runCli } from "../helpers/cli.ts";
-import { fixturePath } from "../helpers/fixtures.ts";
+import { fixturePath, describeWithFixtures } from "../helpers/fixtures.ts";
 
 const ROW_KEYS = ["index", "line", "entryId", "kind", "trigger", "tokensBefore", "tokensAfter", "messagesBefore", "messagesAfter", "facts", "dropped"];
 
-describe("audit", () => {
+describeWithFixtures("audit", () => {
   it("prints one JSON row per compaction the file records, with the file's own token figures", () => {
     const file = fixturePath("claude/entireio__cli__f9-f6f611b469.jsonl");
     const { status, stdout, stderr } = runCli(["audit", file, "--json"]);

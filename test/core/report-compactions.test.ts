@@ -1,16 +1,16 @@
 /** The report's and the scorecard's "Recorded compactions" table: the same rows as `audit`. */
-import { describe, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import { auditSession } from "../../core/audit/session.ts";
 import { compactionRow } from "../../core/audit/rows.ts";
 import { renderHtml } from "../../core/report/html.ts";
 import { renderMarkdown } from "../../core/report/markdown.ts";
 import { buildReport } from "../../core/report/model.ts";
 import { loadSession } from "../../core/session.ts";
-import { readFixture } from "../helpers/fixtures.ts";
+import { readFixture, describeWithFixtures } from "../helpers/fixtures.ts";
 
 const SOURCE = { name: "x.jsonl", bytes: 1, sha256: "a".repeat(64) };
 
-describe("Recorded compactions in the report", () => {
+describeWithFixtures("Recorded compactions in the report", () => {
   it("carries the audit's rows and shows one table row per compaction, in HTML and in Markdown", async () => {
     const session = loadSession(readFixture("pi/badlogic__pi-mono__before-compaction.jsonl"));
     const report = await buildReport(session, SOURCE, { strategies: ["transparent"] });
@@ -37,7 +37,7 @@ describe("Recorded compactions in the report", () => {
   });
 });
 
-describe("a report built without the audit", () => {
+describeWithFixtures("a report built without the audit", () => {
   it("leaves the section out instead of claiming no compaction", async () => {
     const report = await buildReport(loadSession(readFixture("composed/pi-v3-tree.jsonl")), SOURCE, { strategies: ["transparent"] });
     const { compactions: _compactions, ...withoutAudit } = report;

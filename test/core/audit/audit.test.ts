@@ -6,7 +6,7 @@
 import { readFileSync } from "node:fs";
 import { TOKENIZER_LABEL, contextTokens } from "../../../core/tokens.ts";
 import { headerIds } from "../../../core/checkride/session.ts";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it } from "vitest";
 import { startFakeEndpoint, type FakeEndpoint } from "../../helpers/fake-endpoint.ts";
 import { auditOneCompaction, auditSession, compactionMarks } from "../../../core/audit/session.ts";
 import { compactionRow } from "../../../core/audit/rows.ts";
@@ -14,7 +14,7 @@ import { auditCompaction, branchUpTo, transparentView } from "../../../core/audi
 import { sessionCwd } from "../../../core/session-info.ts";
 import { digestPayload } from "../../../core/hash.ts";
 import { loadSession } from "../../../core/session.ts";
-import { fixturePath, readFixture } from "../../helpers/fixtures.ts";
+import { fixturePath, readFixture, describeWithFixtures } from "../../helpers/fixtures.ts";
 
 const jsonl = (records: object[]) => records.map((r) => JSON.stringify(r)).join("\n") + "\n";
 const at = "2026-11-20T10:00:00.000Z";
@@ -32,7 +32,7 @@ const COMPOSED = jsonl([
   message("e6", "c1", { role: "user", content: "Also mention PR #4242 in it." }),
 ]);
 
-describe("audit of a composed Pi compaction (labelled)", async () => {
+describeWithFixtures("audit of a composed Pi compaction (labelled)", async () => {
   const session = loadSession(COMPOSED);
   const { compactions: [audit] } = await auditSession(session);
 
@@ -69,7 +69,7 @@ describe("audit of a composed Pi compaction (labelled)", async () => {
   });
 });
 
-describe("audit with the endpoint reader", () => {
+describeWithFixtures("audit with the endpoint reader", () => {
   let server: FakeEndpoint;
   beforeAll(async () => {
     server = await startFakeEndpoint({ files: "src/ledger.ts", rules: "Fix the rounding in the ledger export, and never touch the tests.", intent: "Now add a changelog line." });
@@ -90,7 +90,7 @@ describe("audit with the endpoint reader", () => {
   });
 });
 
-describe("audit on real sessions", () => {
+describeWithFixtures("audit on real sessions", () => {
   it("gives compaction #1 the same audit whether or not the file goes on after it (no later message leaks in)", async () => {
     const relative = "pi/badlogic__pi-mono__before-compaction.jsonl";
     const full = await auditSession(loadSession(readFixture(relative)));

@@ -8,9 +8,9 @@
 import { copyFileSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, expect, it } from "vitest";
 import { runCli } from "../../helpers/cli.ts";
-import { fixturePath } from "../../helpers/fixtures.ts";
+import { fixturePath, describeWithFixtures } from "../../helpers/fixtures.ts";
 import { clineTask } from "../../helpers/composed-sessions.ts";
 
 const LAYOUT: Record<string, string> = {
@@ -74,7 +74,7 @@ beforeAll(() => {
   return () => rmSync(temp, { recursive: true, force: true });
 });
 
-describe("audit <folder>", () => {
+describeWithFixtures("audit <folder>", () => {
   let rows: Row[];
   beforeAll(() => {
     const result = runCli(["audit", root, "--json", "--jobs", "2"], env());
