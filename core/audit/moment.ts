@@ -12,6 +12,7 @@ import type { CompactionKind, FormatName, Message, RecordedCompaction } from "..
 import { findStrategy } from "../strategies/index.ts";
 import { copiedMessages, droppedFacts, droppedHumanMessages, droppedToolOutputs, type DroppedFact, type DroppedHumanMessage, type DroppedToolOutput } from "./dropped.ts";
 import { contextSize, sizeTokenizer } from "./size.ts";
+import type { Tokenizer } from "../tokens.ts";
 
 export interface AuditOptions {
   reader: "literal" | "endpoint";
@@ -22,6 +23,11 @@ export interface AuditOptions {
   format: FormatName;
   /** The session's header ids, never taken for anchors. */
   sessionIds?: string[];
+  /**
+   * How sizes are counted (default: o200k when loaded). The library, whose
+   * rows carry no sizes, passes the characters ÷ 4 estimate, whose label says so.
+   */
+  sizeTokenizer?: Tokenizer;
 }
 
 export interface CompactionAudit {
@@ -101,7 +107,7 @@ export async function auditCompaction(compaction: RecordedCompaction, branch: re
     messagesBefore: compaction.before.length,
     messagesAfter: compaction.after.length,
     branchMessages: sofar.length,
-    size: sizes(options.format, compaction.before, compaction.after, transparentActive),
+    size: sizes(options, compaction.before, compaction.after, transparentActive),
     facts: { asked: recorded.asked, recorded: recorded.passed, transparent: transparentRide.passed },
     checkride: { recorded, transparent: transparentRide },
     dropped: {
@@ -114,7 +120,7 @@ export async function auditCompaction(compaction: RecordedCompaction, branch: re
   };
 }
 
-function sizes(format: FormatName, before: readonly Message[], after: readonly Message[], transparent: readonly Message[]): CompactionAudit["size"] {
-  const tokenizer = sizeTokenizer();
+function sizes({ format, sizeTokenizer: chosen }: AuditOptions, before: readonly Message[], after: readonly Message[], transparent: readonly Message[]): CompactionAudit["size"] {
+  const tokenizer = chosen ?? sizeTokenizer();
   return { unit: tokenizer.label, before: contextSize(before, format, tokenizer), after: contextSize(after, format, tokenizer), transparent: contextSize(transparent, format, tokenizer) };
 }

@@ -16,7 +16,7 @@ export interface SessionAudit {
 
 /** The options every audit of this session shares; loads the tokenizer so sizes are counts, not estimates. */
 async function resolveOptions(session: Session, options: Partial<AuditOptions>): Promise<AuditOptions> {
-  await loadTokenizer();
+  if (!options.sizeTokenizer) await loadTokenizer();
   return {
     reader: options.reader ?? "literal",
     endpoint: options.endpoint,
@@ -24,6 +24,7 @@ async function resolveOptions(session: Session, options: Partial<AuditOptions>):
     cwd: options.cwd ?? sessionCwd(session),
     format: session.format,
     sessionIds: options.sessionIds ?? headerIds(session.header),
+    sizeTokenizer: options.sizeTokenizer,
   };
 }
 

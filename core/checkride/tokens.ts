@@ -42,8 +42,12 @@ export function containsToken(haystack: string, token: string): boolean {
 }
 
 export function tokenCoverage(haystack: string, tokens: readonly string[]): number {
+  return normalizedCoverage(normalizeText(haystack), tokens);
+}
+
+/** tokenCoverage of a haystack already passed through normalizeText (callers that ask many times keep it). */
+export function normalizedCoverage(normalized: string, tokens: readonly string[]): number {
   if (tokens.length === 0) return 0;
-  const normalized = normalizeText(haystack);
   let found = 0;
   for (const token of tokens) if (containsToken(normalized, token)) found++;
   return found / tokens.length;

@@ -7,7 +7,8 @@
  */
 import { auditSession } from "../audit/session.ts";
 import { compactionRow } from "../audit/rows.ts";
-import { contextSize, sizeTokenizer } from "../audit/size.ts";
+import { contextSize } from "../audit/size.ts";
+import { CHARS_QUARTER } from "../tokens.ts";
 import type { Session } from "../model.ts";
 import { loadSession } from "../session.ts";
 import { loadSessionFiles } from "../session-files.ts";
@@ -37,7 +38,8 @@ export async function indexSession(unit: SessionUnit, read: ReadFile): Promise<S
   }
   const leaf = session.defaultLeafId;
   // The literal reader: the library never calls a model (facts present in context).
-  const audit = await auditSession(session, { leafId: leaf, reader: "literal" });
+  // Its rows carry no sizes, so the audit's are estimated (the o200k count would be most of the time).
+  const audit = await auditSession(session, { leafId: leaf, reader: "literal", sizeTokenizer: CHARS_QUARTER });
   const compactions: LibraryCompactionRow[] = audit.compactions.map((one) => {
     const { kind, ...row } = compactionRow(one);
     return { kind: "compaction", path: unit.path, compactionKind: kind, ...row };
@@ -65,14 +67,20 @@ export async function indexSession(unit: SessionUnit, read: ReadFile): Promise<S
 }
 
 /**
- * Tokens of the model's view of the context the agent sends now (after its
- * own compactions): what the next turn would read, the figure a context
- * window is compared with. The audit above has loaded the tokenizer.
+ * The size of the context the agent sends now (after its own compactions),
+ * the figure a context window is compared with: what the model read on the
+ * last turn the file records usage for, else an estimate of the model's
+ * view (characters ÷ 4), each labelled. A library is indexed for its
+ * compactions; counting every session with the tokenizer would cost several
+ * times the indexing itself (the inspector counts exactly when one is opened).
  */
 function currentContextTokens(session: Session, leaf: string | null): { tokens: number; tokenizer: string } {
-  const tokenizer = sizeTokenizer();
-  return { tokens: contextSize(session.recordedContext(leaf).messages, session.format, tokenizer), tokenizer: tokenizer.label };
+  const last = session.usage(leaf).turns.at(-1);
+  if (last && last.contextTokens > 0) return { tokens: last.contextTokens, tokenizer: FILE_USAGE_LABEL };
+  return { tokens: contextSize(session.recordedContext(leaf).messages, session.format, CHARS_QUARTER), tokenizer: CHARS_QUARTER.label };
 }
+
+export const FILE_USAGE_LABEL = "the file's own usage record of the last turn";
 
 /** The compaction after which the fewest of the asked facts were still present (ties: the earlier one). */
 export function worstCompaction(rows: readonly LibraryCompactionRow[]): LibraryCompactionRow | null {

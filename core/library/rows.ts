@@ -18,7 +18,7 @@ export interface LibrarySessionRow {
   bytes: number;
   files: number;
   messages: number;
-  /** Tokens of the model's view of the context the agent sends now, after its own compactions (`tokenizer` names the count). */
+  /** Tokens of the context the agent sends now, after its own compactions: the file's last recorded turn, else an estimate (`tokenizer` says which). */
   tokens: number;
   tokenizer: string;
   compactions: number;
