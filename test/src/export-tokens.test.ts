@@ -3,13 +3,13 @@
  * checks it end to end); with token stats in the CLI's checkpoint, the
  * worker adds them at export. Checked here in process on real sessions.
  */
-import { describe, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import { SessionEngine } from "../../src/worker/engine.ts";
 import { handleRequest } from "../../src/worker/handlers.ts";
 import { runCli } from "../helpers/cli.ts";
-import { fixturePath, readFixture } from "../helpers/fixtures.ts";
+import { fixturePath, readFixture, describeWithFixtures } from "../helpers/fixtures.ts";
 
-describe("export with token stats", () => {
+describeWithFixtures("export with token stats", () => {
   it.each(["pi/JohnnyLai92__pi-mono__6edf3497.jsonl", "claude/DRMacIver__claude-reliability__python-to-rust-port.jsonl"])("%s: the worker's export equals the CLI's compact", async (relative) => {
     const bytes = readFixture(relative);
     const engine = new SessionEngine();

@@ -8,7 +8,7 @@ import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import type { Message, RecordedCompaction } from "../../../core/model.ts";
 import { loadSession } from "../../../core/session.ts";
-import { fixturePath, readFixture } from "../../helpers/fixtures.ts";
+import { fixturePath, readFixture, describeWithFixtures } from "../../helpers/fixtures.ts";
 
 type Raw = Record<string, any>;
 
@@ -43,7 +43,7 @@ const FIXTURES = [
 
 const ids = (messages: readonly Message[]) => messages.map((m) => m.id);
 
-describe.each(FIXTURES)("recorded compactions: %s", (relative) => {
+describeWithFixtures("recorded compactions on real sessions", () => describe.each(FIXTURES)("recorded compactions: %s", (relative) => {
   const session = loadSession(readFixture(relative));
   const compactions = session.recordedCompactions(null);
   const branch = session.branch(null);
@@ -80,13 +80,13 @@ describe.each(FIXTURES)("recorded compactions: %s", (relative) => {
       expect(c.droppedMessageIds).toEqual(ids(c.before).filter((id) => !after.has(id)));
     }
   });
-});
+}));
 
 function only(relative: string): RecordedCompaction[] {
   return loadSession(readFixture(relative)).recordedCompactions(null);
 }
 
-describe("the file's own figures", () => {
+describeWithFixtures("the file's own figures", () => {
   it("Pi: tokensBefore from each compaction entry, no trigger, the summary text", () => {
     for (const relative of ["pi/badlogic__pi-mono__before-compaction.jsonl", "pi/raquezha__pi.dev__pi-session-019dbe19-ca83-74b3-b3ca-230160eb3875.jsonl"]) {
       const raw = new Map(rawLines(relative).map(({ line, value }) => [line, value]));

@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import type { Message } from "../../../core/model.ts";
 import { loadSession } from "../../../core/session.ts";
-import { fixturePath, readFixture } from "../../helpers/fixtures.ts";
+import { fixturePath, readFixture, describeWithFixtures } from "../../helpers/fixtures.ts";
 
 const temp = mkdtempSync(join(tmpdir(), "pi-compactions-"));
 afterAll(() => rmSync(temp, { recursive: true, force: true }));
@@ -39,7 +39,7 @@ function ours(message: Message): string {
 
 const FIXTURES = ["pi/badlogic__pi-mono__before-compaction.jsonl", "pi/raquezha__pi.dev__pi-session-019dbe19-ca83-74b3-b3ca-230160eb3875.jsonl", "composed/pi-v3-tree.jsonl"];
 
-describe.each(FIXTURES)("Pi compactions against buildSessionContext: %s", (relative) => {
+describeWithFixtures("Pi compactions against Pi's own code", () => describe.each(FIXTURES)("Pi compactions against buildSessionContext: %s", (relative) => {
   const session = loadSession(readFixture(relative));
   const compactions = session.recordedCompactions(null);
 
@@ -54,4 +54,4 @@ describe.each(FIXTURES)("Pi compactions against buildSessionContext: %s", (relat
     expect(compaction.after.map(ours)).toEqual(piContextAtLine(relative, compaction.line));
     expect(compaction.before.map(ours)).toEqual(piContextAtLine(relative, compaction.line - 1));
   });
-});
+}));

@@ -7,13 +7,13 @@
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, expect, it } from "vitest";
 import { compactSession } from "../../../core/compact.ts";
 import { tokenStats } from "../../../core/composition.ts";
 import { loadSession } from "../../../core/session.ts";
 import { TOKENIZER_LABEL, contextTokens, loadTokenizer } from "../../../core/tokens.ts";
 import { runCli } from "../../helpers/cli.ts";
-import { fixturePath, readFixture } from "../../helpers/fixtures.ts";
+import { fixturePath, readFixture, describeWithFixtures } from "../../helpers/fixtures.ts";
 
 // The o200k table is imported on first need (core/tokens.ts); these tests count with it.
 await loadTokenizer();
@@ -21,7 +21,7 @@ await loadTokenizer();
 const temp = mkdtempSync(join(tmpdir(), "si-tokens-"));
 afterAll(() => rmSync(temp, { recursive: true, force: true }));
 
-describe("inspect", () => {
+describeWithFixtures("inspect", () => {
   it("prints the file's usage and the model-view token counts of a real Codex rollout", () => {
     const name = "codex/EntityProcess__agentv__rollout-019f03e0-321f-7eb2-83cc-b54ecd71be23.jsonl";
     const { status, stdout } = runCli(["inspect", fixturePath(name)]);
@@ -50,7 +50,7 @@ describe("inspect", () => {
   });
 });
 
-describe("compact", () => {
+describeWithFixtures("compact", () => {
   it("adds activeTokens and originalTokens after the existing stats, which stay as they were", async () => {
     const name = "pi/raquezha__pi.dev__pi-session-019dbe19-ca83-74b3-b3ca-230160eb3875.jsonl";
     const out = join(temp, "cp.json");
@@ -65,7 +65,7 @@ describe("compact", () => {
   });
 });
 
-describe("compact --no-token-counts", () => {
+describeWithFixtures("compact --no-token-counts", () => {
   it("writes the stats without token counts (for very large sessions), the rest unchanged", () => {
     const name = "composed/pi-v3-tree.jsonl";
     const withCounts = join(temp, "with.json");

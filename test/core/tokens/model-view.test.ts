@@ -3,6 +3,7 @@
  * small composed messages, and on every real fixture the guarantee that no
  * harness metadata (a value only in `meta`) reaches the view.
  */
+import { describeWithFixtures } from "../../helpers/fixtures.ts";
 import { describe, expect, it } from "vitest";
 import type { Message } from "../../../core/model.ts";
 import { messageSegments, modelView, viewText } from "../../../core/model-view.ts";
@@ -93,7 +94,7 @@ const ID_OR_TIME = /^(?:[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]
 const { loaded, refused } = fixturesByLoadability();
 const MESSAGE_ARRAYS = new Set(["openai", "anthropic"]);
 
-describe("on every real fixture, the model's view holds no metadata-only value", () => {
+describeWithFixtures("on every real fixture, the model's view holds no metadata-only value", () => {
   it.each(loaded.map((f) => [f.name, f] as const))("%s", (_name, { session }) => {
     const contexts = [session.branch(null), session.recordedContext(null).messages];
     for (const compaction of session.recordedCompactions(null)) contexts.push(compaction.before, compaction.after);

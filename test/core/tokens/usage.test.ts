@@ -3,6 +3,7 @@
  * independent read of the raw lines written here (JSON.parse per line, no
  * reader code), and the rules labelled on composed records.
  */
+import { describeWithFixtures } from "../../helpers/fixtures.ts";
 import { describe, expect, it } from "vitest";
 import type { UsageTurn } from "../../../core/model.ts";
 import { loadSession } from "../../../core/session.ts";
@@ -80,7 +81,7 @@ function piByHand(bytes: Uint8Array, onBranch: Set<string>): Figures[] {
 
 const withoutIds = (turns: UsageTurn[]): Figures[] => turns.map(({ messageId: _id, ...rest }) => rest);
 
-describe("on every real fixture, the usage series equals an independent read of the file", () => {
+describeWithFixtures("on every real fixture, the usage series equals an independent read of the file", () => {
   const { loaded } = fixturesByLoadability();
   it.each(loaded.map((f) => [f.name, f] as const))("%s", (_name, { bytes, session }) => {
     const series = session.usage(null);
@@ -173,7 +174,7 @@ describe("usage rules on composed records", () => {
   });
 });
 
-describe("on every real session with recorded usage, the model's view of what was read is at most what the file says was read", () => {
+describeWithFixtures("on every real session with recorded usage, the model's view of what was read is at most what the file says was read", () => {
   // The formats whose usage readers live here; the newer formats' figures are their readers' to check (#18).
   const OWN = new Set(["pi", "claude", "codex"]);
   const real = fixturesByLoadability().loaded.filter((f) => !f.name.startsWith("composed/") && OWN.has(f.session.format) && f.session.usage(null).turns.length > 0);
