@@ -1,6 +1,6 @@
 /** The inspector: controls, stats, the two aligned panes and the selected message. */
 import { useCallback, useEffect, useRef, useState, type DragEvent } from "react";
-import { loadSource, select, setPresenting, setShowHelp, useApp } from "../store/store.ts";
+import { select, setPresenting, setShowHelp, useApp } from "../store/store.ts";
 import type { Pane } from "../worker/protocol.ts";
 import { CrashBanner, EmptyState, LoadError, LoadProgress, Warnings } from "./Banners.tsx";
 import { CheckridePanel } from "./CheckridePanel.tsx";
@@ -13,6 +13,9 @@ import { bindingFor } from "./keymap.ts";
 import { PaneView, positionOf, type PaneHandle } from "./PaneView.tsx";
 import { StatsBar } from "./StatsBar.tsx";
 import { Toolbar } from "./Toolbar.tsx";
+import { openDropped } from "./library/FolderButton.tsx";
+import { LibraryView } from "./library/LibraryView.tsx";
+import { backToLibrary, showInspector, useLibrary } from "../store/library.ts";
 
 function isTyping(target: EventTarget | null): boolean {
   const element = target as HTMLElement | null;
@@ -26,6 +29,8 @@ export function App() {
   const loading = useApp((s) => s.loading);
   const pendingLink = useApp((s) => s.pendingLink);
   const presenting = useApp((s) => s.presenting);
+  const libraryFolder = useLibrary((s) => s.folder);
+  const libraryShown = useLibrary((s) => s.folder !== null && s.screen === "library");
   const [dragging, setDragging] = useState(false);
   const [findNonce, setFindNonce] = useState(0);
   const panes = useRef<Partial<Record<Pane, PaneHandle>>>({});
@@ -86,11 +91,16 @@ export function App() {
     [view],
   );
 
+  // Any load (a file, a demo, a row of the library) shows the inspector.
+  const loadingId = loading?.id;
+  useEffect(() => {
+    if (loadingId !== undefined && useLibrary.getState().screen === "library") showInspector();
+  }, [loadingId]);
+
   const onDrop = (event: DragEvent) => {
     event.preventDefault();
     setDragging(false);
-    const file = event.dataTransfer.files[0];
-    if (file) void loadSource({ kind: "file", file });
+    void openDropped(event.dataTransfer);
   };
 
   return (
@@ -117,6 +127,11 @@ export function App() {
             </span>
           ) : null}
         </h1>
+        {libraryFolder && !libraryShown ? (
+          <button type="button" className="small" data-testid="back-to-library" onClick={backToLibrary}>
+            ← Back to library
+          </button>
+        ) : null}
         <button type="button" className="small" onClick={() => setShowHelp(true)} aria-label="Keyboard shortcuts">
           ?
         </button>
@@ -131,7 +146,9 @@ export function App() {
       <Warnings />
       <StatsBar />
       <FindBar focusNonce={findNonce} />
-      {view ? (
+      {libraryShown ? (
+        <LibraryView />
+      ) : view ? (
         <main className="panes">
           {/* A new session or branch starts at the top: the panes are new. */}
           <PaneView key={`o-${sessionSerial}-${view.leafId}`} pane="original" view={view} title="Original branch" onRegister={onRegister} onLead={onLead} onFirstRow={onFirstRow} />
@@ -152,7 +169,7 @@ export function App() {
         </>
       )}
       <HelpOverlay />
-      {dragging ? <div className="drop-overlay">Drop the session file to open it</div> : null}
+      {dragging ? <div className="drop-overlay">Drop a session file, a session's files, or a folder of sessions</div> : null}
     </div>
   );
 }

@@ -2,6 +2,7 @@
 import { useState, type ChangeEvent } from "react";
 import { DEMOS, demoSource } from "../demos.ts";
 import { download } from "./download.ts";
+import { FolderButton } from "./library/FolderButton.tsx";
 import { exportCheckpoint, loadSource, openShare, recompact, recoverSelected, setCheckride, setPresenting, useApp } from "../store/store.ts";
 
 export function Toolbar() {
@@ -37,6 +38,7 @@ export function Toolbar() {
         Open session…
         <input data-testid="file-input" type="file" accept=".jsonl,.json,application/json,text/plain" onChange={onFile} />
       </label>
+      <FolderButton />
       <label className="field">
         <span>Demo</span>
         <select

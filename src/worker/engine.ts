@@ -10,7 +10,7 @@ import { StreamingSessionLoader } from "../../core/session-stream.ts";
 import { STRATEGIES } from "../../core/strategies/index.ts";
 import { buildPaneModel, paneGeometry, projectRow, type PaneModel } from "./projection.ts";
 import { ROW_PAGE_SIZE, type CompactParams, type LoadSource, type Pane, type ResponseMap, type RowProjection, type StrategyOption, type ViewSummary } from "./protocol.ts";
-import { readSource } from "./read-source.ts";
+import { readSessionFiles, readSource } from "./read-source.ts";
 import { rowsOf } from "./services/inspect.ts";
 import { withFetch, type Fetch } from "./services/evaluate.ts";
 import { summarizeSession } from "./summary.ts";
@@ -55,11 +55,12 @@ export class SessionEngine {
     // JSON Lines are decoded and split into records slice by slice as the bytes come in
     // (a fetched demo as it downloads; a local file, after its one read, between cancel points).
     const loader = new StreamingSessionLoader();
-    const { bytes, name } = await readSource(source, task, (chunk) => loader.push(chunk));
+    const several = source.kind === "files" ? await readSessionFiles(source, task) : null;
+    const { bytes, name } = several ?? (await readSource(source, task, (chunk) => loader.push(chunk)));
     const read = performance.now();
     task.checkCancelled();
     task.progress({ stage: "parsing", loaded: bytes.length, total: bytes.length });
-    const session = loader.finish(bytes);
+    const session = several?.session ?? loader.finish(bytes);
     task.checkCancelled();
     const leafId = params.leafId !== null && session.byId.has(params.leafId) ? params.leafId : session.defaultLeafId;
     const preview = { id, model: buildPaneModel(session.branch(leafId)) };

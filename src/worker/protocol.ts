@@ -181,7 +181,8 @@ export interface RoundsParams {
   plant?: { text: string; at: number; distractor?: string };
 }
 
-export type LoadSource = { kind: "file"; file: File } | { kind: "url"; url: string; name: string } | { kind: "bytes"; bytes: ArrayBuffer; name: string };
+/** `files`: one session that is several files (a Cline task folder; a Claude Code session with its subagents), each named by its path in the dropped folder. */
+export type LoadSource = { kind: "file"; file: File } | { kind: "files"; name: string; files: { name: string; file: File }[] } | { kind: "url"; url: string; name: string } | { kind: "bytes"; bytes: ArrayBuffer; name: string };
 
 export interface CompactParams {
   strategy: string;

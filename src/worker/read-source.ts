@@ -4,6 +4,8 @@
  * progress reported and a cancel honoured between slices.
  */
 import { SessionError } from "../../core/model.ts";
+import type { Session } from "../../core/model.ts";
+import { loadSessionFiles, type NamedFile } from "../../core/session-files.ts";
 import type { LoadSource } from "./protocol.ts";
 import type { TaskContext } from "./task.ts";
 
@@ -25,7 +27,29 @@ export async function readSource(source: LoadSource, task: TaskContext, onChunk:
     const total = Number(response.headers.get("content-length") ?? 0);
     return { bytes: await readStream(response.body, total, task, onChunk), name: source.name };
   }
+  if (source.kind === "files") throw new SessionError(0, "a session of several files is read by readSessionFiles");
   return { bytes: await readFile(source.file, task, onChunk), name: source.file.name };
+}
+
+/**
+ * A session that is several files (a Cline task folder, a Claude Code session
+ * with its subagents): every file is read, then core's loadSessionFiles joins
+ * them. The bytes returned are the opening file's (its size and hash name the session).
+ */
+export async function readSessionFiles(source: Extract<LoadSource, { kind: "files" }>, task: TaskContext): Promise<{ session: Session; bytes: Uint8Array; name: string }> {
+  const total = source.files.reduce((sum, entry) => sum + entry.file.size, 0);
+  const named: NamedFile[] = [];
+  let loaded = 0;
+  task.progress({ stage: "reading", loaded, total });
+  for (const entry of source.files) {
+    named.push({ name: entry.name, bytes: new Uint8Array(await entry.file.arrayBuffer()) });
+    loaded += entry.file.size;
+    task.progress({ stage: "reading", loaded, total });
+    task.checkCancelled();
+  }
+  const session = loadSessionFiles(named);
+  const opening = named.find((file) => /(^|\/)api_conversation_history\.json$/.test(file.name)) ?? named.find((file) => !/(^|\/)agent-[^/]*$/.test(file.name)) ?? named[0]!;
+  return { session, bytes: opening.bytes, name: source.name };
 }
 
 /**

@@ -1,0 +1,63 @@
+/** "Open folder…": the File System Access directory picker where the browser has one, else the folder input. */
+import { useRef, type ChangeEvent } from "react";
+import { openLibrary } from "../../store/library.ts";
+import { loadSource } from "../../store/store.ts";
+import { oneSessionOf, pickedFromDirectoryPicker, pickedFromDrop, pickedFromInput } from "./pick-files.ts";
+
+export function FolderButton() {
+  const input = useRef<HTMLInputElement>(null);
+  const onInput = (event: ChangeEvent<HTMLInputElement>) => {
+    const files = pickedFromInput(event.target.files);
+    if (files.length) void openLibrary(files);
+    event.target.value = "";
+  };
+  const onClick = async () => {
+    const picked = await pickedFromDirectoryPicker();
+    if (picked === "unsupported") input.current?.click();
+    else if (picked && picked.files.length) void openLibrary(picked.files, picked.folder);
+  };
+  return (
+    <>
+      <button type="button" onClick={() => void onClick()} title="Open a folder of sessions (e.g. ~/.claude/projects) and audit every compaction in it">
+        Open folder…
+      </button>
+      <input
+        ref={input}
+        data-testid="folder-input"
+        type="file"
+        className="visually-hidden"
+        tabIndex={-1}
+        aria-hidden="true"
+        // React does not know webkitdirectory; the attribute is what matters.
+        {...({ webkitdirectory: "", directory: "" } as Record<string, string>)}
+        multiple
+        onChange={onInput}
+      />
+    </>
+  );
+}
+
+/**
+ * A drop onto the app: one file opens as before; several files that are one
+ * session (a Cline task's files, a Claude session with its subagents) open in
+ * the inspector together; a folder or several sessions become a library.
+ */
+export async function openDropped(transfer: DataTransfer): Promise<void> {
+  const { files, folder } = await pickedFromDrop(transfer);
+  if (files.length === 0) return;
+  if (files.length === 1 && !folder) {
+    void loadSource({ kind: "file", file: files[0]!.file });
+    return;
+  }
+  const one = oneSessionOf(files);
+  if (one && one.length > 1) {
+    const opening = one[0]!;
+    void loadSource({ kind: "files", name: opening.path.slice(opening.path.lastIndexOf("/") + 1), files: one.map(({ path, file }) => ({ name: path, file })) });
+    return;
+  }
+  if (one && one.length === 1) {
+    void loadSource({ kind: "file", file: one[0]!.file });
+    return;
+  }
+  void openLibrary(files, folder ?? undefined);
+}

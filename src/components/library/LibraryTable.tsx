@@ -1,0 +1,174 @@
+/** The library's table: one row per session, expandable to one row per compaction; virtualized, sortable, filterable. */
+import { useMemo, type KeyboardEvent } from "react";
+import { List, type RowComponentProps } from "react-window";
+import type { LibraryCompactionRow, LibrarySessionRow } from "../../../core/library/rows.ts";
+import { byFactsDropped } from "../../../core/library/summary.ts";
+import { openFromLibrary, setLibrarySort, toggleLibraryRow, useLibrary, type LibraryState, type SortColumn } from "../../store/library.ts";
+import { formatBytes, formatCount } from "../format.ts";
+
+const ROW_HEIGHT = 34;
+
+const COLUMNS: { column: SortColumn; label: string; title: string }[] = [
+  { column: "agent", label: "Agent", title: "The agent whose folder layout the file sits in (else the format its content was read as)" },
+  { column: "project", label: "Project", title: "The project the agent filed the session under, and the file" },
+  { column: "date", label: "Date", title: "The session's first timestamp (else the file's modification time)" },
+  { column: "bytes", label: "Size", title: "Bytes of the session's files" },
+  { column: "messages", label: "Messages", title: "Messages on the session's current branch" },
+  { column: "tokens", label: "Tokens (est.)", title: "Estimated tokens of the context the agent sends now, after its own compactions" },
+  { column: "compactions", label: "Compactions", title: "Compactions the file records" },
+  { column: "worst", label: "Worst compaction", title: "Facts present in context after the agent's worst compaction, of those asked (literal reader); transparent compaction at the same moment in brackets" },
+  { column: "factsDropped", label: "Facts dropped", title: "Facts the agent's compactions dropped, summed" },
+];
+
+function keptShare(row: LibrarySessionRow): number {
+  const worst = row.worstCompaction;
+  return worst && worst.asked > 0 ? worst.recorded / worst.asked : 1;
+}
+
+function compare(column: SortColumn, a: LibrarySessionRow, b: LibrarySessionRow): number {
+  switch (column) {
+    case "agent":
+      return a.agent.localeCompare(b.agent);
+    case "project":
+      return (a.project ?? "").localeCompare(b.project ?? "") || a.path.localeCompare(b.path);
+    case "date":
+      return a.date.localeCompare(b.date);
+    case "worst":
+      // Descending = worst first: the lowest share of facts kept.
+      return keptShare(b) - keptShare(a);
+    case "factsDropped":
+      return -byFactsDropped(a, b);
+    default:
+      return a[column] - b[column];
+  }
+}
+
+export type DisplayRow = { kind: "session"; row: LibrarySessionRow } | { kind: "compaction"; row: LibraryCompactionRow };
+
+export function displayRows(state: Pick<LibraryState, "sessions" | "compactions" | "sort" | "filter" | "expanded">): { rows: DisplayRow[]; shown: number } {
+  const text = state.filter.text.trim().toLowerCase();
+  const sessions = state.sessions.filter(
+    (row) => (!state.filter.agent || row.agent === state.filter.agent) && (!text || row.path.toLowerCase().includes(text) || (row.project ?? "").toLowerCase().includes(text)),
+  );
+  const sign = state.sort.descending ? -1 : 1;
+  sessions.sort((a, b) => sign * compare(state.sort.column, a, b) || byFactsDropped(a, b));
+  const rows: DisplayRow[] = [];
+  for (const row of sessions) {
+    rows.push({ kind: "session", row });
+    if (state.expanded[row.path]) for (const compaction of state.compactions[row.path] ?? []) rows.push({ kind: "compaction", row: compaction });
+  }
+  return { rows, shown: sessions.length };
+}
+
+function score(facts: { asked: number; recorded: number; transparent: number } | null): string {
+  if (!facts) return "—";
+  if (facts.asked === 0) return "no facts asked";
+  return `${facts.recorded}/${facts.asked} (transparent ${facts.transparent})`;
+}
+
+function activate(event: KeyboardEvent, run: () => void): void {
+  if (event.key === "Enter" || event.key === " ") {
+    event.preventDefault();
+    run();
+  }
+}
+
+interface RowProps {
+  rows: DisplayRow[];
+  expanded: Record<string, boolean>;
+}
+
+function Row({ index, style, rows, expanded }: RowComponentProps<RowProps>) {
+  const item = rows[index]!;
+  if (item.kind === "compaction") {
+    const c = item.row;
+    const open = () => openFromLibrary(c.path, c.index);
+    return (
+      <div style={style} className="library-row compaction" role="row" tabIndex={0} data-testid="library-compaction-row" onClick={open} onKeyDown={(e) => activate(e, open)} title="Open this session in the inspector on this compaction">
+        <span className="cell wide">
+          ↳ Compaction {c.index + 1} · {c.compactionKind}
+          {c.trigger ? ` (${c.trigger})` : ""} <span className="dim">· dropped {c.dropped.humanMessages.length} human messages, {c.dropped.toolOutputs.length} tool outputs</span>
+        </span>
+        <span className="cell num">
+          {c.messagesBefore}→{c.messagesAfter}
+        </span>
+        <span className="cell num">{c.tokensBefore !== null && c.tokensAfter !== null ? `${formatCount(c.tokensBefore)}→${formatCount(c.tokensAfter)}` : ""}</span>
+        <span className="cell" />
+        <span className="cell">{score(c.facts)}</span>
+        <span className={`cell num${c.dropped.facts.length ? " bad" : ""}`}>{c.dropped.facts.length}</span>
+      </div>
+    );
+  }
+  const r = item.row;
+  const name = r.path.slice(r.path.lastIndexOf("/") + 1);
+  const open = () => openFromLibrary(r.path, r.worstCompaction?.index);
+  return (
+    <div style={style} className="library-row" role="row" tabIndex={0} data-testid="library-row" data-path={r.path} onClick={open} onKeyDown={(e) => activate(e, open)} title={`${r.path}\nOpen in the inspector${r.worstCompaction ? " on its worst compaction" : ""}`}>
+      <span className="cell">
+        <button
+          type="button"
+          className="expander"
+          disabled={r.compactions === 0}
+          aria-expanded={!!expanded[r.path]}
+          aria-label={`${expanded[r.path] ? "Hide" : "Show"} the compactions of ${name}`}
+          onClick={(e) => {
+            e.stopPropagation();
+            toggleLibraryRow(r.path);
+          }}
+        >
+          {r.compactions === 0 ? "·" : expanded[r.path] ? "▾" : "▸"}
+        </button>
+        {r.agent}
+      </span>
+      <span className="cell path">
+        <span>{r.project ?? "—"}</span> <span className="dim">{name}</span>
+      </span>
+      <span className="cell">{r.date.slice(0, 10)}</span>
+      <span className="cell num">{formatBytes(r.bytes)}</span>
+      <span className="cell num">{formatCount(r.messages)}</span>
+      <span className="cell num" title={`${r.tokenizer} estimate`}>
+        {formatCount(r.tokens)}
+      </span>
+      <span className="cell num">{r.compactions}</span>
+      <span className="cell">{score(r.worstCompaction)}</span>
+      <span className={`cell num${r.factsDropped ? " bad" : ""}`}>{r.factsDropped}</span>
+    </div>
+  );
+}
+
+export function LibraryTable() {
+  const sessions = useLibrary((s) => s.sessions);
+  const compactions = useLibrary((s) => s.compactions);
+  const sort = useLibrary((s) => s.sort);
+  const filter = useLibrary((s) => s.filter);
+  const expanded = useLibrary((s) => s.expanded);
+  const { rows } = useMemo(() => displayRows({ sessions, compactions, sort, filter, expanded }), [sessions, compactions, sort, filter, expanded]);
+  const rowProps = useMemo<RowProps>(() => ({ rows, expanded }), [rows, expanded]);
+
+  return (
+    <div className="library-table" data-testid="library-table" role="table" aria-label="Sessions of the library" aria-rowcount={rows.length}>
+      <div className="library-row head" role="row">
+        {COLUMNS.map(({ column, label, title }) => (
+          <button
+            key={column}
+            type="button"
+            role="columnheader"
+            className={`cell sort${sort.column === column ? " sorted" : ""}`}
+            title={title}
+            data-testid={`library-sort-${column}`}
+            aria-sort={sort.column === column ? (sort.descending ? "descending" : "ascending") : "none"}
+            onClick={() => setLibrarySort(column)}
+          >
+            {label}
+            {sort.column === column ? (sort.descending ? " ↓" : " ↑") : ""}
+          </button>
+        ))}
+      </div>
+      {rows.length === 0 ? (
+        <div className="empty">{sessions.length === 0 ? "No session indexed yet." : "No session matches the filter."}</div>
+      ) : (
+        <List className="library-list" rowComponent={Row} rowCount={rows.length} rowHeight={ROW_HEIGHT} rowProps={rowProps} overscanCount={8} />
+      )}
+    </div>
+  );
+}

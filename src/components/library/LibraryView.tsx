@@ -1,0 +1,155 @@
+/** The library screen: the folder's indexing progress, the per-agent summary, the filters, the table and the skipped files. */
+import { useEffect, useMemo, useState } from "react";
+import { summarizeByAgent } from "../../../core/library/summary.ts";
+import { cancelIndexing, closeLibrary, forgetFolder, setLibraryFilter, showInspector, useLibrary } from "../../store/library.ts";
+import { useApp } from "../../store/store.ts";
+import { formatBytes, formatSeconds } from "../format.ts";
+import { LibraryTable } from "./LibraryTable.tsx";
+
+function percent(share: number | null): string {
+  return share === null ? "—" : `${Math.round(share * 100)}%`;
+}
+
+function Progress() {
+  const progress = useLibrary((s) => s.progress);
+  const [now, setNow] = useState(() => performance.now());
+  const running = progress !== null && progress.finishedAt === null;
+  useEffect(() => {
+    if (!running) return;
+    const timer = setInterval(() => setNow(performance.now()), 500);
+    return () => clearInterval(timer);
+  }, [running]);
+  if (!progress) return null;
+  const elapsed = (progress.finishedAt ?? now) - progress.startedAt;
+  const readBytes = progress.bytesDone;
+  // The estimate: the bytes still to read at the rate so far (cached sessions cost nothing, so they are left out of the rate).
+  const rate = elapsed > 0 ? readBytes / elapsed : 0;
+  const left = rate > 0 ? (progress.bytesTotal - progress.bytesDone) / rate : null;
+  return (
+    <div className="library-progress" data-testid="library-progress" role="status" aria-live="polite">
+      <progress max={Math.max(1, progress.bytesTotal)} value={progress.bytesDone} aria-label="Bytes indexed" />
+      <span>
+        {progress.done} of {progress.total} sessions · {formatBytes(progress.bytesDone)} of {formatBytes(progress.bytesTotal)} · {formatSeconds(elapsed)}
+        {progress.cached ? ` · ${progress.cached} unchanged, from the cache` : ""}
+        {running && left !== null && progress.done > progress.cached ? ` · about ${formatSeconds(left)} left (estimate)` : ""}
+        {progress.cancelled ? " · cancelled" : progress.finishedAt !== null ? " · done" : ""}
+      </span>
+      {running ? (
+        <button type="button" className="small" onClick={cancelIndexing} data-testid="library-cancel">
+          Cancel
+        </button>
+      ) : null}
+    </div>
+  );
+}
+
+function AgentSummary() {
+  const sessions = useLibrary((s) => s.sessions);
+  const compactions = useLibrary((s) => s.compactions);
+  const summary = useMemo(() => summarizeByAgent(sessions, Object.values(compactions).flat()), [sessions, compactions]);
+  if (summary.length === 0) return null;
+  return (
+    <table className="library-summary" data-testid="library-summary">
+      <caption>By agent: facts present in context after the agent's own compactions vs transparent compaction at the same moments (literal reader, median over compactions)</caption>
+      <thead>
+        <tr>
+          <th scope="col">Agent</th>
+          <th scope="col">Sessions</th>
+          <th scope="col">Compactions</th>
+          <th scope="col">Median kept: agent's compaction</th>
+          <th scope="col">Median kept: transparent</th>
+          <th scope="col">Facts dropped</th>
+        </tr>
+      </thead>
+      <tbody>
+        {summary.map((row) => (
+          <tr key={row.agent}>
+            <th scope="row">{row.agent}</th>
+            <td>{row.sessions}</td>
+            <td>{row.compactions}</td>
+            <td>{percent(row.medianKeptRecorded)}</td>
+            <td>{percent(row.medianKeptTransparent)}</td>
+            <td className={row.factsDropped ? "bad" : ""}>{row.factsDropped}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+function Filters() {
+  const sessions = useLibrary((s) => s.sessions);
+  const filter = useLibrary((s) => s.filter);
+  const agents = useMemo(() => [...new Set(sessions.map((row) => row.agent))].sort(), [sessions]);
+  return (
+    <div className="library-filters">
+      <label className="field">
+        <span>Agent</span>
+        <select data-testid="library-agent-filter" value={filter.agent} onChange={(e) => setLibraryFilter({ agent: e.target.value })}>
+          <option value="">All agents</option>
+          {agents.map((agent) => (
+            <option key={agent} value={agent}>
+              {agent}
+            </option>
+          ))}
+        </select>
+      </label>
+      <label className="field">
+        <span>Filter</span>
+        <input type="search" data-testid="library-text-filter" placeholder="path or project" value={filter.text} onChange={(e) => setLibraryFilter({ text: e.target.value })} />
+      </label>
+    </div>
+  );
+}
+
+function Skipped() {
+  const skipped = useLibrary((s) => s.skipped);
+  if (skipped.length === 0) return null;
+  return (
+    <details className="library-skipped" data-testid="library-skipped">
+      <summary>
+        {skipped.length} {skipped.length === 1 ? "file" : "files"} skipped (not a session, or unreadable)
+      </summary>
+      <ul>
+        {skipped.map((file) => (
+          <li key={file.path}>
+            <code>{file.path}</code>: {file.reason}
+          </li>
+        ))}
+      </ul>
+    </details>
+  );
+}
+
+export function LibraryView() {
+  const folder = useLibrary((s) => s.folder);
+  const openedPath = useLibrary((s) => s.openedPath);
+  const session = useApp((s) => s.session);
+  return (
+    <main className="library" data-testid="library-view" aria-label={`Library: ${folder}`}>
+      <header className="library-head">
+        <h2>
+          Library · <span className="session-name">{folder}</span>
+        </h2>
+        <span className="dim">Figures derived in this browser; the cache keeps only them and the fact texts, never session text.</span>
+        <span className="spacer" />
+        {session && openedPath ? (
+          <button type="button" className="small" onClick={showInspector}>
+            Back to {session.name}
+          </button>
+        ) : null}
+        <button type="button" className="small" data-testid="library-forget" onClick={() => void forgetFolder()} title="Delete this folder's cached figures from this browser">
+          Forget this folder
+        </button>
+        <button type="button" className="small" onClick={closeLibrary}>
+          Close library
+        </button>
+      </header>
+      <Progress />
+      <AgentSummary />
+      <Filters />
+      <LibraryTable />
+      <Skipped />
+    </main>
+  );
+}

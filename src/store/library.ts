@@ -1,0 +1,228 @@
+/**
+ * The library: a folder of sessions indexed by a pool of workers, its rows,
+ * the table's sort and filter, and the way into and back out of the
+ * inspector. Its own store (not the inspector's), so that opening a session
+ * from it and coming back re-indexes nothing. The File objects stay here
+ * (handles, not bytes); the rows hold derived figures only.
+ */
+import { create } from "zustand";
+import { unitKey } from "../../core/library/cache.ts";
+import { discoverSessions, type ListedFile, type SessionUnit, type SkippedFile } from "../../core/library/discover.ts";
+import type { LibraryCompactionRow, LibrarySessionRow, SessionRows } from "../../core/library/rows.ts";
+import { indexInPool, type IndexJob, type IndexRun } from "../worker/library-client.ts";
+import { forgetFolderCache, openFolderCache, type FolderCache } from "./library-cache.ts";
+import { loadSource } from "./load.ts";
+
+export interface PickedFile {
+  /** Relative to the chosen folder, "/" separators. */
+  path: string;
+  file: File;
+}
+
+export type SortColumn = "agent" | "project" | "date" | "bytes" | "messages" | "tokens" | "compactions" | "worst" | "factsDropped";
+
+export interface LibraryProgress {
+  total: number;
+  done: number;
+  cached: number;
+  bytesTotal: number;
+  bytesDone: number;
+  startedAt: number;
+  finishedAt: number | null;
+  cancelled: boolean;
+}
+
+export interface LibraryState {
+  folder: string | null;
+  /** "library": the table is on screen; "inspector": a session opened from it is. */
+  screen: "library" | "inspector";
+  sessions: LibrarySessionRow[];
+  compactions: Record<string, LibraryCompactionRow[]>;
+  skipped: SkippedFile[];
+  progress: LibraryProgress | null;
+  sort: { column: SortColumn; descending: boolean };
+  filter: { agent: string; text: string };
+  expanded: Record<string, boolean>;
+  /** The compaction the inspector was asked to open on (until the audit view has an action for it). */
+  pendingCompaction: { path: string; index: number } | null;
+  /** The session (path) the inspector shows, when it was opened from the library. */
+  openedPath: string | null;
+}
+
+const initial: LibraryState = {
+  folder: null,
+  screen: "library",
+  sessions: [],
+  compactions: {},
+  skipped: [],
+  progress: null,
+  sort: { column: "factsDropped", descending: true },
+  filter: { agent: "", text: "" },
+  expanded: {},
+  pendingCompaction: null,
+  openedPath: null,
+};
+
+export const useLibrary = create<LibraryState>()(() => initial);
+const set = useLibrary.setState;
+const get = useLibrary.getState;
+
+/** Kept outside the state: File handles and the run in progress are not rendered. */
+let units = new Map<string, { unit: SessionUnit; files: PickedFile[] }>();
+let run: IndexRun | null = null;
+let cache: FolderCache | null = null;
+
+/** Rows arrive from several workers at once; they reach the table in batches, not one render each. */
+let buffered: SessionRows[] = [];
+let bufferedProgress: Partial<LibraryProgress> = {};
+let flushTimer: ReturnType<typeof setTimeout> | null = null;
+
+function flush(): void {
+  flushTimer = null;
+  const batch = buffered;
+  buffered = [];
+  const state = get();
+  const sessions = [...state.sessions];
+  const compactions = { ...state.compactions };
+  const skipped = [...state.skipped];
+  for (const rows of batch) {
+    if ("skipped" in rows) skipped.push({ path: rows.skipped.path, reason: rows.skipped.reason });
+    else {
+      sessions.push(rows.session);
+      compactions[rows.session.path] = rows.compactions;
+    }
+  }
+  set({ sessions, compactions, skipped, progress: state.progress && { ...state.progress, ...bufferedProgress } });
+  bufferedProgress = {};
+}
+
+function push(rows: SessionRows, progress: Partial<LibraryProgress>): void {
+  buffered.push(rows);
+  bufferedProgress = { ...bufferedProgress, ...progress };
+  if (flushTimer === null) flushTimer = setTimeout(flush, 60);
+}
+
+/** The folder a set of picked files came from: the first part of their relative paths. */
+export function folderNameOf(files: readonly PickedFile[]): string {
+  const first = files[0]?.path ?? "";
+  return first.includes("/") ? first.slice(0, first.indexOf("/")) : "dropped files";
+}
+
+/**
+ * Opens a folder (or several dropped files) as a library: the listing is built
+ * here (names, sizes, times: no content read), the sessions are indexed by the
+ * pool, the cached ones come from IndexedDB without being read.
+ */
+export async function openLibrary(picked: readonly PickedFile[], folder = folderNameOf(picked)): Promise<void> {
+  cancelIndexing();
+  const listing: ListedFile[] = picked.map(({ path, file }) => ({ path, bytes: file.size, mtimeMs: file.lastModified }));
+  const byPath = new Map(picked.map((entry) => [entry.path, entry]));
+  const discovery = discoverSessions(listing);
+  units = new Map(discovery.sessions.map((unit) => [unit.path, { unit, files: unit.files.map((file) => byPath.get(file.path)!) }]));
+  const bytesTotal = discovery.sessions.reduce((sum, unit) => sum + unit.bytes, 0);
+  set({
+    ...initial,
+    folder,
+    screen: "library",
+    sort: get().sort,
+    skipped: discovery.skipped,
+    progress: { total: discovery.sessions.length, done: 0, cached: 0, bytesTotal, bytesDone: 0, startedAt: performance.now(), finishedAt: null, cancelled: false },
+  });
+  cache?.close();
+  const folderCache = (cache = await openFolderCache(folder));
+  if (get().folder !== folder || cache !== folderCache) return;
+  const stale = Object.keys(folderCache.saved).filter((path) => !units.has(path));
+  if (stale.length) folderCache.remove(stale);
+
+  let done = 0;
+  let bytesDone = 0;
+  let cached = 0;
+  const jobs: IndexJob[] = [];
+  const hits: SessionRows[] = [];
+  for (const { unit, files } of units.values()) {
+    const entry = folderCache.saved[unit.path];
+    if (entry && entry.key === unitKey(unit)) {
+      hits.push(entry.rows);
+      done++;
+      cached++;
+      bytesDone += unit.bytes;
+    } else jobs.push({ unit, files });
+  }
+  for (const rows of hits) push(rows, { done, cached, bytesDone });
+  jobs.sort((a, b) => b.unit.bytes - a.unit.bytes);
+  const started = (run = indexInPool(jobs, (job, rows) => {
+    done++;
+    bytesDone += job.unit.bytes;
+    folderCache.put(job.unit.path, { key: unitKey(job.unit), rows });
+    push(rows, { done, bytesDone });
+  }));
+  await started.done;
+  if (run !== started) return;
+  run = null;
+  if (flushTimer !== null) clearTimeout(flushTimer);
+  flush();
+  const progress = get().progress;
+  if (progress) set({ progress: { ...progress, finishedAt: performance.now() } });
+}
+
+export function cancelIndexing(): void {
+  if (!run) return;
+  run.cancel();
+  run = null;
+  if (flushTimer !== null) clearTimeout(flushTimer);
+  flush();
+  const progress = get().progress;
+  if (progress) set({ progress: { ...progress, finishedAt: performance.now(), cancelled: true } });
+}
+
+/** Clears the folder's cache and the table: the next open reads every file again. */
+export async function forgetFolder(): Promise<void> {
+  const folder = get().folder;
+  cancelIndexing();
+  cache?.close();
+  cache = null;
+  units = new Map();
+  set({ ...initial, sort: get().sort });
+  if (folder) await forgetFolderCache(folder);
+}
+
+export function closeLibrary(): void {
+  cancelIndexing();
+  units = new Map();
+  set({ ...initial, sort: get().sort });
+}
+
+export function setLibrarySort(column: SortColumn): void {
+  const { sort } = get();
+  set({ sort: { column, descending: sort.column === column ? !sort.descending : column !== "agent" && column !== "project" } });
+}
+
+export function setLibraryFilter(changes: Partial<LibraryState["filter"]>): void {
+  set({ filter: { ...get().filter, ...changes } });
+}
+
+export function toggleLibraryRow(path: string): void {
+  const expanded = { ...get().expanded };
+  expanded[path] = !expanded[path];
+  set({ expanded });
+}
+
+/** Opens a session of the library in the inspector (its File(s) go to the session worker), on a compaction if one is given. */
+export function openFromLibrary(path: string, compactionIndex?: number): void {
+  const entry = units.get(path);
+  if (!entry) return;
+  set({ screen: "inspector", openedPath: path, pendingCompaction: compactionIndex === undefined ? null : { path, index: compactionIndex } });
+  const readable = entry.files.filter((_, i) => entry.unit.files[i]?.role !== "sidecar");
+  const name = entry.unit.path.slice(entry.unit.path.lastIndexOf("/") + 1);
+  // When the audit view has its action for opening compaction N, call it here after the load with pendingCompaction.
+  if (readable.length === 1) void loadSource({ kind: "file", file: readable[0]!.file });
+  else void loadSource({ kind: "files", name, files: readable.map(({ path: p, file }) => ({ name: p, file })) });
+}
+
+export function backToLibrary(): void {
+  set({ screen: "library" });
+}
+
+export function showInspector(): void {
+  set({ screen: "inspector" });
+}

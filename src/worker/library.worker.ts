@@ -1,0 +1,29 @@
+/// <reference lib="webworker" />
+/**
+ * One worker of the library's pool: runs the one per-session audit pass
+ * (core/library/index-session.ts, the CLI's code path too) on one session at a
+ * time, reading its files from the File objects the page handed over, and
+ * posts back the derived rows only. The session is let go after each unit.
+ */
+import { indexSession } from "../../core/library/index-session.ts";
+import type { LibraryWorkerRequest, LibraryWorkerReply } from "./library-client.ts";
+
+declare const self: DedicatedWorkerGlobalScope;
+
+self.onmessage = async (event: MessageEvent<LibraryWorkerRequest>) => {
+  const { id, unit, files } = event.data;
+  const byPath = new Map(files.map((file) => [file.path, file.file]));
+  const read = async (path: string): Promise<Uint8Array> => {
+    const file = byPath.get(path);
+    if (!file) throw new Error(`${path} was not handed to the worker`);
+    return new Uint8Array(await file.arrayBuffer());
+  };
+  let reply: LibraryWorkerReply;
+  try {
+    reply = { id, rows: await indexSession(unit, read) };
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    reply = { id, rows: { skipped: { kind: "skipped", path: unit.path, reason: `the audit failed: ${reason.slice(0, 300)}` } } };
+  }
+  self.postMessage(reply);
+};
