@@ -37,6 +37,8 @@ export interface LibraryState {
   /** "library": the table is on screen; "inspector": a session opened from it is. */
   screen: "library" | "inspector";
   sessions: LibrarySessionRow[];
+  /** Sessions listed but not indexed yet: their row shows what the listing says (agent, project, size), the rest is "…". */
+  pending: Record<string, true>;
   compactions: Record<string, LibraryCompactionRow[]>;
   skipped: SkippedFile[];
   progress: LibraryProgress | null;
@@ -53,6 +55,7 @@ const initial: LibraryState = {
   folder: null,
   screen: "library",
   sessions: [],
+  pending: {},
   compactions: {},
   skipped: [],
   progress: null,
@@ -82,17 +85,22 @@ function flush(): void {
   const batch = buffered;
   buffered = [];
   const state = get();
-  const sessions = [...state.sessions];
+  const byPath = new Map(state.sessions.map((row) => [row.path, row]));
   const compactions = { ...state.compactions };
+  const pending = { ...state.pending };
   const skipped = [...state.skipped];
   for (const rows of batch) {
-    if ("skipped" in rows) skipped.push({ path: rows.skipped.path, reason: rows.skipped.reason });
-    else {
-      sessions.push(rows.session);
+    if ("skipped" in rows) {
+      skipped.push({ path: rows.skipped.path, reason: rows.skipped.reason });
+      byPath.delete(rows.skipped.path);
+      delete pending[rows.skipped.path];
+    } else {
+      byPath.set(rows.session.path, rows.session);
       compactions[rows.session.path] = rows.compactions;
+      delete pending[rows.session.path];
     }
   }
-  set({ sessions, compactions, skipped, progress: state.progress && { ...state.progress, ...bufferedProgress } });
+  set({ sessions: [...byPath.values()], pending, compactions, skipped, progress: state.progress && { ...state.progress, ...bufferedProgress } });
   bufferedProgress = {};
 }
 
@@ -100,6 +108,27 @@ function push(rows: SessionRows, progress: Partial<LibraryProgress>): void {
   buffered.push(rows);
   bufferedProgress = { ...bufferedProgress, ...progress };
   if (flushTimer === null) flushTimer = setTimeout(flush, 60);
+}
+
+/** A session's row before its audit: what its place and its listing say. Its figures show as "…" while it is pending. */
+function listedRow(unit: SessionUnit): LibrarySessionRow {
+  return {
+    kind: "session",
+    path: unit.path,
+    agent: unit.agent,
+    format: "",
+    project: unit.project,
+    date: new Date(unit.mtimeMs).toISOString(),
+    bytes: unit.bytes,
+    files: unit.files.length,
+    messages: 0,
+    tokens: 0,
+    tokenizer: "",
+    compactions: 0,
+    worstCompaction: null,
+    factsDropped: 0,
+    warnings: 0,
+  };
 }
 
 /** The folder a set of picked files came from: the first part of their relative paths. */
@@ -126,6 +155,9 @@ export async function openLibrary(picked: readonly PickedFile[], folder = folder
     screen: "library",
     sort: get().sort,
     skipped: discovery.skipped,
+    // Every session is listed at once, from the listing alone; its figures arrive as it is indexed.
+    sessions: discovery.sessions.map(listedRow),
+    pending: Object.fromEntries(discovery.sessions.map((unit) => [unit.path, true as const])),
     progress: { total: discovery.sessions.length, done: 0, cached: 0, bytesTotal, bytesDone: 0, startedAt: performance.now(), finishedAt: null, cancelled: false },
   });
   cache?.close();
@@ -171,6 +203,9 @@ export function cancelIndexing(): void {
   run = null;
   if (flushTimer !== null) clearTimeout(flushTimer);
   flush();
+  // Sessions never indexed leave the table: a row of "…" would say they are still coming.
+  const { sessions, pending } = get();
+  set({ sessions: sessions.filter((row) => !pending[row.path]), pending: {} });
   const progress = get().progress;
   if (progress) set({ progress: { ...progress, finishedAt: performance.now(), cancelled: true } });
 }

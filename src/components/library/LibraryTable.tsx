@@ -1,5 +1,5 @@
 /** The library's table: one row per session, expandable to one row per compaction; virtualized, sortable, filterable. */
-import { useMemo, type KeyboardEvent } from "react";
+import { useMemo, type CSSProperties, type KeyboardEvent } from "react";
 import { List, type RowComponentProps } from "react-window";
 import type { LibraryCompactionRow, LibrarySessionRow } from "../../../core/library/rows.ts";
 import { byFactsDropped } from "../../../core/library/summary.ts";
@@ -45,13 +45,15 @@ function compare(column: SortColumn, a: LibrarySessionRow, b: LibrarySessionRow)
 
 export type DisplayRow = { kind: "session"; row: LibrarySessionRow } | { kind: "compaction"; row: LibraryCompactionRow };
 
-export function displayRows(state: Pick<LibraryState, "sessions" | "compactions" | "sort" | "filter" | "expanded">): { rows: DisplayRow[]; shown: number } {
+export function displayRows(state: Pick<LibraryState, "sessions" | "pending" | "compactions" | "sort" | "filter" | "expanded">): { rows: DisplayRow[]; shown: number } {
   const text = state.filter.text.trim().toLowerCase();
   const sessions = state.sessions.filter(
     (row) => (!state.filter.agent || row.agent === state.filter.agent) && (!text || row.path.toLowerCase().includes(text) || (row.project ?? "").toLowerCase().includes(text)),
   );
   const sign = state.sort.descending ? -1 : 1;
-  sessions.sort((a, b) => sign * compare(state.sort.column, a, b) || byFactsDropped(a, b));
+  // Sessions still being indexed go last, whatever the sort: their figures are not known yet.
+  const waiting = (row: LibrarySessionRow) => (state.pending[row.path] ? 1 : 0);
+  sessions.sort((a, b) => waiting(a) - waiting(b) || sign * compare(state.sort.column, a, b) || byFactsDropped(a, b));
   const rows: DisplayRow[] = [];
   for (const row of sessions) {
     rows.push({ kind: "session", row });
@@ -76,9 +78,32 @@ function activate(event: KeyboardEvent, run: () => void): void {
 interface RowProps {
   rows: DisplayRow[];
   expanded: Record<string, boolean>;
+  pending: Record<string, true>;
 }
 
-function Row({ index, style, rows, expanded }: RowComponentProps<RowProps>) {
+function PendingRow({ row, style }: { row: LibrarySessionRow; style: CSSProperties }) {
+  const name = row.path.slice(row.path.lastIndexOf("/") + 1);
+  return (
+    <div style={style} className="library-row pending" role="row" data-testid="library-row" data-path={row.path} data-pending="true" aria-busy="true" title={`${row.path}\nBeing indexed…`}>
+      <span className="cell">
+        <span className="expander">·</span>
+        {row.agent === "unknown" ? "…" : row.agent}
+      </span>
+      <span className="cell path">
+        <span>{row.project ?? "—"}</span> <span className="dim">{name}</span>
+      </span>
+      <span className="cell dim">…</span>
+      <span className="cell num">{formatBytes(row.bytes)}</span>
+      <span className="cell num dim">…</span>
+      <span className="cell num dim">…</span>
+      <span className="cell num dim">…</span>
+      <span className="cell dim">indexing…</span>
+      <span className="cell num dim">…</span>
+    </div>
+  );
+}
+
+function Row({ index, style, rows, expanded, pending }: RowComponentProps<RowProps>) {
   const item = rows[index]!;
   if (item.kind === "compaction") {
     const c = item.row;
@@ -86,7 +111,7 @@ function Row({ index, style, rows, expanded }: RowComponentProps<RowProps>) {
     return (
       <div style={style} className="library-row compaction" role="row" tabIndex={0} data-testid="library-compaction-row" onClick={open} onKeyDown={(e) => activate(e, open)} title="Open this session in the inspector on this compaction">
         <span className="cell wide">
-          ↳ Compaction {c.index + 1} · {c.compactionKind}
+          ↳ Compaction {c.index} · {c.compactionKind}
           {c.trigger ? ` (${c.trigger})` : ""} <span className="dim">· dropped {c.dropped.humanMessages.length} human messages, {c.dropped.toolOutputs.length} tool outputs</span>
         </span>
         <span className="cell num">
@@ -100,6 +125,7 @@ function Row({ index, style, rows, expanded }: RowComponentProps<RowProps>) {
     );
   }
   const r = item.row;
+  if (pending[r.path]) return <PendingRow row={r} style={style} />;
   const name = r.path.slice(r.path.lastIndexOf("/") + 1);
   const open = () => openFromLibrary(r.path, r.worstCompaction?.index);
   return (
@@ -142,8 +168,9 @@ export function LibraryTable() {
   const sort = useLibrary((s) => s.sort);
   const filter = useLibrary((s) => s.filter);
   const expanded = useLibrary((s) => s.expanded);
-  const { rows } = useMemo(() => displayRows({ sessions, compactions, sort, filter, expanded }), [sessions, compactions, sort, filter, expanded]);
-  const rowProps = useMemo<RowProps>(() => ({ rows, expanded }), [rows, expanded]);
+  const pending = useLibrary((s) => s.pending);
+  const { rows } = useMemo(() => displayRows({ sessions, pending, compactions, sort, filter, expanded }), [sessions, pending, compactions, sort, filter, expanded]);
+  const rowProps = useMemo<RowProps>(() => ({ rows, expanded, pending }), [rows, expanded, pending]);
 
   return (
     <div className="library-table" data-testid="library-table" role="table" aria-label="Sessions of the library" aria-rowcount={rows.length}>

@@ -45,8 +45,12 @@ function Progress() {
 
 function AgentSummary() {
   const sessions = useLibrary((s) => s.sessions);
+  const pending = useLibrary((s) => s.pending);
   const compactions = useLibrary((s) => s.compactions);
-  const summary = useMemo(() => summarizeByAgent(sessions, Object.values(compactions).flat()), [sessions, compactions]);
+  const summary = useMemo(
+    () => summarizeByAgent(sessions.filter((row) => !pending[row.path]), Object.values(compactions).flat()),
+    [sessions, pending, compactions],
+  );
   if (summary.length === 0) return null;
   return (
     <table className="library-summary" data-testid="library-summary">
