@@ -14,7 +14,7 @@ import { PaneView, positionOf, type PaneHandle } from "./PaneView.tsx";
 import { StatsBar } from "./StatsBar.tsx";
 import { Toolbar } from "./Toolbar.tsx";
 import { openDropped } from "./library/FolderButton.tsx";
-import { LibraryView } from "./library/LibraryView.tsx";
+import { LibraryCompactionBanner, LibraryView } from "./library/LibraryView.tsx";
 import { backToLibrary, showInspector, useLibrary } from "../store/library.ts";
 
 function isTyping(target: EventTarget | null): boolean {
@@ -120,7 +120,9 @@ export function App() {
       <header className="topbar">
         <h1>
           Session Inspector
-          {session ? (
+          {libraryShown ? (
+            <span className="session-name"> · library</span>
+          ) : session ? (
             <span className="session-name" title={session.sha256 ? `sha256 ${session.sha256}` : "sha256 being computed"}>
               {" "}
               · {session.name}
@@ -143,9 +145,15 @@ export function App() {
       {pendingLink?.file && !session && !loading ? (
         <div className="banner info">This link points at a session file ({pendingLink.file.slice(0, 8)}…). Drop that file again to restore the view.</div>
       ) : null}
-      <Warnings />
-      <StatsBar />
-      <FindBar focusNonce={findNonce} />
+      {/* The library is a screen of its own: the inspector's bars would describe a session it does not show. */}
+      {libraryShown ? null : (
+        <>
+          <Warnings />
+          <LibraryCompactionBanner />
+          <StatsBar />
+          <FindBar focusNonce={findNonce} />
+        </>
+      )}
       {libraryShown ? (
         <LibraryView />
       ) : view ? (
@@ -161,7 +169,7 @@ export function App() {
       ) : (
         <EmptyState />
       )}
-      {presenting ? null : (
+      {presenting || libraryShown ? null : (
         <>
           <DetailPanel />
           <CheckridePanel />

@@ -113,6 +113,8 @@ describeWithFixtures("the library in Chromium", () => {
     await page.waitForFunction((n) => document.querySelector(".session-name")?.textContent?.includes(n), name, { timeout: 60_000 });
     await page.getByTestId("original-pane").waitFor();
     expect(await page.getByTestId("library-table").count()).toBe(0);
+    // The compaction clicked is named, with the facts it dropped.
+    expect(await page.getByTestId("library-compaction-banner").textContent()).toMatch(/compaction \d+ .*facts present in context after it \d+\/\d+/);
     await page.screenshot({ path: join(SCREENSHOTS, "library-opened-1440-light.png") });
 
     // Back: the same table, not indexed again.

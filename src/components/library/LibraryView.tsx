@@ -125,6 +125,38 @@ function Skipped() {
   );
 }
 
+/**
+ * In the inspector, on a session opened from a compaction row of the library:
+ * that compaction's audit figures and the facts it dropped (derived rows the
+ * library already holds; nothing is read again).
+ */
+export function LibraryCompactionBanner() {
+  const pendingCompaction = useLibrary((s) => s.pendingCompaction);
+  const openedPath = useLibrary((s) => s.openedPath);
+  const compactions = useLibrary((s) => s.compactions);
+  const loading = useApp((s) => s.loading);
+  if (!pendingCompaction || pendingCompaction.path !== openedPath || loading) return null;
+  const row = compactions[pendingCompaction.path]?.find((c) => c.index === pendingCompaction.index);
+  if (!row) return null;
+  return (
+    <details className="banner info library-compaction" data-testid="library-compaction-banner">
+      <summary>
+        From the library: compaction {row.index} ({row.compactionKind}) — facts present in context after it {row.facts.recorded}/{row.facts.asked}, transparent compaction at the same moment {row.facts.transparent}/{row.facts.asked}
+        {row.dropped.facts.length ? ` · ${row.dropped.facts.length} facts dropped (show)` : ""}
+      </summary>
+      {row.dropped.facts.length ? (
+        <ul>
+          {row.dropped.facts.map((fact, i) => (
+            <li key={i}>
+              <span className="dim">{fact.probe}:</span> {fact.fact}
+            </li>
+          ))}
+        </ul>
+      ) : null}
+    </details>
+  );
+}
+
 export function LibraryView() {
   const folder = useLibrary((s) => s.folder);
   const openedPath = useLibrary((s) => s.openedPath);
