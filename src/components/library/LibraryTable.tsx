@@ -16,7 +16,7 @@ const COLUMNS: { column: SortColumn; label: string; title: string }[] = [
   { column: "messages", label: "Messages", title: "Messages on the session's current branch" },
   { column: "tokens", label: "Tokens (est.)", title: "Estimated tokens of the context the agent sends now, after its own compactions" },
   { column: "compactions", label: "Compactions", title: "Compactions the file records" },
-  { column: "worst", label: "Worst compaction", title: "Facts present in context after the agent's worst compaction, of those asked (literal reader); transparent compaction at the same moment in brackets" },
+  { column: "worst", label: "Worst: kept/asked", title: "Facts present in context after the agent's worst compaction, of those asked (literal reader); transparent compaction at the same moment in brackets" },
   { column: "factsDropped", label: "Facts dropped", title: "Facts the agent's compactions dropped, summed" },
 ];
 
@@ -65,7 +65,7 @@ export function displayRows(state: Pick<LibraryState, "sessions" | "pending" | "
 function score(facts: { asked: number; recorded: number; transparent: number } | null): string {
   if (!facts) return "—";
   if (facts.asked === 0) return "no facts asked";
-  return `${facts.recorded}/${facts.asked} (transparent ${facts.transparent})`;
+  return `${facts.recorded}/${facts.asked} (transp. ${facts.transparent})`;
 }
 
 function activate(event: KeyboardEvent, run: () => void): void {
@@ -156,7 +156,9 @@ function Row({ index, style, rows, expanded, pending }: RowComponentProps<RowPro
         {formatCount(r.tokens)}
       </span>
       <span className="cell num">{r.compactions}</span>
-      <span className="cell">{score(r.worstCompaction)}</span>
+      <span className="cell" title="Facts present in context after the agent's worst compaction / facts asked; transparent compaction at the same moment in brackets (literal reader)">
+        {score(r.worstCompaction)}
+      </span>
       <span className={`cell num${r.factsDropped ? " bad" : ""}`}>{r.factsDropped}</span>
     </div>
   );
