@@ -249,9 +249,9 @@ export function openFromLibrary(path: string, compactionIndex?: number): void {
   set({ screen: "inspector", openedPath: path, pendingCompaction: compactionIndex === undefined ? null : { path, index: compactionIndex } });
   const readable = entry.files.filter((_, i) => entry.unit.files[i]?.role !== "sidecar");
   const name = entry.unit.path.slice(entry.unit.path.lastIndexOf("/") + 1);
-  // When the audit view has its action for opening compaction N, call it here after the load with pendingCompaction.
-  if (readable.length === 1) void loadSource({ kind: "file", file: readable[0]!.file });
-  else void loadSource({ kind: "files", name, files: readable.map(({ path: p, file }) => ({ name: p, file })) });
+  const source = readable.length === 1 ? { kind: "file" as const, file: readable[0]!.file } : { kind: "files" as const, name, files: readable.map(({ path: p, file }) => ({ name: p, file })) };
+  // TODO(auditui): when openAudit(index) (their src/store/audit.ts) is on main, call it after this load with pendingCompaction.index.
+  void loadSource(source);
 }
 
 export function backToLibrary(): void {
