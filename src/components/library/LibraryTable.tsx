@@ -14,7 +14,7 @@ const COLUMNS: { column: SortColumn; label: string; title: string }[] = [
   { column: "date", label: "Date", title: "The session's first timestamp (else the file's modification time)" },
   { column: "bytes", label: "Size", title: "Bytes of the session's files" },
   { column: "messages", label: "Messages", title: "Messages on the session's current branch" },
-  { column: "tokens", label: "Tokens (est.)", title: "Estimated tokens of the context the agent sends now, after its own compactions" },
+  { column: "tokens", label: "Context tokens", title: "Tokens of the context the agent sends now, after its own compactions: the file's own usage record of its last turn, else an estimate (marked ~)" },
   { column: "compactions", label: "Compactions", title: "Compactions the file records" },
   { column: "worst", label: "Worst: kept/asked", title: "Facts present in context after the agent's worst compaction, of those asked (literal reader); transparent compaction at the same moment in brackets" },
   { column: "factsDropped", label: "Facts dropped", title: "Facts the agent's compactions dropped, summed" },
@@ -152,7 +152,9 @@ function Row({ index, style, rows, expanded, pending }: RowComponentProps<RowPro
       <span className="cell">{r.date.slice(0, 10)}</span>
       <span className="cell num">{formatBytes(r.bytes)}</span>
       <span className="cell num">{formatCount(r.messages)}</span>
-      <span className="cell num" title={`${r.tokenizer} estimate`}>
+      <span className="cell num" title={r.tokenizer}>
+        {/* The file's own figure is shown as is; an estimate says so. */}
+        {r.tokenizer.includes("file's own") ? "" : "~"}
         {formatCount(r.tokens)}
       </span>
       <span className="cell num">{r.compactions}</span>
