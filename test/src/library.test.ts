@@ -53,7 +53,7 @@ describe("the library table", () => {
 
 describe("a session of several files in the engine", () => {
   it("loads a Cline task folder from its File objects", async () => {
-    const files = clineTask().map((part) => ({ name: `tasks/t1/${part.name}`, file: new File([part.bytes], part.name) }));
+    const files = clineTask().map((part) => ({ name: `tasks/t1/${part.name}`, file: new File([part.bytes as Uint8Array<ArrayBuffer>], part.name) }));
     const engine = new SessionEngine();
     const result = await engine.load({ kind: "files", name: "api_conversation_history.json", files }, { strategy: "transparent", leafId: null, options: {} }, { progress: () => undefined, checkCancelled: () => undefined });
     expect(result.session.format).toBe("cline");
