@@ -16,6 +16,7 @@ import { Toolbar } from "./Toolbar.tsx";
 import { openDropped } from "./library/FolderButton.tsx";
 import { LibraryCompactionBanner, LibraryView } from "./library/LibraryView.tsx";
 import { backToLibrary, showInspector, useLibrary } from "../store/library.ts";
+import { BottomPanels } from "./layout/BottomPanels.tsx";
 
 function isTyping(target: EventTarget | null): boolean {
   const element = target as HTMLElement | null;
@@ -170,11 +171,11 @@ export function App() {
         <EmptyState />
       )}
       {presenting || libraryShown ? null : (
-        <>
+        <BottomPanels>
           <DetailPanel />
           <CheckridePanel />
           <SharePanel />
-        </>
+        </BottomPanels>
       )}
       <HelpOverlay />
       {dragging ? <div className="drop-overlay">Drop a session file, a session's files, or a folder of sessions</div> : null}

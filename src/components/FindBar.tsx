@@ -1,7 +1,7 @@
 /** Find-in-session and filters. */
 import { useEffect, useRef, useState } from "react";
 import type { Role } from "../../core/model.ts";
-import { runSearch, setFilters, stepSearch, useApp } from "../store/store.ts";
+import { closeSearch, runSearch, setFilters, stepSearch, useApp } from "../store/store.ts";
 import { ROLE_LABELS } from "./format.ts";
 
 const FILTER_ROLES: Role[] = ["user", "assistant", "toolResult", "bash", "summary", "custom", "system"];
@@ -39,7 +39,15 @@ export function FindBar({ focusNonce }: { focusNonce: number }) {
           disabled={!hasView}
           onChange={(e) => setQuery(e.target.value)}
           onKeyDown={(e) => {
-            if (e.key === "Escape") (e.target as HTMLInputElement).blur();
+            if (e.key === "Escape") {
+              // Esc closes find only: the window's Esc (which closes the selected message) never sees it.
+              e.preventDefault();
+              e.stopPropagation();
+              e.nativeEvent.stopImmediatePropagation();
+              setQuery("");
+              closeSearch();
+              (e.target as HTMLInputElement).blur();
+            }
             if (e.key === "Enter" && e.shiftKey) {
               e.preventDefault();
               stepSearch(-1);
@@ -53,8 +61,10 @@ export function FindBar({ focusNonce }: { focusNonce: number }) {
           ↓
         </button>
         {search ? (
-          <span className="dim" aria-live="polite">
-            {hits.length === 0 ? "no match" : `${search.cursor + 1} / ${hits.length}${search.capped ? "+" : ""} ${search.active.length > 0 ? "in the active context" : "in the original only"}`}
+          <span className="dim find-counts" aria-live="polite" data-testid="find-counts">
+            {hits.length === 0
+              ? "no match"
+              : `${search.cursor + 1} / ${hits.length}${search.capped ? "+" : ""} ${search.active.length > 0 ? "in the active context" : "in the original only"} · original ${search.original.length}${search.capped ? "+" : ""} · active ${search.active.length}${search.capped ? "+" : ""}`}
           </span>
         ) : null}
       </form>

@@ -8,12 +8,16 @@
  */
 import { useCallback, useDeferredValue, useEffect, useMemo, useSyncExternalStore, type CSSProperties, type ReactElement } from "react";
 import { List, useListRef, type ListImperativeAPI } from "react-window";
-import { EXPANDED_THINKING_BOX, RECOVERED_BOX } from "../layout/rows.ts";
+import { COMPACT_ROW, EXPANDED_BOX, RECOVERED_BOX } from "../layout/rows.ts";
 import type { RowCache } from "../store/rowCache.ts";
-import { select, useApp, visibleRows, type RecoveryState, type Selection } from "../store/store.ts";
+import { select, useApp, visibleRows, type RecoveryState, type SearchState, type Selection } from "../store/store.ts";
 import type { Pane, RowProjection, ViewSummary } from "../worker/protocol.ts";
 import { RecoveredPayload, RowBlock } from "./blocks.tsx";
 import { ROLE_LABELS, formatCount } from "./format.ts";
+import { ExpandedBlock } from "./panes/ExpandedBlock.tsx";
+import { ShortId } from "./panes/ShortId.tsx";
+import { CompactRowContent } from "./panes/CompactRow.tsx";
+import { usePanelsOpen } from "./layout/BottomPanels.tsx";
 
 /** What row heights depend on beyond the worker's base heights: the boxes the user opened. */
 interface OpenBoxes {
@@ -37,6 +41,8 @@ interface RowProps {
   visible: Int32Array | null;
   boxes: OpenBoxes;
   onJump: (row: number) => void;
+  /** A panel is open under the panes: one line per message. */
+  compact: boolean;
 }
 
 function realIndex(visible: Int32Array | null, position: number): number {
@@ -65,31 +71,42 @@ function selectedRowIn(selected: Selection | null, pane: Pane, view: ViewSummary
   return selected.pane === pane ? selected.index : view[selected.pane].aligned[selected.index] ?? -1;
 }
 
+/** Whether row `index` of `pane` is a find match ("match"), the one the find bar is on ("current"), or neither. */
+function findMark(search: SearchState | null, pane: Pane, index: number): "match" | "current" | null {
+  if (!search) return null;
+  const hits = search[pane];
+  if (!hits.includes(index)) return null;
+  const stepping: Pane = search.active.length > 0 ? "active" : "original";
+  return pane === stepping && search[stepping][search.cursor] === index ? "current" : "match";
+}
+
 function extraHeight(row: RowProjection | undefined, pane: Pane, boxes: OpenBoxes): number {
   if (!row) return 0;
   let extra = 0;
   row.blocks.forEach((block, i) => {
     if (block.recoveryId && boxes.recovered[block.recoveryId]) extra += RECOVERED_BOX;
-    if (block.type === "thinking" && boxes.expandedThinking[`${pane}:${row.index}:${i}`]) extra += EXPANDED_THINKING_BOX;
+    if (block.type !== "omitted" && boxes.expandedThinking[`${pane}:${row.index}:${i}`]) extra += EXPANDED_BOX;
   });
   return extra;
 }
 
 /** Called for many rows on every scroll: the common case (nothing opened) is a typed-array read. */
 function rowHeight(position: number, props: RowProps): number {
+  if (props.compact) return COMPACT_ROW;
   const index = realIndex(props.visible, position);
   const base = props.view[props.pane].heights[index] ?? 40;
   if (!props.boxes.any) return base;
   return base + extraHeight(props.cache.peek(index), props.pane, props.boxes);
 }
 
-function MessageRow({ index: position, style, ariaAttributes, pane, view, visible, onJump, cache }: { index: number; style: CSSProperties; ariaAttributes: Record<string, unknown> } & RowProps): ReactElement {
+function MessageRow({ index: position, style, ariaAttributes, pane, view, visible, onJump, cache, compact }: { index: number; style: CSSProperties; ariaAttributes: Record<string, unknown> } & RowProps): ReactElement {
   const index = realIndex(visible, position);
   const cached = useSyncExternalStore(cache.subscribe, () => cache.peek(index));
   // A row scrolled into view mounts as an empty box (null) and gets its content in a deferred,
   // time-sliced render: scrolling fast never waits for a screenful of rows to be built at once.
   const row = useDeferredValue<RowProjection | null | undefined>(cached, null);
   const selected = useApp((state) => selectedRowIn(state.selected, pane, view) === index);
+  const found = useApp((state) => findMark(state.search, pane, index));
   if (row === null) return <div style={style} {...ariaAttributes} className="row row-pending" />;
   if (!row) {
     return (
@@ -102,24 +119,28 @@ function MessageRow({ index: position, style, ariaAttributes, pane, view, visibl
     <div
       style={style}
       {...ariaAttributes}
-      className={`row role-${row.role}${selected ? " selected" : ""}`}
+      className={`row role-${row.role}${selected ? " selected" : ""}${found ? ` find-${found}` : ""}${compact ? " compact" : ""}`}
       data-testid="message-row"
       data-message-id={row.id}
       data-row={index}
       aria-selected={selected}
       onClick={() => void select({ pane, index }, false)}
     >
+      {compact ? (
+        <CompactRowContent row={row} />
+      ) : (
       <div className="row-inner">
         <RowHeader row={row} pane={pane} onJump={onJump} />
         {row.blocks.map((block, i) => (
           <div key={i}>
             <RowBlock block={block} rowKey={`${pane}:${index}`} blockIndex={i} onJump={onJump} />
             {block.recoveryId ? <RecoveredBox recoveryId={block.recoveryId} /> : null}
-            {block.type === "thinking" ? <ThinkingBox pane={pane} index={index} thinkingKey={`${pane}:${index}:${i}`} /> : null}
+            {block.type !== "omitted" ? <ExpandedBlock pane={pane} index={index} blockIndex={i} expandKey={`${pane}:${index}:${i}`} /> : null}
           </div>
         ))}
-        {row.hiddenBlocks > 0 ? <div className="more-blocks">+{row.hiddenBlocks} more blocks (select the row to see all)</div> : null}
+        {row.hiddenBlocks > 0 ? <div className="more-blocks">… +{row.hiddenBlocks} more blocks (select the row to see all)</div> : null}
       </div>
+      )}
     </div>
   );
 }
@@ -129,18 +150,6 @@ function RecoveredBox({ recoveryId }: { recoveryId: string }) {
   return state ? <RecoveredPayload recoveryId={recoveryId} state={state} height={RECOVERED_BOX - 8} /> : null;
 }
 
-function ThinkingBox({ pane, index, thinkingKey }: { pane: Pane; index: number; thinkingKey: string }) {
-  const expanded = useApp((state) => state.expandedThinking[thinkingKey] === true);
-  const detail = useApp((state) => (expanded ? state.detail?.[pane] : undefined));
-  if (!expanded) return null;
-  const text = detail && detail.index === index ? detail.blocks.filter((b) => b.type === "thinking").map((b) => b.text).join("\n\n") : "Select the row to load the full thinking.";
-  return (
-    <pre className="thinking-box" style={{ height: EXPANDED_THINKING_BOX - 8 }}>
-      {text}
-    </pre>
-  );
-}
-
 function RowHeader({ row, pane, onJump }: { row: RowProjection; pane: Pane; onJump: (row: number) => void }) {
   return (
     <div className="row-header">
@@ -148,7 +157,7 @@ function RowHeader({ row, pane, onJump }: { row: RowProjection; pane: Pane; onJu
       {row.tool ? (
         <span className="tool-info">
           {row.tool.name ?? "tool"}
-          {row.tool.callId ? <span className="mono dim"> {row.tool.callId}</span> : null}
+          {row.tool.callId ? <ShortId id={row.tool.callId} what="tool call id" /> : null}
           {row.tool.isError === true ? <span className="badge badge-bad">error</span> : row.tool.isError === false ? <span className="badge badge-ok">ok</span> : null}
           {row.tool.exitCode !== undefined ? <span className="dim"> exit {row.tool.exitCode}</span> : null}
           {row.tool.callRow >= 0 ? (
@@ -159,9 +168,9 @@ function RowHeader({ row, pane, onJump }: { row: RowProjection; pane: Pane; onJu
         </span>
       ) : null}
       {pane === "active" && row.differs ? <span className="badge badge-warn" title="Text differs from the source: select the row to see the diff">changed</span> : null}
-      <span className="row-id mono dim" title={`message id ${row.id}`}>
-        {row.id}
-        {row.line !== undefined ? ` · line ${row.line}` : ""}
+      <span className="row-id">
+        <ShortId id={row.id} what="message id" />
+        {row.line !== undefined ? <span className="dim"> · line {row.line}</span> : null}
       </span>
     </div>
   );
@@ -210,7 +219,17 @@ export function PaneView({
   const cache = useApp((s) => s.rowCaches[pane]);
   const cacheVersion = useSyncExternalStore(cache.subscribe, () => (anyOpen ? cache.version : 0));
   const boxes = useMemo<OpenBoxes>(() => ({ recovered, expandedThinking, any: anyOpen, cacheVersion }), [recovered, expandedThinking, anyOpen, cacheVersion]);
-  const rowProps = useMemo<RowProps>(() => ({ pane, view, visible, boxes, onJump, cache }), [pane, view, visible, boxes, onJump, cache]);
+  const compact = usePanelsOpen();
+  const rowProps = useMemo<RowProps>(() => ({ pane, view, visible, boxes, onJump, cache, compact }), [pane, view, visible, boxes, onJump, cache, compact]);
+  // Switching between full and one-line rows moves every offset: keep the selected row in view.
+  useEffect(() => {
+    const { selected: current, view: shown } = useApp.getState();
+    if (!current || !shown || !listRef.current || count === 0) return;
+    const row = selectedRowIn(current, pane, shown);
+    if (row >= 0) listRef.current.scrollToRow({ index: Math.min(count - 1, positionOf(visible, row)), align: "center", behavior: "instant" });
+    // Only on the switch itself.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [compact]);
 
   return (
     <section className="pane" data-testid={`${pane}-pane`} aria-label={title} onScrollCapture={() => onLead(pane)} onWheel={() => onLead(pane)} onFocus={() => onLead(pane)}>

@@ -1,32 +1,31 @@
 /** How each block kind is drawn, in a row and in the detail view. Text is always rendered as text. */
-import type { ReactNode } from "react";
+import { useLayoutEffect, useRef, useState, type ReactNode } from "react";
 import { LINE_HEIGHT, TEXT_GAP, blockHeight } from "../layout/rows.ts";
 import { recoverPayload, hideRecovered, toggleThinking, useApp, type RecoveryState } from "../store/store.ts";
 import type { DisplayBlock, RowBlockView } from "../worker/protocol.ts";
 import { formatBytes } from "./format.ts";
+import { Highlighted } from "./panes/Highlight.tsx";
 
 export function RowBlock({ block, rowKey, blockIndex, onJump }: { block: RowBlockView; rowKey: string; blockIndex: number; onJump: (row: number) => void }) {
   const style = { height: blockHeight(block) };
+  const expandKey = `${rowKey}:${blockIndex}`;
   switch (block.type) {
     case "text":
-      return (
-        <div className="block block-text" style={{ height: block.lines * LINE_HEIGHT, marginBottom: TEXT_GAP }}>
-          {block.preview}
-        </div>
-      );
+      return <TextPreview block={block} expandKey={expandKey} />;
     case "thinking":
-      return <ThinkingLine block={block} thinkingKey={`${rowKey}:${blockIndex}`} style={style} />;
+      return <ThinkingLine block={block} thinkingKey={expandKey} style={style} />;
     case "toolCall":
       return (
         <div className="block block-line block-call" style={style}>
-          <span className="chip chip-call">→ {block.name}</span> <span className="mono dim">{block.preview}</span>
+          <span className="chip chip-call">→ {block.name}</span>
           {block.resultRow !== undefined && block.resultRow >= 0 ? (
             <button type="button" className="link-button" onClick={(e) => (e.stopPropagation(), onJump(block.resultRow!))} title="Jump to the result of this call">
               result ↓
             </button>
           ) : (
-            <span className="dim"> (no result)</span>
+            <span className="dim no-shrink">(no result)</span>
           )}
+          <OneLine text={block.preview} chars={block.chars} expandKey={expandKey} mono />
         </div>
       );
     case "image":
@@ -38,7 +37,8 @@ export function RowBlock({ block, rowKey, blockIndex, onJump }: { block: RowBloc
     case "raw":
       return (
         <div className="block block-line" style={style}>
-          <span className="chip chip-raw">unknown block</span> <span className="mono dim">{block.preview}</span>
+          <span className="chip chip-raw">unknown block</span>
+          <OneLine text={block.preview} chars={block.chars} expandKey={expandKey} mono />
         </div>
       );
     case "omitted":
@@ -46,16 +46,89 @@ export function RowBlock({ block, rowKey, blockIndex, onJump }: { block: RowBloc
   }
 }
 
+/** The "… more" / "Show less" toggle of a block opened in place. */
+function MoreButton({ expandKey, label = "more" }: { expandKey: string; label?: string }) {
+  const expanded = useApp((state) => state.expandedThinking[expandKey] === true);
+  return (
+    <button
+      type="button"
+      className="link-button more-button"
+      data-testid="expand-block"
+      aria-expanded={expanded}
+      onClick={(e) => (e.stopPropagation(), toggleThinking(expandKey))}
+    >
+      {expanded ? "Show less" : `… ${label}`}
+    </button>
+  );
+}
+
+/**
+ * A text preview clamped to its lines with a visible "…" (CSS line-clamp); when the text
+ * does not fit (cut by the worker, or wrapped past its lines at this width) a "… more" opens it in place.
+ */
+function TextPreview({ block, expandKey }: { block: RowBlockView; expandKey: string }) {
+  const ref = useRef<HTMLDivElement>(null);
+  const cutByWorker = block.cut === true;
+  const [overflows, setOverflows] = useState(false);
+  useLayoutEffect(() => {
+    const element = ref.current;
+    if (element) setOverflows(element.scrollHeight > element.clientHeight + 1);
+  }, [block.preview]);
+  const clipped = cutByWorker || overflows;
+  return (
+    <div className="block block-text-wrap" style={{ height: block.lines * LINE_HEIGHT, marginBottom: TEXT_GAP }}>
+      <div ref={ref} className={`block-text${clipped ? " clipped" : ""}`} data-clipped={clipped ? "true" : undefined} style={{ WebkitLineClamp: block.lines }}>
+        <Highlighted text={block.preview} />
+      </div>
+      {clipped ? <MoreButton expandKey={expandKey} /> : null}
+    </div>
+  );
+}
+
+/** A one-line preview that ends in "…" when it does not fit, with a "… more" to open the block in place. */
+function OneLine({ text, chars, expandKey, mono }: { text: string; chars: number; expandKey: string; mono?: boolean }) {
+  const ref = useRef<HTMLSpanElement>(null);
+  const [overflows, setOverflows] = useState(false);
+  useLayoutEffect(() => {
+    const element = ref.current;
+    if (element) setOverflows(element.scrollWidth > element.clientWidth + 1);
+  }, [text]);
+  const clipped = overflows || text.length < chars;
+  return (
+    <>
+      <span ref={ref} className={`one-line dim${mono ? " mono" : ""}`} data-clipped={clipped ? "true" : undefined}>
+        <Highlighted text={text} />
+      </span>
+      {clipped ? <MoreButton expandKey={expandKey} /> : null}
+    </>
+  );
+}
+
 function ThinkingLine({ block, thinkingKey, style }: { block: RowBlockView; thinkingKey: string; style: { height: number } }) {
   const expanded = useApp((state) => state.expandedThinking[thinkingKey] === true);
+  if (block.opaqueBytes !== undefined && block.chars === 0) {
+    return (
+      <div className="block block-line" style={style}>
+        <span className="chip">thinking</span>{" "}
+        <span className="dim" title="The provider returns this reasoning encrypted; the session keeps it only as an opaque payload.">
+          encrypted, {formatBytes(block.opaqueBytes)} (not readable)
+        </span>
+      </div>
+    );
+  }
   return (
     <div className="block block-line" style={style}>
-      <button type="button" className="link-button" aria-expanded={expanded} onClick={(e) => (e.stopPropagation(), toggleThinking(thinkingKey))}>
+      <button type="button" className="link-button no-shrink" aria-expanded={expanded} onClick={(e) => (e.stopPropagation(), toggleThinking(thinkingKey))}>
         {expanded ? "▾" : "▸"} thinking
-      </button>{" "}
-      <span className="dim">
-        {block.chars} chars{expanded ? "" : ` · ${block.preview}`}
+      </button>
+      <span className="dim no-shrink" title="Characters of readable thinking text (a moved-out payload's bytes also count its JSON and signature)">
+        {block.chars.toLocaleString()} chars of text
       </span>
+      {expanded ? null : (
+        <span className="one-line dim">
+          · <Highlighted text={block.preview} />
+        </span>
+      )}
     </div>
   );
 }
@@ -70,7 +143,10 @@ export function OmissionMarker({ block, style }: { block: RowBlockView; style?: 
       </div>
       <div className="omission-meta">
         <span className="mono dim" title={`sha256 ${block.sha256}`}>
-          sha256 {block.sha256!.slice(0, 12)}… · {formatBytes(block.bytes ?? 0)}
+          sha256 {block.sha256!.slice(0, 12)}…
+        </span>
+        <span className="dim" title="Bytes of the stored payload: its JSON, including any signature and metadata, so more than the characters of its text">
+          {formatBytes(block.bytes ?? 0)} stored
         </span>
         {state?.status === "done" ? (
           <button type="button" className="small" onClick={(e) => (e.stopPropagation(), hideRecovered(recoveryId))}>
@@ -151,7 +227,9 @@ export function DisplayBlockView({ block, onShowAll }: { block: DisplayBlock; on
       return (
         <div className="display-block">
           <span className="chip chip-call">→ {block.name}</span>
-          <pre className="pre">{block.text}</pre>
+          <pre className="pre">
+            <Highlighted text={block.text} />
+          </pre>
           {more}
         </div>
       );
@@ -159,7 +237,9 @@ export function DisplayBlockView({ block, onShowAll }: { block: DisplayBlock; on
       return (
         <div className={`display-block display-${block.type}`}>
           {block.type !== "text" ? <span className="chip">{block.type === "raw" ? "unknown block" : block.type}</span> : null}
-          <pre className="pre">{block.text}</pre>
+          <pre className="pre">
+            <Highlighted text={block.text} />
+          </pre>
           {more}
         </div>
       );

@@ -9,13 +9,15 @@ import type { RowProjection } from "../worker/protocol.ts";
 export const LINE_HEIGHT = 18;
 /** Space under a text preview (a margin: padding would show the clipped next line). */
 export const TEXT_GAP = 6;
-export const ROW_PADDING = 12;
-export const HEADER_HEIGHT = 24;
+export const ROW_PADDING = 8;
+export const HEADER_HEIGHT = 22;
 export const SINGLE_LINE_BLOCK = 24;
 export const MARKER_HEIGHT = 48;
 export const MORE_BLOCKS_LINE = 20;
 export const RECOVERED_BOX = 200;
-export const EXPANDED_THINKING_BOX = 160;
+export const EXPANDED_THINKING_BOX = 200;
+/** A text, thinking or tool-call block opened in place: one box height for all. */
+export const EXPANDED_BOX = EXPANDED_THINKING_BOX;
 /** Blocks shown in a row; the rest are one "+N more" line (all are in the detail view). */
 export const MAX_ROW_BLOCKS = 8;
 export const MAX_PREVIEW_LINES = 3;
@@ -37,3 +39,4 @@ export function baseRowHeight(row: RowProjection): number {
   if (row.hiddenBlocks > 0) height += MORE_BLOCKS_LINE;
   return height;
 }
+export const COMPACT_ROW = 31;

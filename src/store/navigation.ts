@@ -107,6 +107,11 @@ export async function runSearch(query: string): Promise<void> {
   if (first) void select(first);
 }
 
+/** Esc in the find box: the matches stop being highlighted; the selected message stays. */
+export function closeSearch(): void {
+  set({ search: null });
+}
+
 export function stepSearch(delta: 1 | -1): void {
   const search = get().search;
   if (!search) return;

@@ -18,6 +18,20 @@ import {
 } from "./protocol.ts";
 
 const PREVIEW_CHARS = 320;
+
+// eslint-disable-next-line no-control-regex
+const ANSI = /\u001b\[[0-9;?]*[ -\/]*[@-~]|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)|\u001b[@-Z\\-_]/g;
+
+/**
+ * Text as the panes show it: terminal escape sequences (colours, cursor moves) removed, and
+ * legacy Codex output that stored its line breaks as a literal backslash-n shown with line breaks.
+ * For display only: the stored payload, its hash and every figure keep the text as read.
+ */
+export function displayText(text: string): string {
+  let out = text.includes("\u001b") ? text.replace(ANSI, "") : text;
+  if (!out.includes("\n") && out.includes("\\n")) out = out.replace(/\\r\\n|\\n/g, "\n").replace(/\\t/g, "\t");
+  return out;
+}
 const APPROX_CHARS_PER_LINE = 110;
 /** Past this, full text is sent only when the user asks ("show all"). */
 export const DISPLAY_GATE = 50_000;
@@ -54,9 +68,13 @@ export function buildPaneModel(messages: readonly Message[]): PaneModel {
   return { messages, indexById, callRow, resultRow, calls };
 }
 
-function previewOf(text: string): { preview: string; lines: number } {
-  const preview = text.length > PREVIEW_CHARS ? text.slice(0, PREVIEW_CHARS) + "…" : text;
-  return { preview, lines: previewLines(preview) };
+function previewOf(source: string): { preview: string; lines: number; cut: boolean } {
+  // Only the head is transformed: a row never shows more, and a megabyte of output costs no more than a line.
+  const head = source.length > PREVIEW_CHARS * 4 ? source.slice(0, PREVIEW_CHARS * 4) : source;
+  const text = displayText(head);
+  const cut = text.length > PREVIEW_CHARS || head.length < source.length;
+  const preview = cut ? text.slice(0, PREVIEW_CHARS) + "…" : text;
+  return { preview, lines: previewLines(preview), cut };
 }
 
 /** Display lines of a text preview: newlines and wrapping at about APPROX_CHARS_PER_LINE, at most MAX_PREVIEW_LINES. */
@@ -77,7 +95,7 @@ function previewLines(preview: string): number {
 
 /** The height-relevant shape of a block, without building its preview strings. */
 function blockShape(block: Block): { type: RowBlockView["type"]; lines: number } {
-  if (block.type === "text") return { type: "text", lines: previewLines(block.text.length > PREVIEW_CHARS ? block.text.slice(0, PREVIEW_CHARS) : block.text) };
+  if (block.type === "text") return { type: "text", lines: previewOf(block.text).lines };
   return { type: block.type, lines: 1 };
 }
 
@@ -103,11 +121,14 @@ export function stringifyValue(value: unknown, space?: number): string {
 function blockView(block: Block, pane: PaneModel): RowBlockView {
   switch (block.type) {
     case "text": {
-      const { preview, lines } = previewOf(block.text);
-      return { type: "text", preview, lines, chars: block.text.length };
+      const { preview, lines, cut } = previewOf(block.text);
+      return { type: "text", preview, lines, chars: block.text.length, cut };
     }
-    case "thinking":
-      return { type: "thinking", preview: oneLine(block.text, ONE_LINE_PREVIEW), lines: 1, chars: block.text.length };
+    case "thinking": {
+      const encrypted = block.extra?.encrypted_content;
+      const opaqueBytes = typeof encrypted === "string" && encrypted !== "" ? new TextEncoder().encode(encrypted).length : undefined;
+      return { type: "thinking", preview: oneLine(displayText(block.text), ONE_LINE_PREVIEW), lines: 1, chars: block.text.length, opaqueBytes };
+    }
     case "toolCall": {
       const args = stringifyValue(block.arguments);
       return {
@@ -212,7 +233,7 @@ export function displayBlock(block: Block, full: boolean): DisplayBlock {
   switch (block.type) {
     case "text":
     case "thinking":
-      return { type: block.type, ...gate(block.text, full) };
+      return { type: block.type, ...gate(displayText(block.text), full) };
     case "toolCall":
       return { type: "toolCall", name: block.name, ...gate(stringifyValue(block.arguments, 2), full) };
     case "image": {

@@ -27,6 +27,10 @@ export interface RowBlockView {
   bytes?: number;
   kind?: PayloadKind;
   label?: string;
+  /** Thinking the provider sent encrypted: the bytes of that opaque payload (its text is not readable). */
+  opaqueBytes?: number;
+  /** The preview stops before the end of the text (the row offers "… more"). */
+  cut?: boolean;
 }
 
 export interface RowProjection {
