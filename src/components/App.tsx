@@ -17,6 +17,7 @@ import { openDropped } from "./library/FolderButton.tsx";
 import { LibraryCompactionBanner, LibraryView } from "./library/LibraryView.tsx";
 import { backToLibrary, showInspector, useLibrary } from "../store/library.ts";
 import { BottomPanels } from "./layout/BottomPanels.tsx";
+import { DemoIntro } from "./layout/DemoIntro.tsx";
 
 function isTyping(target: EventTarget | null): boolean {
   const element = target as HTMLElement | null;
@@ -150,6 +151,7 @@ export function App() {
       {libraryShown ? null : (
         <>
           <Warnings />
+          <DemoIntro />
           <LibraryCompactionBanner />
           <StatsBar />
           <FindBar focusNonce={findNonce} />

@@ -4,6 +4,11 @@ import { LINE_HEIGHT, TEXT_GAP, blockHeight } from "../layout/rows.ts";
 import { recoverPayload, hideRecovered, toggleThinking, useApp, type RecoveryState } from "../store/store.ts";
 import type { DisplayBlock, RowBlockView } from "../worker/protocol.ts";
 import { formatBytes } from "./format.ts";
+
+/** Sizes in the panes are exact bytes, the unit of the markers' labels, so one block reads the same on both sides. */
+function exactBytes(bytes: number): string {
+  return `${bytes.toLocaleString()} bytes`;
+}
 import { Highlighted } from "./panes/Highlight.tsx";
 
 export function RowBlock({ block, rowKey, blockIndex, onJump }: { block: RowBlockView; rowKey: string; blockIndex: number; onJump: (row: number) => void }) {
@@ -111,7 +116,7 @@ function ThinkingLine({ block, thinkingKey, style }: { block: RowBlockView; thin
       <div className="block block-line" style={style}>
         <span className="chip">thinking</span>{" "}
         <span className="dim" title="The provider returns this reasoning encrypted; the session keeps it only as an opaque payload.">
-          encrypted, {formatBytes(block.opaqueBytes)} (not readable)
+          encrypted, {exactBytes(block.opaqueBytes)} (not readable)
         </span>
       </div>
     );
@@ -121,8 +126,12 @@ function ThinkingLine({ block, thinkingKey, style }: { block: RowBlockView; thin
       <button type="button" className="link-button no-shrink" aria-expanded={expanded} onClick={(e) => (e.stopPropagation(), toggleThinking(thinkingKey))}>
         {expanded ? "▾" : "▸"} thinking
       </button>
-      <span className="dim no-shrink" title="Characters of readable thinking text (a moved-out payload's bytes also count its JSON and signature)">
-        {block.chars.toLocaleString()} chars of text
+      <span
+        className="dim no-shrink"
+        title={`${block.chars.toLocaleString()} characters, ${(block.bytes ?? 0).toLocaleString()} bytes in UTF-8. Moved out, the stored payload can be larger: it also keeps the block's JSON, its signature and any encrypted copy.`}
+      >
+        {exactBytes(block.bytes ?? 0)} of text
+        {block.opaqueBytes !== undefined ? ` + ${exactBytes(block.opaqueBytes)} encrypted (not readable)` : ""}
       </span>
       {expanded ? null : (
         <span className="one-line dim">
@@ -146,7 +155,7 @@ export function OmissionMarker({ block, style }: { block: RowBlockView; style?: 
           sha256 {block.sha256!.slice(0, 12)}…
         </span>
         <span className="dim" title="Bytes of the stored payload: its JSON, including any signature and metadata, so more than the characters of its text">
-          {formatBytes(block.bytes ?? 0)} stored
+          {exactBytes(block.bytes ?? 0)} stored as JSON
         </span>
         {state?.status === "done" ? (
           <button type="button" className="small" onClick={(e) => (e.stopPropagation(), hideRecovered(recoveryId))}>

@@ -127,7 +127,9 @@ function blockView(block: Block, pane: PaneModel): RowBlockView {
     case "thinking": {
       const encrypted = block.extra?.encrypted_content;
       const opaqueBytes = typeof encrypted === "string" && encrypted !== "" ? new TextEncoder().encode(encrypted).length : undefined;
-      return { type: "thinking", preview: oneLine(displayText(block.text), ONE_LINE_PREVIEW), lines: 1, chars: block.text.length, opaqueBytes };
+      // Sized in UTF-8 bytes like a moved-out payload, so the two panes say the same figure for the same text.
+      const bytes = new TextEncoder().encode(block.text).length;
+      return { type: "thinking", preview: oneLine(displayText(block.text), ONE_LINE_PREVIEW), lines: 1, chars: block.text.length, bytes, opaqueBytes };
     }
     case "toolCall": {
       const args = stringifyValue(block.arguments);
