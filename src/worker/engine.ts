@@ -16,6 +16,7 @@ import { withFetch, type Fetch } from "./services/evaluate.ts";
 import { summarizeSession } from "./summary.ts";
 import type { TaskContext } from "./task.ts";
 import { buildView, type Screen } from "./view.ts";
+import { ViewCache, reuseView, viewKey } from "./view-cache.ts";
 
 export { CancelledError, type TaskContext } from "./task.ts";
 
@@ -102,7 +103,10 @@ export class SessionEngine {
       view.checkpoint.source.sha256 = sha256;
       const summary = { ...previewSummary, sha256 };
       // Only a complete load replaces the session the engine serves.
-      this.replace({ loaded: { session, summary, findings: new Map() }, view });
+      const loaded = { session, summary, findings: new Map() };
+      const key = viewKey({ ...params, leafId });
+      if (key !== undefined) this.views.put(loaded, key, view);
+      this.replace({ loaded, view });
       return { session: summary, view: view.summary };
     } finally {
       parallelHash?.cancel();
@@ -122,9 +126,20 @@ export class SessionEngine {
     }
   }
 
-  /** A new view of the session behind `viewId`; `fromPrevious` recompacts that view's checkpoint. */
+  /**
+   * A new view of the session behind `viewId`; `fromPrevious` recompacts that view's checkpoint.
+   * A first-round view made without a model is kept per session (a few), so switching back to a
+   * strategy, branch or cap seen before is instant.
+   */
   async compact(viewId: number, params: CompactParams): Promise<ViewSummary> {
     const { loaded, view } = this.screen(viewId);
+    const key = viewKey(params);
+    const cached = key !== undefined ? this.views.get(loaded, key) : undefined;
+    if (cached) {
+      const next = reuseView(cached, this.nextViewId++);
+      this.replace({ loaded, view: next });
+      return next.summary;
+    }
     const next = await buildView(loaded.session, loaded.summary, {
       id: this.nextViewId++,
       params,
@@ -132,9 +147,13 @@ export class SessionEngine {
       round: params.fromPrevious ? view.round + 1 : 0,
       summaryEndpoint: withFetch(params.summaryEndpoint, this.fetchImpl),
     });
+    if (key !== undefined) this.views.put(loaded, key, next);
     this.replace({ loaded, view: next });
     return next.summary;
   }
+
+  /** First-round views of the loaded session, by what made them (see compact). */
+  private readonly views = new ViewCache();
 
   rows(viewId: number, pane: Pane, start: number, end: number): RowProjection[] {
     const preview = this.preview;

@@ -143,7 +143,7 @@ describeWithFixtures("layout on real sessions", () => {
     await page.waitForFunction(() => !document.querySelector("[data-testid=expanded-block] pre")?.textContent?.startsWith("Loading"));
     expect((await box.textContent())!.length).toBeGreaterThan(20);
     await page.screenshot({ path: join(SCREENSHOTS, "layout-expanded.png") });
-    await box.getByRole("button", { name: "Show less" }).click();
+    await page.locator("[data-testid=original-pane] [data-testid=expand-block][aria-expanded=true]").first().click();
     expect(await page.locator("[data-testid=original-pane] [data-testid=expanded-block]").count()).toBe(0);
   });
 });

@@ -5,10 +5,11 @@
  */
 import { useEffect, useState } from "react";
 import { EXPANDED_BOX } from "../../layout/rows.ts";
-import { toggleThinking, useApp } from "../../store/store.ts";
+import { useApp } from "../../store/store.ts";
 import type { DisplayBlock, Pane } from "../../worker/protocol.ts";
 import { highlight, useFindQuery } from "./Highlight.tsx";
 
+/** Closed by the same toggle that opened it (it reads "Show less" while open). */
 export function ExpandedBlock({ pane, index, blockIndex, expandKey }: { pane: Pane; index: number; blockIndex: number; expandKey: string }) {
   const expanded = useApp((state) => state.expandedThinking[expandKey] === true);
   const client = useApp((s) => s.client);
@@ -34,9 +35,6 @@ export function ExpandedBlock({ pane, index, blockIndex, expandKey }: { pane: Pa
         {highlight(text, query)}
         {block && block !== "error" && block.truncated ? `\n… ${(block.totalChars - block.text.length).toLocaleString()} more characters: select the row to see all.` : ""}
       </pre>
-      <button type="button" className="small expanded-less" onClick={() => toggleThinking(expandKey)}>
-        Show less
-      </button>
     </div>
   );
 }
