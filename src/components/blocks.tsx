@@ -1,5 +1,5 @@
 /** How each block kind is drawn, in a row and in the detail view. Text is always rendered as text. */
-import { useLayoutEffect, useRef, useState, type ReactNode } from "react";
+import { useRef, type ReactNode } from "react";
 import { LINE_HEIGHT, TEXT_GAP, blockHeight } from "../layout/rows.ts";
 import { recoverPayload, hideRecovered, toggleThinking, useApp, type RecoveryState } from "../store/store.ts";
 import type { DisplayBlock, RowBlockView } from "../worker/protocol.ts";
@@ -10,6 +10,7 @@ function exactBytes(bytes: number): string {
   return `${bytes.toLocaleString()} bytes`;
 }
 import { Highlighted } from "./panes/Highlight.tsx";
+import { useOverflow } from "./panes/overflow.ts";
 
 export function RowBlock({ block, rowKey, blockIndex, onJump }: { block: RowBlockView; rowKey: string; blockIndex: number; onJump: (row: number) => void }) {
   const style = { height: blockHeight(block) };
@@ -74,11 +75,7 @@ function MoreButton({ expandKey, label = "more" }: { expandKey: string; label?: 
 function TextPreview({ block, expandKey }: { block: RowBlockView; expandKey: string }) {
   const ref = useRef<HTMLDivElement>(null);
   const cutByWorker = block.cut === true;
-  const [overflows, setOverflows] = useState(false);
-  useLayoutEffect(() => {
-    const element = ref.current;
-    if (element) setOverflows(element.scrollHeight > element.clientHeight + 1);
-  }, [block.preview]);
+  const overflows = useOverflow(ref, "y", block.preview);
   const clipped = cutByWorker || overflows;
   return (
     <div className="block block-text-wrap" style={{ height: block.lines * LINE_HEIGHT, marginBottom: TEXT_GAP }}>
@@ -93,11 +90,7 @@ function TextPreview({ block, expandKey }: { block: RowBlockView; expandKey: str
 /** A one-line preview that ends in "…" when it does not fit, with a "… more" to open the block in place. */
 function OneLine({ text, chars, expandKey, mono }: { text: string; chars: number; expandKey: string; mono?: boolean }) {
   const ref = useRef<HTMLSpanElement>(null);
-  const [overflows, setOverflows] = useState(false);
-  useLayoutEffect(() => {
-    const element = ref.current;
-    if (element) setOverflows(element.scrollWidth > element.clientWidth + 1);
-  }, [text]);
+  const overflows = useOverflow(ref, "x", text);
   const clipped = overflows || text.length < chars;
   return (
     <>
