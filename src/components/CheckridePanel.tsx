@@ -3,6 +3,7 @@
  * against facts from the record. Score cards per strategy side by side, a
  * strategies × probes matrix, and the score over recompaction rounds.
  */
+import { CheckrideCleared } from "./strategy/CheckrideCleared.tsx";
 import type { CheckrideResult, ProbeResult } from "../../core/checkride/run.ts";
 import { allowedEndpointOrigins, originOf, setEndpointAllowed } from "../csp.ts";
 import { chosenStrategyNames, jumpToMessage, recompact, runCheckride, runRoundsNow, setCheckride, setCheckrideSettings, setRounds, useApp } from "../store/store.ts";
@@ -305,6 +306,7 @@ export function CheckridePanel() {
           The checkride failed: {checkride.error}
         </div>
       ) : null}
+      {checkride.results ? null : <CheckrideCleared />}
       {checkride.results ? (
         <>
           <Matrix results={checkride.results} />

@@ -168,7 +168,12 @@ function RowHeader({ row, pane, onJump }: { row: RowProjection; pane: Pane; onJu
         </span>
       ) : null}
       {pane === "active" && row.differs ? <span className="badge badge-warn" title="Text differs from the source: select the row to see the diff">changed</span> : null}
-      <span className="row-id">
+      {row.tokens !== undefined ? (
+        <span className="row-tokens dim" data-testid="row-tokens" title="Tokens of this message as the model reads it (o200k; Claude's own tokenizer differs by a few percent)">
+          {formatCount(row.tokens)} tok
+        </span>
+      ) : null}
+            <span className="row-id">
         <ShortId id={row.id} what="message id" />
         {row.line !== undefined ? <span className="dim"> · line {row.line}</span> : null}
       </span>

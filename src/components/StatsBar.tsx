@@ -1,31 +1,47 @@
-/** Original vs active size, what moved out, and what the active context is made of. */
-import { useApp } from "../store/store.ts";
+/** Original vs active size in tokens of the model's view, the file's own usage beside them, what moved out, and the composition. */
+import { useEffect } from "react";
+import { countViewTokens, figuresFor, useApp, useTokens } from "../store/store.ts";
 import { formatCount, formatSeconds } from "./format.ts";
-
-const COLORS = ["var(--c1)", "var(--c2)", "var(--c3)", "var(--c4)", "var(--c5)", "var(--c6)", "var(--c7)"];
+import { CompositionBar } from "./stats/CompositionBar.tsx";
+import { RecordedUsage, TokenCount } from "./stats/TokenStats.tsx";
 
 export function StatsBar() {
   const view = useApp((s) => s.view);
   const session = useApp((s) => s.session);
+  const tokens = useTokens();
+  const viewId = view && !view.pending ? view.id : null;
+  useEffect(() => {
+    if (viewId !== null) void countViewTokens(viewId);
+  }, [viewId]);
   if (!view || !session) return null;
   if (view.pending) return <div className="stats" aria-busy="true">Compacting… the statistics appear when the active context is ready.</div>;
   const { stats } = view;
-  const total = view.composition.reduce((sum, part) => sum + part.chars, 0) || 1;
-  const ratio = stats.originalChars > 0 ? stats.activeChars / stats.originalChars : 0;
+  const figures = figuresFor(view, tokens);
+  const ratio = figures.original > 0 ? figures.active / figures.original : 0;
   return (
-    <div className="stats" aria-label="Compaction statistics">
+    <div className="stats" aria-label="Compaction statistics" data-tokens-exact={figures.exact ? "true" : "false"}>
       <dl className="stat-list">
         <div>
           <dt>Original</dt>
           <dd>
-            <span data-testid="stats-original-chars">{formatCount(stats.originalChars)}</span> chars · ~{formatCount(view.estimatedTokens.original)} tokens
+            <TokenCount tokens={figures.original} estimated={figures.estimated.original} testId="stats-original-tokens" />
+            <span className="dim">
+              {" "}· <span data-testid="stats-original-chars">{formatCount(stats.originalChars)}</span> chars
+            </span>
           </dd>
         </div>
         <div>
           <dt>Active</dt>
           <dd>
-            <span data-testid="stats-active-chars">{formatCount(stats.activeChars)}</span> chars · ~{formatCount(view.estimatedTokens.active)} tokens ({(ratio * 100).toFixed(1)}%)
+            <TokenCount tokens={figures.active} estimated={figures.estimated.active} testId="stats-active-tokens" /> ({(ratio * 100).toFixed(1)}%)
+            <span className="dim">
+              {" "}· <span data-testid="stats-active-chars">{formatCount(stats.activeChars)}</span> chars
+            </span>
           </dd>
+        </div>
+        <div className="stats-usage">
+          <dt>Last turn, as the file records it</dt>
+          <RecordedUsage figures={figures} />
         </div>
         <div>
           <dt>Moved out</dt>
@@ -57,18 +73,8 @@ export function StatsBar() {
           </dd>
         </div>
       </dl>
-      <div className="composition" role="img" aria-label={`Active context: ${view.composition.map((p) => `${p.label} ${Math.round((p.chars / total) * 100)}%`).join(", ")}`}>
-        {view.composition.map((part, i) => (
-          <div key={part.label} className="composition-part" style={{ flexGrow: part.chars, background: COLORS[i % COLORS.length] }} title={`${part.label}: ${formatCount(part.chars)} chars`} />
-        ))}
-      </div>
-      <ul className="composition-legend">
-        {view.composition.map((part, i) => (
-          <li key={part.label}>
-            <span className="swatch" style={{ background: COLORS[i % COLORS.length] }} /> {part.label} {Math.round((part.chars / total) * 100)}%
-          </li>
-        ))}
-      </ul>
+      {tokens.error?.viewId === view.id ? <p className="dim">Counting tokens failed ({tokens.error.message}); the figures above are estimates.</p> : null}
+      <CompositionBar figures={figures} />
     </div>
   );
 }

@@ -3,7 +3,10 @@ import { useState, type ChangeEvent } from "react";
 import { DEMOS, demoSource } from "../demos.ts";
 import { download } from "./download.ts";
 import { FolderButton } from "./library/FolderButton.tsx";
-import { exportCheckpoint, loadSource, openShare, recompact, recoverSelected, setCheckride, setPresenting, useApp } from "../store/store.ts";
+import { exportCheckpoint, figuresFor, loadSource, openShare, recompact, recoverSelected, setCheckride, setPresenting, useApp, useTokens } from "../store/store.ts";
+import { proseShare } from "./stats/CompositionBar.tsx";
+import { strategyShortLabel } from "./strategy/guide.ts";
+import { StrategyNote } from "./strategy/StrategyNote.tsx";
 
 export function Toolbar() {
   const strategies = useApp((s) => s.strategies);
@@ -14,6 +17,8 @@ export function Toolbar() {
   const proseCap = useApp((s) => s.proseCap);
   const busy = useApp((s) => s.busy);
   const checkrideOpen = useApp((s) => s.checkride.open);
+  const tokens = useTokens();
+  const prose = view && !view.pending ? proseShare(figuresFor(view, tokens)) : null;
   const [capText, setCapText] = useState(proseCap === null ? "" : String(proseCap));
   const disabled = !session || busy !== null || !view || view.pending === true;
 
@@ -33,6 +38,7 @@ export function Toolbar() {
   const onExport = async () => download(await exportCheckpoint());
 
   return (
+    <>
     <div className="toolbar" role="toolbar" aria-label="Session controls">
       <label className="file-button">
         Open session…
@@ -61,8 +67,8 @@ export function Toolbar() {
         <span>Strategy</span>
         <select data-testid="strategy-select" value={strategy} disabled={disabled} onChange={(e) => void recompact({ strategy: e.target.value })}>
           {strategies.map((s) => (
-            <option key={s.name} value={s.name} title={s.description}>
-              {s.label}
+            <option key={s.name} value={s.name} title={`${s.label}: ${s.description}`}>
+              {strategyShortLabel(s.name, s.label)}
             </option>
           ))}
         </select>
@@ -78,8 +84,11 @@ export function Toolbar() {
           ))}
         </select>
       </label>
-      <label className="field" title="Character budget for active prose; the oldest whole blocks move out first. Empty: no cap.">
-        <span>Prose cap</span>
+      <label
+        className="field"
+        title="A character budget for user and assistant prose only: past it, the oldest whole prose blocks move out first. Tool output, thinking and markers are not affected. Empty: no cap."
+      >
+        <span>Prose cap (chars, prose only)</span>
         <input
           className="cap-input"
           type="number"
@@ -91,11 +100,22 @@ export function Toolbar() {
           onChange={(e) => setCapText(e.target.value)}
           onBlur={applyCap}
           onKeyDown={(e) => e.key === "Enter" && applyCap()}
-          aria-label="Prose cap in characters"
+          aria-label="Prose cap in characters (applies to prose only)"
         />
+        {prose !== null ? (
+          <span className="cap-hint dim" data-testid="prose-share">
+            prose is {prose < 1 && prose > 0 ? "<1" : Math.round(prose)}% of the active context
+          </span>
+        ) : null}
       </label>
-      <button type="button" disabled={disabled} onClick={() => void recompact({ fromPrevious: true })} title="Compact again, starting from the current checkpoint: every recovery id and hash must survive">
-        Recompact{view && view.round > 0 ? ` (round ${view.round + 1})` : ""}
+      <button
+        type="button"
+        disabled={disabled}
+        onClick={() => void recompact({ fromPrevious: true })}
+        data-testid="recompact-button"
+        title="Runs the strategy again on top of the result on screen, as an agent does at its next compaction: every recovery id and hash of the earlier round must survive."
+      >
+        Compact this result again (round {(view?.round ?? 0) + 2})
       </button>
       <button type="button" disabled={disabled} onClick={() => void recoverSelected()} title="Recover every payload of the selected message (Enter)">
         Recover in message
@@ -113,5 +133,7 @@ export function Toolbar() {
         Export checkpoint
       </button>
     </div>
+    <StrategyNote />
+    </>
   );
 }

@@ -7,6 +7,7 @@ import { EngineError, type EngineClient } from "../worker/client.ts";
 import type { LoadPreview, LoadSource, SessionSummary, ViewSummary } from "../worker/protocol.ts";
 import { writeDeepLink } from "./deep-links.ts";
 import { jumpToMessage, requestScroll } from "./navigation.ts";
+import { noteCheckrideCleared } from "./tokens.ts";
 import { client, get, initialShare, messageOf, ready, resetState, set, summaryEndpoint, viewId, type AppState, type ScreenState } from "./state.ts";
 
 export function connect(engine: EngineClient): void {
@@ -51,8 +52,7 @@ function pendingView(preview: LoadPreview): ViewSummary {
     options: compactOptions(),
     leafId: preview.leafId,
     stats: { proseSegments: 0, proseVerbatim: 0, payloads: 0, originalChars: 0, activeChars: 0, metadataFields: 0, capped: 0 },
-    composition: [],
-    estimatedTokens: { original: 0, active: 0 },
+    tokens: { tokenizer: "", exact: false, original: 0, active: 0, estimated: { original: 0, active: 0 }, composition: [], usage: null },
     round: 0,
     hasPrevious: false,
     compactMs: 0,
@@ -120,6 +120,7 @@ export async function loadSource(source: LoadSource): Promise<void> {
       crashed: null,
       showWarnings: false,
     });
+    noteCheckrideCleared(null);
     applyPendingLink(session);
   } catch (error) {
     if (get().loading?.id !== pending.id) return;
@@ -159,7 +160,8 @@ export async function recompact(changes: { strategy?: string; proseCap?: number 
     leafId: changes.leafId !== undefined ? changes.leafId : get().leafId,
   };
   const from = viewId();
-  set({ ...next, busy: changes.fromPrevious ? "Recompacting…" : "Compacting…" });
+  const hadResults = get().checkride.results !== null;
+  set({ ...next, busy: changes.fromPrevious ? "Compacting again…" : "Compacting…" });
   try {
     const view = await client().request({
       type: "compact",
@@ -167,10 +169,20 @@ export async function recompact(changes: { strategy?: string; proseCap?: number 
       params: { strategy: next.strategy, options: compactOptions(next.proseCap), leafId: next.leafId, fromPrevious: changes.fromPrevious, summaryEndpoint: summaryEndpoint() },
     }).promise;
     set({ ...showView(view, get().view?.leafId === view.leafId), busy: null });
+    noteCheckrideCleared(hadResults ? clearedBecause(changes) : null);
     writeDeepLink();
   } catch (error) {
     set({ busy: null, loadError: { name: get().session?.name ?? "", message: messageOf(error) } });
   }
+}
+
+/** Why a new view made the checkride results on screen stale, in the user's words. */
+function clearedBecause(changes: { strategy?: string; proseCap?: number | null; leafId?: string | null; fromPrevious?: boolean }): string {
+  if (changes.fromPrevious) return "the context was compacted again (round 2+)";
+  if (changes.strategy !== undefined) return "the strategy changed";
+  if (changes.proseCap !== undefined) return "the prose cap changed";
+  if (changes.leafId !== undefined) return "the branch changed";
+  return "the active context changed";
 }
 
 export function retryAfterCrash(): void {

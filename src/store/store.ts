@@ -24,3 +24,4 @@ export * from "./deep-links.ts";
 export * from "./checkride.ts";
 export * from "./share.ts";
 export * from "./presenter.ts";
+export { countViewTokens, figuresFor, noteCheckrideCleared, useTokens } from "./tokens.ts";

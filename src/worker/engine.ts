@@ -12,6 +12,7 @@ import { buildPaneModel, paneGeometry, projectRow, type PaneModel } from "./proj
 import { ROW_PAGE_SIZE, type CompactParams, type LoadSource, type Pane, type ResponseMap, type RowProjection, type StrategyOption, type ViewSummary } from "./protocol.ts";
 import { readSessionFiles, readSource } from "./read-source.ts";
 import { rowsOf } from "./services/inspect.ts";
+import { withRowTokens } from "./services/tokens.ts";
 import { withFetch, type Fetch } from "./services/evaluate.ts";
 import { summarizeSession } from "./summary.ts";
 import type { TaskContext } from "./task.ts";
@@ -163,7 +164,8 @@ export class SessionEngine {
       if (pane === "original") for (let i = Math.max(0, start); i < Math.min(end, preview.model.messages.length); i++) out.push(projectRow(preview.model, i, -1, false));
       return out;
     }
-    return rowsOf(this.screen(viewId).view, pane, start, end);
+    const { loaded, view } = this.screen(viewId);
+    return withRowTokens(rowsOf(view, pane, start, end), pane === "original" ? view.original : view.active, loaded.session);
   }
 
   /** The view a request names, with its session. */

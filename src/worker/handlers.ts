@@ -8,6 +8,8 @@ import type { Request, RequestOf, ResponseMap } from "./protocol.ts";
 import { checkrideScreen, roundsOnScreen } from "./services/evaluate.ts";
 import { detailOf, diffRow, locateMessage, recoverFrom, searchView } from "./services/inspect.ts";
 import { exportCheckpoint, exportRedacted, report, scan } from "./services/share.ts";
+import { equivalents } from "./services/equivalents.ts";
+import { exactTokens } from "./services/tokens.ts";
 import type { TaskContext } from "./task.ts";
 
 type Handler<T extends Request["type"]> = (engine: SessionEngine, request: RequestOf<T>, task: TaskContext) => ResponseMap[T] | Promise<ResponseMap[T]>;
@@ -17,6 +19,8 @@ export const HANDLERS: { [T in Request["type"]]: Handler<T> } = {
   load: (engine, { source, params }, task) => engine.load(source, params, task),
   compact: (engine, { view, params }) => engine.compact(view, params),
   rows: (engine, { view, pane, start, end }) => engine.rows(view, pane, start, end),
+  tokens: (engine, { view }, task) => exactTokens(engine.screen(view), cancelSignal(task)),
+  equivalents: (engine, { view }, task) => equivalents(engine.screen(view), cancelSignal(task)),
   detail: (engine, { view, pane, index, full }) => detailOf(engine.screen(view).view, pane, index, full),
   recover: (engine, { view, recoveryId, full }) => recoverFrom(engine.screen(view).view, recoveryId, full),
   search: (engine, { view, query }) => searchView(engine.screen(view).view, query),
@@ -31,6 +35,20 @@ export const HANDLERS: { [T in Request["type"]]: Handler<T> } = {
   // Cancels are answered by the worker before anything is queued; one reaching here found nothing to cancel.
   cancel: () => ({ cancelled: false }),
 };
+
+/** A task's cancel as the `{ aborted }` the core's slice counters read. */
+function cancelSignal(task: TaskContext): { readonly aborted: boolean } {
+  return {
+    get aborted() {
+      try {
+        task.checkCancelled();
+        return false;
+      } catch {
+        return true;
+      }
+    },
+  };
+}
 
 /** One request → its answer. */
 export function handleRequest<T extends Request["type"]>(engine: SessionEngine, request: RequestOf<T>, task: TaskContext): ResponseMap[T] | Promise<ResponseMap[T]> {

@@ -4,6 +4,7 @@
  * small projections and asks for full content when a row is opened.
  */
 import type { CheckpointStats } from "../../core/checkpoint.ts";
+import type { CompositionPart } from "../../core/composition.ts";
 import type { RoundsResult } from "../../core/evaluate/rounds.ts";
 import type { CheckrideResult } from "../../core/checkride/run.ts";
 import type { EndpointSettings } from "../../core/endpoint.ts";
@@ -41,6 +42,8 @@ export interface RowProjection {
   chars: number;
   blocks: RowBlockView[];
   hiddenBlocks: number;
+  /** Model-view tokens of this message (o200k), once the worker's tokenizer is loaded. */
+  tokens?: number;
   /** For a tool result: the call it answers and where that call is. */
   tool?: { callId?: string; name?: string; isError?: boolean; exitCode?: number; callRow: number };
   /** Active rows: the row of the source message in the original pane, -1 when none (e.g. a summary). */
@@ -108,15 +111,45 @@ export interface ViewSummary {
   options: Record<string, unknown>;
   leafId: string | null;
   stats: CheckpointStats;
-  /** What the active context is made of, in characters of JSON. */
-  composition: { label: string; chars: number }[];
-  estimatedTokens: { original: number; active: number };
+  /** Model-view tokens of the two panes and what the active one is made of (budgeted: parts may be estimated, and say so). */
+  tokens: ViewTokenFigures;
   round: number;
   hasPrevious: boolean;
   /** Wall-clock milliseconds the worker spent on this compaction and its two pane models. */
   compactMs: number;
   original: PaneGeometry;
   active: PaneGeometry;
+}
+
+/** Tokens of the model's view (core/tokens.ts), and the file's own usage beside them. */
+export interface ViewTokenFigures {
+  /** How the counts were made (TOKENIZER_LABEL). */
+  tokenizer: string;
+  /** False while some messages are estimated (chars ÷ 4) because the load's counting budget ran out. */
+  exact: boolean;
+  original: number;
+  active: number;
+  /** Of each figure, the part estimated as chars ÷ 4. */
+  estimated: { original: number; active: number };
+  composition: CompositionPart[];
+  /** The file's usage records against the model's view; null until the exact count is made. */
+  usage: {
+    turns: number;
+    /** The last recorded turn: what the file says the model read, and the model-view count of that same context. */
+    last: { line: number; recorded: number; input: number; cacheRead: number; cacheWrite: number; modelView: number } | null;
+    notInTranscriptAtFirstTurn: number | null;
+    contextWindow: number | null;
+    notes: string[];
+  } | null;
+}
+
+/** Strategies that leave exactly the same active context as the view's, and why (services/equivalents.ts). */
+export interface Equivalents {
+  strategy: string;
+  same: { strategy: string; label: string; reason: string }[];
+  compared: boolean;
+  /** Why no comparison was made, when it was not. */
+  why: string | null;
 }
 
 export interface DisplayBlock {
@@ -209,6 +242,8 @@ export type Request =
   | { type: "cancel"; target: number }
   | ({ type: "compact"; params: CompactParams } & AboutView)
   | ({ type: "rows"; pane: Pane; start: number; end: number } & AboutView)
+  | ({ type: "tokens" } & AboutView)
+  | ({ type: "equivalents" } & AboutView)
   | ({ type: "detail"; pane: Pane; index: number; full: boolean } & AboutView)
   | ({ type: "recover"; recoveryId: string; full: boolean } & AboutView)
   | ({ type: "search"; query: string } & AboutView)
@@ -236,6 +271,8 @@ export interface ResponseMap {
   cancel: { cancelled: boolean };
   compact: ViewSummary;
   rows: RowProjection[];
+  tokens: ViewTokenFigures;
+  equivalents: Equivalents;
   detail: MessageDetail;
   recover: RecoveryResult;
   search: { original: number[]; active: number[]; total: number; capped: boolean };

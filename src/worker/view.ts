@@ -8,7 +8,7 @@ import type { EndpointConfig } from "../../core/endpoint.ts";
 import type { Session } from "../../core/model.ts";
 import type { Finding } from "../../core/redact.ts";
 import { alignPanes, type Alignment } from "./alignment.ts";
-import { LOAD_COUNT_BUDGET_MS, composition } from "../../core/composition.ts";
+import { budgetedTokens } from "./services/tokens.ts";
 import { buildPaneModel, paneGeometry, type PaneModel } from "./projection.ts";
 import type { CompactParams, SessionSummary, ViewSummary } from "./protocol.ts";
 
@@ -61,8 +61,7 @@ export async function buildView(session: Session, source: Pick<SessionSummary, "
     options: checkpoint.strategy.options,
     leafId: params.leafId,
     stats: checkpoint.stats,
-    composition: composition(checkpoint.active, session.format, { budgetMs: LOAD_COUNT_BUDGET_MS }),
-    estimatedTokens: { original: Math.ceil(checkpoint.stats.originalChars / 4), active: Math.ceil(checkpoint.stats.activeChars / 4) },
+    tokens: budgetedTokens(session, original.messages, checkpoint.active),
     round,
     hasPrevious: previous !== undefined,
     compactMs: 0,
