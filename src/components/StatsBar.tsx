@@ -40,7 +40,7 @@ export function StatsBar() {
           </dd>
         </div>
         <div className="stats-usage">
-          <dt>Last turn, as the file records it</dt>
+          <dt>Last turn: what the file records · the model's view of it</dt>
           <RecordedUsage figures={figures} />
         </div>
         <div>

@@ -125,6 +125,26 @@ describeWithFixtures("token figures in Chromium on real sessions", () => {
     await opened.context.close();
   }, 240_000);
 
+  it("the picker says when two strategies give the same active context, and why (computed from the checkpoints)", async () => {
+    const opened = await openApp(harness);
+    const { page } = opened;
+    await page.getByLabel("Open a demo session").selectOption("demos/openai-rename.json");
+    await page.locator(".stats[data-tokens-exact=true]").waitFor({ timeout: 60_000 });
+    const same = page.getByTestId("strategy-same");
+    await same.waitFor({ timeout: 60_000 });
+    const text = (await same.textContent()) ?? "";
+    expect(text).toContain("Brief");
+    expect(text).toMatch(/nothing was briefed/);
+    // Switching to Brief: the note names Transparent back.
+    await page.getByTestId("strategy-select").selectOption("brief");
+    await page.waitForFunction(() => document.querySelector("[data-testid=strategy-same]")?.textContent?.includes("Transparent"), undefined, { timeout: 60_000 });
+    // Labels in the picker are whole words (short labels; the long description is in the note).
+    const labels = await page.getByTestId("strategy-select").locator("option").allTextContents();
+    expect(labels.every((label) => label.length <= 16)).toBe(true);
+    await page.screenshot({ path: join(SCREENSHOTS, "tokens-same-result.png") });
+    await opened.context.close();
+  }, 120_000);
+
   it("screenshots: light and dark at 1440 and 1024", async () => {
     await shoot(CLAUDE, "claude");
     await shoot(CODEX, "codex");

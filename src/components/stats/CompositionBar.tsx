@@ -9,7 +9,10 @@ const COLORS: Record<string, string> = {
   toolOutput: "var(--c4)",
   thinking: "var(--c5)",
   markers: "var(--c6)",
-  summaries: "var(--c7)",
+  summaries: "#c99a06",
+  instructions: "#c2185b",
+  images: "#7c8f00",
+  other: "var(--c7)",
 };
 
 export function CompositionBar({ figures }: { figures: ViewTokenFigures }) {

@@ -34,7 +34,7 @@ export function RecordedUsage({ figures }: { figures: ViewTokenFigures }) {
   const last = usage.last;
   const windowText = window !== null ? (
     <>
-      {" "}of a <span data-testid="stats-context-window">{formatCount(window)}</span>-token window{last ? ` (${((last.recorded / window) * 100).toFixed(0)}%)` : ""}
+      {" "}of a <span data-testid="stats-context-window">{formatCount(window)}</span>-token window ({last ? `${((last.recorded / window) * 100).toFixed(0)}%, ` : ""}stated in the file)
     </>
   ) : (
     <span className="dim" data-testid="stats-context-window" data-stated="false">
@@ -54,13 +54,24 @@ export function RecordedUsage({ figures }: { figures: ViewTokenFigures }) {
     <>
       <dd>
         <span title={`The file's own usage record on line ${last.line}: ${split}.`}>
-          the file's <span data-testid="stats-recorded-input">{formatCount(last.recorded)}</span> in
+          <span data-testid="stats-recorded-input">{formatCount(last.recorded)}</span> in (the file's)
         </span>
         {windowText} · model view of that context <span data-testid="stats-lastturn-view">{formatCount(last.modelView)}</span>
       </dd>
-      <dd className="dim stats-why" data-testid="stats-usage-explainer" title={usage.notes.join("\n") || undefined}>
+      <dd className="dim stats-why" data-testid="stats-usage-explainer">
         {differenceLine(last.recorded, last.modelView, usage.notInTranscriptAtFirstTurn)}
-        {usage.notes.length > 0 ? ` ${usage.notes.length === 1 ? "Note" : "Notes"}: ${usage.notes.join("; ")}.` : ""}
+        {usage.notes.length > 0 ? (
+          <details className="usage-notes">
+            <summary>
+              {usage.notes.length} note{usage.notes.length > 1 ? "s" : ""} on the file's figures
+            </summary>
+            <ul>
+              {usage.notes.map((note) => (
+                <li key={note}>{note}</li>
+              ))}
+            </ul>
+          </details>
+        ) : null}
       </dd>
     </>
   );
@@ -69,8 +80,8 @@ export function RecordedUsage({ figures }: { figures: ViewTokenFigures }) {
 function differenceLine(recorded: number, view: number, firstTurnGap: number | null): string {
   const gap = recorded - view;
   if (gap >= 0) {
-    const first = firstTurnGap !== null && firstTurnGap > 0 ? ` (≈${formatCount(firstTurnGap)} on the first turn)` : "";
-    return `The file counts ${formatCount(gap)} more: it includes the system prompt and tool definitions, which are not in the transcript${first}.`;
+    const first = firstTurnGap !== null && firstTurnGap > 0 ? ` (≈${formatCount(firstTurnGap)} at the first turn)` : "";
+    return `The file's figure is ${formatCount(gap)} higher: it includes the system prompt and tool definitions, which are not in the transcript${first}.`;
   }
   return `The model view counts ${formatCount(-gap)} more than the file records: the tokenizers differ, or the file's usage for that turn is incomplete (Claude Code zeroes usage on messages carried over by a resume).`;
 }
