@@ -33,7 +33,10 @@ export function StatsBar() {
         <div>
           <dt>Active</dt>
           <dd>
-            <TokenCount tokens={figures.active} estimated={figures.estimated.active} testId="stats-active-tokens" /> ({(ratio * 100).toFixed(1)}%)
+            <TokenCount tokens={figures.active} estimated={figures.estimated.active} testId="stats-active-tokens" />{" "}
+            <span title={ratio > 1 ? "Larger than the original: what replaced the moved-out content (markers, a brief, a summary slot) costs more tokens than that content did." : "Share of the original branch's tokens."}>
+              ({(ratio * 100).toFixed(1)}%{ratio > 1 ? ": what replaced the moved-out content is larger" : ""})
+            </span>
             <span className="dim">
               {" "}· <span data-testid="stats-active-chars">{formatCount(stats.activeChars)}</span> chars
             </span>

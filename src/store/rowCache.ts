@@ -76,6 +76,12 @@ export class RowCache {
   }
 
   /** A row if its page is cached; reading never changes the cache. */
+  /** True when a fetched row came before the worker could count its tokens. */
+  lacksTokens(): boolean {
+    for (const rows of this.pages.values()) if (rows.some((row) => row.tokens === undefined)) return true;
+    return false;
+  }
+
   peek(index: number): RowProjection | undefined {
     return this.pages.get(Math.floor(index / PAGE_SIZE))?.[index % PAGE_SIZE];
   }

@@ -34,7 +34,7 @@ export function RecordedUsage({ figures }: { figures: ViewTokenFigures }) {
   const last = usage.last;
   const windowText = window !== null ? (
     <>
-      {" "}of a <span data-testid="stats-context-window">{formatCount(window)}</span>-token window ({last ? `${((last.recorded / window) * 100).toFixed(0)}%, ` : ""}stated in the file)
+      {last ? `, ${((last.recorded / window) * 100).toFixed(0)}% of` : " ·"} a <span data-testid="stats-context-window">{formatCount(window)}</span>-token window (stated in the file)
     </>
   ) : (
     <span className="dim" data-testid="stats-context-window" data-stated="false">
@@ -54,12 +54,13 @@ export function RecordedUsage({ figures }: { figures: ViewTokenFigures }) {
     <>
       <dd>
         <span title={`The file's own usage record on line ${last.line}: ${split}.`}>
-          <span data-testid="stats-recorded-input">{formatCount(last.recorded)}</span> in (the file's)
+          file: <span data-testid="stats-recorded-input">{formatCount(last.recorded)}</span> tokens in
         </span>
-        {windowText} · model view of that context <span data-testid="stats-lastturn-view">{formatCount(last.modelView)}</span>
+        {windowText} · model's view of the same context: <span data-testid="stats-lastturn-view">{formatCount(last.modelView)}</span>
       </dd>
       <dd className="dim stats-why" data-testid="stats-usage-explainer">
         {differenceLine(last.recorded, last.modelView, usage.notInTranscriptAtFirstTurn)}
+        {usage.notes.length > 0 ? " " : null}
         {usage.notes.length > 0 ? (
           <details className="usage-notes">
             <summary>
