@@ -76,10 +76,13 @@ export class RowCache {
   }
 
   /** A row if its page is cached; reading never changes the cache. */
-  /** True when a fetched row came before the worker could count its tokens. */
-  lacksTokens(): boolean {
-    for (const rows of this.pages.values()) if (rows.some((row) => row.tokens === undefined)) return true;
-    return false;
+  /** Fetches again the pages whose rows came before the worker could count their tokens (shown meanwhile). */
+  refetchLackingTokens(client: EngineClient): void {
+    for (const [page, rows] of [...this.pages]) {
+      if (!rows.some((row) => row.tokens === undefined)) continue;
+      this.stale.add(page);
+      this.ensure(client, page * PAGE_SIZE, page * PAGE_SIZE);
+    }
   }
 
   peek(index: number): RowProjection | undefined {

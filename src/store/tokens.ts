@@ -38,8 +38,8 @@ export async function countViewTokens(viewId: number): Promise<void> {
     // Rows fetched before the worker's tokenizer was loaded have no counts: fetch them again.
     const { rowCaches, view } = getApp();
     if (view?.id === viewId) {
-      if (rowCaches.original.lacksTokens()) rowCaches.original.refresh(viewId);
-      if (rowCaches.active.lacksTokens()) rowCaches.active.refresh(viewId);
+      rowCaches.original.refetchLackingTokens(client());
+      rowCaches.active.refetchLackingTokens(client());
     }
     await compareStrategies(viewId);
   } catch (error) {
