@@ -2,7 +2,7 @@ import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
 import { App } from "./components/App.tsx";
 import { DEMOS, demoSource } from "./demos.ts";
-import { connect, loadSource, parseDeepLink, setPendingLink } from "./store/store.ts";
+import { connect, loadSource, parseDeepLink, setKeyEdits, setPendingLink } from "./store/store.ts";
 import { WorkerClient } from "./worker/client.ts";
 import "./styles.css";
 import { installConnectPolicy } from "./csp.ts";
@@ -14,6 +14,7 @@ connect(new WorkerClient(() => new Worker(new URL("./worker/session.worker.ts", 
 
 const link = parseDeepLink(window.location.hash);
 setPendingLink(link);
+if (link.edits) setKeyEdits(link.edits);
 // Open on something useful: the first demo, unless the link names a file the user has to drop.
 if (!link.file) {
   const demo = DEMOS[0]!;

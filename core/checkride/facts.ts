@@ -70,7 +70,7 @@ function spanSource(message: Message, spans: readonly TextSpan[]): FactSource {
   const first = spans[0]!;
   const last = spans[spans.length - 1]!;
   const text = textOf(message).slice(first.start, last.end);
-  return { messageId: message.id, ...(message.line !== undefined ? { line: message.line } : {}), span: [first.start, last.end], quote: text };
+  return { messageId: message.id, ...(message.line !== undefined ? { line: message.line } : {}), span: [first.start, last.end], quote: text, role: message.role };
 }
 
 interface Result {

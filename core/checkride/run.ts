@@ -3,6 +3,7 @@ import type { Message } from "../model.ts";
 import { contextLines, contextText } from "./context.ts";
 import { extractFacts, type Facts } from "./facts.ts";
 import { buildProbes } from "./probes.ts";
+import { applyKeyEdits, factMet, type KeyEdits } from "./key-edits.ts";
 import type { FactSource } from "./source.ts";
 import { endpointReader, literalReader, type EndpointConfig, type ReaderAnswers } from "./readers.ts";
 
@@ -20,6 +21,10 @@ export interface ProbeResult {
   note?: string;
   /** Where the answer key's facts came from in the session (message, line, span, quote). */
   sources?: FactSource[];
+  /** The answer key fact by fact: its source, whether the user added it, and whether the answer met it. */
+  facts?: { text: string; source?: FactSource; added?: boolean; met?: boolean }[];
+  /** The user struck or added facts of this probe's key. */
+  edited?: boolean;
 }
 
 export interface CheckrideResult {
@@ -30,6 +35,8 @@ export interface CheckrideResult {
   probes: ProbeResult[];
   passed: number;
   asked: number;
+  /** Why this target was not graded (a summary tier with no model to write the summary). */
+  needsModel?: string;
 }
 
 export interface CheckrideOptions {
@@ -37,6 +44,8 @@ export interface CheckrideOptions {
   endpoint?: EndpointConfig;
   memory?: string;
   cwd?: string;
+  /** The user's edits of the answer key (struck and added facts). */
+  edits?: KeyEdits;
 }
 
 export const SCORE_LABELS = {
@@ -45,7 +54,7 @@ export const SCORE_LABELS = {
 } as const;
 
 export async function runCheckride(strategy: string, branch: readonly Message[], active: readonly Message[], options: CheckrideOptions, facts?: Facts): Promise<CheckrideResult> {
-  const probes = buildProbes(facts ?? extractFacts(branch, { cwd: options.cwd, memory: options.memory }));
+  const probes = buildProbes(facts ?? extractFacts(branch, { cwd: options.cwd, memory: options.memory })).map((probe) => applyKeyEdits(probe, options.edits));
   let answers: ReaderAnswers;
   if (options.reader === "endpoint") {
     if (!options.endpoint) throw new Error("the endpoint reader needs an endpoint URL and a model");
@@ -54,12 +63,14 @@ export async function runCheckride(strategy: string, branch: readonly Message[],
     answers = literalReader(probes, contextLines(active));
   }
   const results: ProbeResult[] = probes.map((probe) => {
-    const base = { id: probe.id, question: probe.question, expected: probe.expected, ...(probe.sources?.length ? { sources: probe.sources } : {}) };
+    const keyFacts = probe.facts.map((f) => ({ text: f.text, ...(f.source ? { source: f.source } : {}), ...(f.added ? { added: true } : {}) }));
+    const base = { id: probe.id, question: probe.question, expected: probe.expected, ...(probe.sources?.length ? { sources: probe.sources } : {}), facts: keyFacts, ...(probe.edited ? { edited: true } : {}) };
     if (probe.expected === null) return { ...base, status: "skipped", answer: "", evidence: [], matched: [], note: probe.skipReason };
     const answer = answers[probe.id] ?? { answer: "", evidence: [], inconclusive: "the reader gave no answer" };
     if (answer.inconclusive) return { ...base, status: "inconclusive", answer: answer.answer, evidence: [], matched: [], note: answer.inconclusive };
     const grade = probe.grade(answer.answer);
-    return { ...base, status: grade.pass ? "pass" : "fail", answer: answer.answer, evidence: answer.evidence, matched: grade.matched };
+    const facts = probe.facts.map((f, i) => ({ ...keyFacts[i]!, met: factMet(f, grade.matched) }));
+    return { ...base, facts, status: grade.pass ? "pass" : "fail", answer: answer.answer, evidence: answer.evidence, matched: grade.matched };
   });
   const passed = results.filter((r) => r.status === "pass").length;
   const asked = results.filter((r) => r.status === "pass" || r.status === "fail").length;

@@ -27,6 +27,8 @@ export interface EvaluationRequest {
   summaryEndpoint?: EndpointConfig;
   /** A checkpoint already made for this strategy (the app's view on screen, with its round): graded instead of compacting again. */
   reuse?: (strategy: string) => Checkpoint | undefined;
+  /** Told before each strategy and after each graded target; may throw to cancel (awaited, so it may yield). */
+  progress?: (step: { done: number; total: number; label: string }) => void | Promise<void>;
 }
 
 export interface StrategyEvaluation {
@@ -45,14 +47,29 @@ export async function* evaluateSession(session: Session, request: EvaluationRequ
   const branch = session.branch(leafId);
   const options = { ...request.checkride, cwd: request.checkride.cwd ?? sessionCwd(session) };
   const facts = extractFacts(branch, factOptions(session, options.cwd, options.memory));
+  let done = 0;
+  const total = names.length;
   for (const name of names) {
+    await request.progress?.({ done, total, label: `compacting with ${name}` });
     const checkpoint =
       request.reuse?.(name) ??
       (await compactSession(session, request.source ?? NO_SOURCE, { strategy: name, options: request.strategyOptions ?? {}, leafId, endpoint: request.summaryEndpoint }));
     const results: CheckrideResult[] = [];
-    for (const target of checkrideTargets(checkpoint)) results.push(await runCheckride(target.name, branch, target.active, options, facts));
+    for (const target of checkrideTargets(checkpoint)) {
+      await request.progress?.({ done, total, label: `grading ${target.name}` });
+      const result = await runCheckride(target.name, branch, target.needsModel ? [] : target.active, { ...options, reader: target.needsModel ? "literal" : options.reader }, facts);
+      results.push(target.needsModel ? needsModel(result, target.needsModel, options.reader) : result);
+    }
+    done++;
+    await request.progress?.({ done, total, label: `graded ${name}` });
     yield { strategy: name, checkpoint, results };
   }
+}
+
+/** A target that cannot be graded without a model: every probe skipped with the reason, not a failure. */
+function needsModel(result: CheckrideResult, reason: string, reader: CheckrideResult["reader"]): CheckrideResult {
+  const probes = result.probes.map((p) => ({ ...p, status: "skipped" as const, answer: "", evidence: [], matched: [], note: reason, facts: p.facts?.map(({ met: _met, ...f }) => f) }));
+  return { ...result, reader, probes, passed: 0, asked: 0, needsModel: reason };
 }
 
 /** The checkride alone: every result of every strategy, in order. */

@@ -115,16 +115,16 @@ export function renderHtml(report: ReportData): string {
     })
     .join("\n");
   const matrix = report.checkride
-    .map((r) => `<tr><th>${e(r.strategy)}</th>${r.probes.map((p) => `<td class="${p.status}" title="${e(p.id)}: ${p.status}">${p.status === "pass" ? "✓" : p.status === "fail" ? "✗" : p.status === "inconclusive" ? "?" : "–"}</td>`).join("")}<td data-score="${e(r.strategy)}">${r.passed}/${r.asked}</td></tr>`)
+    .map((r) => `<tr><th>${e(r.strategy)}</th>${r.probes.map((p) => `<td class="${p.status}" title="${e(p.id)}: ${p.status}">${p.status === "pass" ? "✓" : p.status === "fail" ? "✗" : p.status === "inconclusive" ? "?" : "–"}</td>`).join("")}<td data-score="${e(r.strategy)}">${r.needsModel ? "needs a model" : `${r.passed}/${r.asked}`}</td></tr>`)
     .join("\n");
   const cards = report.checkride
     .map(
-      (r) => `<section class="card"><h3>${e(r.strategy)} <span data-card-score="${e(r.strategy)}">${r.passed}/${r.asked}</span> <span class="dim">facts present in context (literal reader)</span></h3>
+      (r) => `<section class="card"><h3>${e(r.strategy)} <span data-card-score="${e(r.strategy)}">${r.needsModel ? "needs a model" : `${r.passed}/${r.asked}`}</span> <span class="dim">facts present in context (literal reader)</span></h3>
 <table><tr><th>probe</th><th>status</th><th>answer key</th><th>reader's answer</th></tr>
 ${r.probes
   .map(
     (p) =>
-      `<tr data-probe-id="${e(p.id)}" data-status="${p.status}"><td><strong>${e(p.id)}</strong><div class="dim">${e(p.question)}</div></td><td class="${p.status}">${p.status}</td><td>${e(p.expected ?? p.note ?? "")}</td><td><div class="answer">${e(p.answer)}</div></td></tr>`,
+      `<tr data-probe-id="${e(p.id)}" data-status="${p.status}"><td><strong>${e(p.id)}</strong><div class="dim">${e(p.question)}</div></td><td class="${p.status}">${p.status}</td><td>${e(p.expected ?? p.note ?? "")}${p.edited ? ' <span class="dim">(edited by the user)</span>' : ""}</td><td><div class="answer">${e(p.answer)}</div></td></tr>`,
   )
   .join("\n")}
 </table></section>`,
@@ -162,7 +162,7 @@ ${strategyRows}
 </table>
 <h2>Checkride</h2>
 <p class="dim">A reader holding only the active context is asked fixed questions; the answer key comes from the session record (tool calls, exit codes, user messages), never from a model. The literal reader quotes what is present: its score says which facts are in the context, not what a model would recall. A probe without ground truth is skipped.</p>
-<table class="matrix"><tr><th>strategy</th>${ids.map((id) => `<th>${e(id)}</th>`).join("")}<th>score</th></tr>
+${report.keyEdits ? `<p class="notice" data-key-edits>Answer key edited by the user (the scores use the edited key): ${[...report.keyEdits.struck.map((x) => `struck from ${e(x.probe)}: “${e(x.fact)}”`), ...report.keyEdits.added.map((x) => `added to ${e(x.probe)}: “${e(x.text)}”`)].join("; ")}.</p>\n` : ""}<table class="matrix"><tr><th>strategy</th>${ids.map((id) => `<th>${e(id)}</th>`).join("")}<th>score</th></tr>
 ${matrix}
 </table>
 <div class="cards">${cards}</div>

@@ -39,8 +39,14 @@ export function renderMarkdown(report: ReportData): string {
   lines.push("");
   lines.push(`| strategy | ${ids.join(" | ")} | score |`);
   lines.push(`|---|${ids.map(() => "---").join("|")}|---|`);
-  for (const r of report.checkride) lines.push(`| ${mdEscape(r.strategy)} | ${r.probes.map((p) => CELL[p.status]).join(" | ")} | ${r.passed}/${r.asked} |`);
+  for (const r of report.checkride) lines.push(`| ${mdEscape(r.strategy)} | ${r.probes.map((p) => CELL[p.status]).join(" | ")} | ${r.needsModel ? "needs a model" : `${r.passed}/${r.asked}`} |`);
   lines.push("");
+  if (report.keyEdits) {
+    lines.push("**Answer key edited by the user** (scores above use the edited key):");
+    for (const s of report.keyEdits.struck) lines.push(`- struck from ${mdEscape(s.probe)}: ${mdEscape(s.fact)}`);
+    for (const a of report.keyEdits.added) lines.push(`- added to ${mdEscape(a.probe)}: ${mdEscape(a.text)}`);
+    lines.push("");
+  }
   lines.push("✅ pass · ❌ fail · – skipped (no ground truth) · ❔ inconclusive. Facts come from the session record, never from a model.");
   return lines.join("\n") + "\n";
 }

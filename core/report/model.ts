@@ -6,6 +6,7 @@
  */
 import type { Checkpoint, CheckpointStats } from "../checkpoint.ts";
 import type { CheckrideResult } from "../checkride/run.ts";
+import { hasEdits, type KeyEdits } from "../checkride/key-edits.ts";
 import { composition, type CompositionPart } from "../composition.ts";
 import { evaluateSession } from "../evaluate/evaluate.ts";
 import { displayText } from "../message-text.ts";
@@ -38,6 +39,8 @@ export interface ReportData {
   source: { name: string; bytes: number; sha256: string; format: string; formatVersion: string | null; leafId: string | null; branchMessages: number; toolCalls: number; warnings: number };
   strategies: ReportStrategy[];
   checkride: CheckrideResult[];
+  /** The user's edits of the answer key, when any: the report marks them "edited by the user". */
+  keyEdits?: KeyEdits;
   primary: string;
   original: ReportRow[];
   active: ReportRow[];
@@ -58,7 +61,7 @@ export function messageText(message: Message): string {
 export async function buildReport(
   session: Session,
   file: { name: string; bytes: number; sha256: string },
-  options: { strategies: string[]; leafId?: string | null; strategyOptions?: Record<string, unknown>; redact?: readonly Finding[]; memory?: string },
+  options: { strategies: string[]; leafId?: string | null; strategyOptions?: Record<string, unknown>; redact?: readonly Finding[]; memory?: string; edits?: KeyEdits },
 ): Promise<ReportData> {
   await loadTokenizer();
   const leafId = options.leafId ?? session.defaultLeafId;
@@ -73,7 +76,7 @@ export async function buildReport(
     leafId,
     strategyOptions: options.strategyOptions,
     source: file,
-    checkride: { reader: "literal", memory: options.memory },
+    checkride: { reader: "literal", memory: options.memory, edits: options.edits },
   });
   for await (const { strategy: name, checkpoint, results } of evaluations) {
     if (strategies.length === 0) primaryActive = checkpoint.active;
@@ -105,6 +108,7 @@ export async function buildReport(
     },
     strategies,
     checkride: maskValue(checkride, masks),
+    ...(hasEdits(options.edits) ? { keyEdits: maskValue(options.edits, masks) } : {}),
     primary: options.strategies[0]!,
     original: rows(branch, false),
     active: rows(primaryActive, true),

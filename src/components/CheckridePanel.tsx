@@ -4,101 +4,10 @@
  * strategies × probes matrix, and the score over recompaction rounds.
  */
 import { CheckrideCleared } from "./strategy/CheckrideCleared.tsx";
-import type { CheckrideResult, ProbeResult } from "../../core/checkride/run.ts";
 import { allowedEndpointOrigins, originOf, setEndpointAllowed } from "../csp.ts";
-import { chosenStrategyNames, jumpToMessage, recompact, runCheckride, runRoundsNow, setCheckride, setCheckrideSettings, setRounds, useApp } from "../store/store.ts";
-
-const STATUS_LABEL: Record<ProbeResult["status"], string> = { pass: "pass", fail: "fail", skipped: "skipped", inconclusive: "inconclusive" };
-
-function ProbeRow({ probe }: { probe: ProbeResult }) {
-  return (
-    <tr data-testid="probe-row" data-probe-id={probe.id} data-status={probe.status} className={`probe probe-${probe.status}`}>
-      <td>
-        <span className={`status status-${probe.status}`}>{STATUS_LABEL[probe.status]}</span>
-      </td>
-      <td>
-        <strong>{probe.id}</strong>
-        <div className="dim small-text">{probe.question}</div>
-      </td>
-      <td className="key">{probe.expected ?? <span className="dim">{probe.note}</span>}</td>
-      <td className="answer">
-        {probe.status === "inconclusive" ? <span className="dim">{probe.note}</span> : probe.answer ? <pre className="pre answer-text">{probe.answer}</pre> : null}
-        {probe.evidence.length > 0 ? (
-          <div className="evidence">
-            evidence:{" "}
-            {probe.evidence.map((id) => (
-              <button key={id} type="button" className="link-button mono" onClick={() => void jumpToMessage(id)} title="Show this message">
-                {id}
-              </button>
-            ))}
-          </div>
-        ) : null}
-      </td>
-    </tr>
-  );
-}
-
-function ScoreCard({ result }: { result: CheckrideResult }) {
-  const label = result.reader === "literal" ? "facts present in context" : `answered correctly by ${useApp.getState().checkride.settings.model || "the model"}`;
-  return (
-    <section className="score-card" aria-label={`Checkride of ${result.strategy}`}>
-      <h3>
-        {result.strategy}{" "}
-        <span data-testid="checkride-score" data-strategy={result.strategy} className="score">
-          {result.passed}/{result.asked}
-        </span>{" "}
-        <span className="dim">{label}</span>
-      </h3>
-      <table className="probes">
-        <thead>
-          <tr>
-            <th>status</th>
-            <th>probe</th>
-            <th>answer key (from the record)</th>
-            <th>reader's answer</th>
-          </tr>
-        </thead>
-        <tbody>
-          {result.probes.map((probe) => (
-            <ProbeRow key={probe.id} probe={probe} />
-          ))}
-        </tbody>
-      </table>
-    </section>
-  );
-}
-
-function Matrix({ results }: { results: CheckrideResult[] }) {
-  const ids = results[0]?.probes.map((p) => p.id) ?? [];
-  return (
-    <table className="matrix" aria-label="Strategies by probes">
-      <thead>
-        <tr>
-          <th>strategy</th>
-          {ids.map((id) => (
-            <th key={id}>{id}</th>
-          ))}
-          <th>score</th>
-        </tr>
-      </thead>
-      <tbody>
-        {results.map((result) => (
-          <tr key={result.strategy}>
-            <th>{result.strategy}</th>
-            {result.probes.map((probe) => (
-              <td key={probe.id} className={`cell cell-${probe.status}`} title={`${probe.id}: ${probe.status}`}>
-                {probe.status === "pass" ? "✓" : probe.status === "fail" ? "✗" : probe.status === "inconclusive" ? "?" : "–"}
-              </td>
-            ))}
-            <td>
-              {result.passed}/{result.asked}
-            </td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
-  );
-}
+import { chosenStrategyNames, recompact, runCheckride, runRoundsNow, setCheckride, setCheckrideSettings, setRounds, useApp } from "../store/store.ts";
+import { CheckrideProgress, KeyEditsLine, ReaderExplanation } from "./checkride/Status.tsx";
+import { Matrix, ScoreCard } from "./checkride/ScoreCard.tsx";
 
 function History() {
   const history = useApp((s) => s.checkride.history);
@@ -297,10 +206,9 @@ export function CheckridePanel() {
         </button>
       </div>
       {settings.reader === "endpoint" ? <EndpointSettings /> : null}
-      <p className="dim small-text">
-        Facts come from the record (tool calls, exit codes, user messages, your memory.md), never from a model. A probe without ground truth is skipped. The literal reader
-        searches the context and quotes what it finds: its score says which facts are <em>present</em>, not what a model would recall.
-      </p>
+      <ReaderExplanation reader={settings.reader} />
+      <CheckrideProgress />
+      <KeyEditsLine />
       {checkride.error ? (
         <div className="banner error" role="alert">
           The checkride failed: {checkride.error}
@@ -312,7 +220,7 @@ export function CheckridePanel() {
           <Matrix results={checkride.results} />
           <div className="score-cards">
             {checkride.results.map((result) => (
-              <ScoreCard key={result.strategy} result={result} />
+              <ScoreCard key={result.strategy} result={result} model={settings.model} />
             ))}
           </div>
         </>

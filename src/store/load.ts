@@ -5,6 +5,7 @@
  */
 import { EngineError, type EngineClient } from "../worker/client.ts";
 import type { LoadPreview, LoadSource, SessionSummary, ViewSummary } from "../worker/protocol.ts";
+import { checkrideForView } from "./checkride.ts";
 import { writeDeepLink } from "./deep-links.ts";
 import { jumpToMessage, requestScroll } from "./navigation.ts";
 import { noteCheckrideCleared } from "./tokens.ts";
@@ -34,7 +35,7 @@ function showView(view: ViewSummary, sameOriginal = false): Partial<AppState> {
   if (sameOriginal) rowCaches.original.refresh(view.id);
   else rowCaches.original.reset(view.id);
   rowCaches.active.reset(view.id);
-  const checkride = { ...get().checkride, results: null, error: null };
+  const checkride = { ...get().checkride, ...checkrideForView(view, get().view) };
   return { view, recovered: {}, expandedThinking: {}, selected: null, detail: null, search: null, checkride };
 }
 
@@ -110,7 +111,7 @@ export async function loadSource(source: LoadSource): Promise<void> {
       ...shown,
       beforePreview: null,
       share: initialShare,
-      checkride: { ...shown.checkride!, history: [] },
+      checkride: { ...shown.checkride!, history: [], cache: {}, cleared: null },
       loading: null,
       session,
       lastSource: source,

@@ -6,6 +6,7 @@
  */
 import { create } from "zustand";
 import type { CheckrideResult } from "../../core/checkride/run.ts";
+import type { KeyEdits } from "../../core/checkride/key-edits.ts";
 import type { RoundsResult } from "../../core/evaluate/rounds.ts";
 import type { EndpointSettings } from "../../core/endpoint.ts";
 import type { Role } from "../../core/model.ts";
@@ -64,6 +65,16 @@ export interface CheckrideState {
   /** Scores per compaction round of this session, for the history chart. */
   history: { round: number; strategy: string; reader: string; passed: number; asked: number }[];
   rounds: { running: boolean; count: number; plantText: string; plantAt: number; result: RoundsResponse | null; error: string | null };
+  /** The running checkride's request and how far it got. */
+  task: { id: number; done: number; total: number; label: string } | null;
+  /** Struck and added facts of the answer key (in the URL hash and the report). */
+  edits: KeyEdits;
+  /** Results per view (session, branch, strategy, cap, round, reader, key): re-opening is instant. */
+  cache: Record<string, CheckrideResult[]>;
+  /** Why results on screen were cleared (a strategy or branch change), until the next run. */
+  cleared: string | null;
+  /** The fact whose source was last jumped to (probe id + fact index), highlighted in its row. */
+  focused: { strategy: string; probe: string; index: number } | null;
 }
 
 export interface ShareState {
@@ -81,6 +92,8 @@ export interface DeepLink {
   message?: string;
   strategy?: string;
   leaf?: string;
+  /** The user's edits of the checkride's answer key. */
+  edits?: KeyEdits;
 }
 
 /** What the screen shows of one view: put back whole when a load that replaced it is cancelled or fails. */
@@ -158,6 +171,11 @@ function initialState(): AppState {
       settings: { strategies: [], reader: "literal", endpointUrl: "", model: "", apiKey: "", timeoutSeconds: 120, summaries: false, memory: null },
       history: [],
       rounds: { running: false, count: 4, plantText: "", plantAt: 0, result: null, error: null },
+      task: null,
+      edits: { struck: [], added: [] },
+      cache: {},
+      cleared: null,
+      focused: null,
     },
     share: initialShare,
     presenting: false,

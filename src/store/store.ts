@@ -22,6 +22,7 @@ export * from "./load.ts";
 export * from "./navigation.ts";
 export * from "./deep-links.ts";
 export * from "./checkride.ts";
+export * from "./answer-key.ts";
 export * from "./share.ts";
 export * from "./presenter.ts";
 export { countViewTokens, figuresFor, noteCheckrideCleared, useTokens } from "./tokens.ts";

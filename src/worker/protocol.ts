@@ -7,6 +7,7 @@ import type { CheckpointStats } from "../../core/checkpoint.ts";
 import type { CompositionPart } from "../../core/composition.ts";
 import type { RoundsResult } from "../../core/evaluate/rounds.ts";
 import type { CheckrideResult } from "../../core/checkride/run.ts";
+import type { KeyEdits } from "../../core/checkride/key-edits.ts";
 import type { EndpointSettings } from "../../core/endpoint.ts";
 import type { LoadWarning, PayloadKind, Role } from "../../core/model.ts";
 
@@ -210,6 +211,8 @@ export interface CheckrideParams {
   memory?: File | string;
   /** See CompactParams.summaryEndpoint. */
   summaryEndpoint?: CompactParams["summaryEndpoint"];
+  /** The user's edits of the answer key: graded here, in the worker. */
+  edits?: KeyEdits;
 }
 
 export interface RoundsParams {
@@ -263,6 +266,8 @@ export interface ReportParams {
   format: "html" | "md";
   masked: string[];
   memory?: File | string;
+  /** The user's edits of the answer key. */
+  edits?: KeyEdits;
 }
 
 export interface ResponseMap {
@@ -328,7 +333,7 @@ export interface LoadPreview {
  * read, so the original pane can be shown (and its rows fetched) while the
  * compaction runs.
  */
-export type Progress = { stage: "reading" | "parsing" | "compacting"; loaded: number; total: number; preview?: LoadPreview };
+export type Progress = { stage: "reading" | "parsing" | "compacting" | "checkride"; loaded: number; total: number; preview?: LoadPreview; /** What a checkride is doing now. */ label?: string };
 
 export type WorkerInbound = { id: number; request: Request } | { fetchId: number; reply: ProxiedFetchReply };
 export type WorkerOutbound =

@@ -9,6 +9,7 @@ import { checkrideSession } from "../../../core/evaluate/evaluate.ts";
 import { deriveDistractor, runRounds } from "../../../core/evaluate/rounds.ts";
 import { sessionCwd } from "../../../core/session-info.ts";
 import type { CheckrideParams, ResponseMap, RoundsParams } from "../protocol.ts";
+import type { TaskContext } from "../task.ts";
 import type { Screen } from "../view.ts";
 
 /** The endpoint reader's fetch (the worker proxies it through the page). */
@@ -23,16 +24,26 @@ export async function readMemory(memory: File | string | undefined): Promise<str
   return memory === undefined || typeof memory === "string" ? memory : await memory.text();
 }
 
-export async function checkrideScreen({ loaded, view }: Screen, params: CheckrideParams, fetchImpl: Fetch): Promise<CheckrideResult[]> {
+/** Lets a cancel that arrived meanwhile be read before the next step. */
+const yieldToEvents = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
+
+export async function checkrideScreen({ loaded, view }: Screen, params: CheckrideParams, fetchImpl: Fetch, task?: TaskContext): Promise<CheckrideResult[]> {
   const { session, summary } = loaded;
   return checkrideSession(session, {
     strategies: params.strategies,
     leafId: view.summary.leafId,
     strategyOptions: view.summary.options,
     source: { name: summary.name, bytes: summary.bytes, sha256: summary.sha256 },
-    checkride: { reader: params.reader, endpoint: withFetch(params.endpoint, fetchImpl), memory: await readMemory(params.memory), cwd: sessionCwd(session) },
+    checkride: { reader: params.reader, endpoint: withFetch(params.endpoint, fetchImpl), memory: await readMemory(params.memory), cwd: sessionCwd(session), edits: params.edits },
     summaryEndpoint: withFetch(params.summaryEndpoint, fetchImpl),
     reuse: (name) => (name === view.checkpoint.strategy.name ? view.checkpoint : undefined),
+    progress: task
+      ? async ({ done, total, label }) => {
+          task.progress({ stage: "checkride", loaded: done, total, label });
+          await yieldToEvents();
+          task.checkCancelled();
+        }
+      : undefined,
   });
 }
 

@@ -56,6 +56,7 @@ export async function report(screen: Screen, params: ReportParams): Promise<Down
     strategyOptions: view.summary.options,
     redact: maskedFindings(screen, params.masked),
     memory: await readMemory(params.memory),
+    edits: params.edits,
   });
   return params.format === "md"
     ? { blob: new Blob([renderMarkdown(data)], { type: "text/markdown" }), name: downloadName(summary.name, "scorecard", "md") }
