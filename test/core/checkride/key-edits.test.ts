@@ -1,0 +1,57 @@
+/** The user's edits of the answer key: struck and added facts change the probe's checks, and the one grader applies them. */
+import { describe, expect, it } from "vitest";
+import { applyKeyEdits, keyFactsOf } from "../../../core/checkride/key-edits.ts";
+import { buildProbes } from "../../../core/checkride/probes.ts";
+import type { Facts } from "../../../core/checkride/facts.ts";
+
+const src = (messageId: string, quote: string) => ({ messageId, line: 3, quote, role: "assistant" });
+const facts: Facts = {
+  modifiedFiles: ["src/a.ts", "src/b.ts", "src/c.ts"],
+  readFiles: [],
+  fileSources: { "src/a.ts": src("m1", "src/a.ts"), "src/b.ts": src("m2", "src/b.ts"), "src/c.ts": src("m3", "src/c.ts") },
+  anchors: [],
+  rules: [],
+  latestRequest: { text: "add a ledger export for negative amounts", messageId: "u1", source: { messageId: "u1", line: 9, quote: "add a ledger export for negative amounts", role: "user" } },
+};
+const files = () => buildProbes(facts).find((p) => p.id === "files")!;
+
+describe("answer key edits", () => {
+  it("lists one fact per path, each with its source", () => {
+    const list = keyFactsOf(files());
+    expect(list.map((f) => [f.text, f.source?.messageId])).toEqual([
+      ["src/a.ts", "m1"],
+      ["src/b.ts", "m2"],
+      ["src/c.ts", "m3"],
+    ]);
+  });
+
+  it("striking a fact drops its check and lowers what an answer must name", () => {
+    const answer = "I edited src/a.ts and src/b.ts";
+    expect(files().grade(answer).pass).toBe(false); // 2 of 3 < 80%
+    const edited = applyKeyEdits(files(), { struck: [{ probe: "files", fact: "src/c.ts" }], added: [] });
+    expect(edited.edited).toBe(true);
+    expect(edited.items).toEqual(["src/a.ts", "src/b.ts"]);
+    expect(edited.grade(answer).pass).toBe(true);
+  });
+
+  it("an added fact must be met too, and is marked as the user's", () => {
+    const edited = applyKeyEdits(files(), { struck: [], added: [{ probe: "files", text: "docs/README.md" }] });
+    expect(edited.facts.at(-1)).toMatchObject({ text: "docs/README.md", added: true });
+    expect(edited.grade("src/a.ts src/b.ts src/c.ts").pass).toBe(false); // 3 of 4 < 80%
+    expect(edited.grade("src/a.ts src/b.ts src/c.ts README.md").pass).toBe(true);
+  });
+
+  it("striking every fact of a probe skips it, with the reason", () => {
+    const intent = buildProbes(facts).find((p) => p.id === "intent")!;
+    const edited = applyKeyEdits(intent, { struck: [{ probe: "intent", fact: intent.expected! }], added: [] });
+    expect(edited.expected).toBeNull();
+    expect(edited.skipReason).toMatch(/struck out of the key by the user/);
+  });
+
+  it("edits of other probes leave a probe unchanged", () => {
+    const probe = files();
+    const edited = applyKeyEdits(probe, { struck: [{ probe: "rules", fact: "x" }], added: [] });
+    expect(edited.edited).toBe(false);
+    expect(edited.grading).toEqual(probe.grading);
+  });
+});
