@@ -1,0 +1,97 @@
+/**
+ * The checkride's answer key on a real session, in Chromium: score cards as
+ * lists with source links labelled by role and line; a click brings the
+ * original pane to the source message; striking a fact re-grades in the
+ * worker and changes the score; screenshots light and dark at 1440 and 1024.
+ */
+import { join } from "node:path";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { describeWithFixtures, fixturePath } from "../helpers/fixtures.ts";
+import { SCREENSHOTS, openApp, startHarness, type Harness, type OpenedPage } from "./harness.ts";
+
+let harness: Harness;
+const SESSION = fixturePath("pi/badlogic__pi-mono__before-compaction.jsonl");
+
+beforeAll(async () => {
+  harness = await startHarness();
+});
+afterAll(async () => {
+  await harness?.close();
+});
+
+async function runOn(opened: OpenedPage) {
+  const { page } = opened;
+  await page.getByTestId("file-input").setInputFiles(SESSION);
+  await page.waitForFunction(() => document.querySelector(".session-name")?.textContent?.includes("before-compaction") && document.querySelector("[data-testid=active-pane] [data-testid=message-row]"));
+  await page.getByTestId("checkride-toggle").click();
+  const panel = page.getByTestId("checkride-panel");
+  await panel.getByRole("button", { name: "Run checkride" }).click();
+  await panel.locator("[data-testid=checkride-score][data-strategy=transparent]").waitFor({ timeout: 60_000 });
+  return panel;
+}
+
+describeWithFixtures("the answer key in the app", () => {
+  it("labels sources by role and line, jumps the panes to them, and re-grades when a fact is struck", async () => {
+    const opened = await openApp(harness);
+    const { page } = opened;
+    const panel = await runOn(opened);
+    const card = panel.locator('section.score-card[aria-label="Checkride of transparent"]');
+    const labels = await card.getByTestId("fact-source").allTextContents();
+    expect(labels.length).toBeGreaterThan(2);
+    for (const label of labels) expect(label).toMatch(/^[a-zA-Z]+(, line \d+| message)$/);
+    expect(labels.some((l) => /^user, line \d+$/.test(l))).toBe(true);
+    // Links are labelled in words, not message ids.
+    for (const text of await card.locator(".evidence button").allTextContents()) expect(text).toMatch(/^place \d+$/);
+    // Without a model, handoff's "summary alone" tier is skipped, not 0/N.
+    const tier = panel.locator('[data-testid=checkride-score][data-strategy="handoff · summary alone"]');
+    expect(await tier.textContent()).toBe("needs a model");
+    expect(await panel.getByTestId("reader-explanation").textContent()).toContain("Facts present in context");
+
+    // The first rule's source: the original pane scrolls to it and the quote is shown highlighted.
+    const source = card.locator("[data-probe-id=rules] [data-testid=fact-source]").first();
+    const id = (await source.getAttribute("data-message-id"))!;
+    await page.getByTestId("original-pane").evaluate((el) => el.querySelector("[role=list], .pane-list, div")?.scrollTo?.(0, 0));
+    await source.click();
+    await page.locator(`[data-testid=original-pane] [data-testid=message-row][data-message-id="${id}"]`).waitFor();
+    await page.locator(`[data-testid=original-pane] .row.selected[data-message-id="${id}"]`).waitFor();
+    await card.locator("[data-probe-id=rules] [data-testid=fact-quote] mark").waitFor();
+    await page.screenshot({ path: join(SCREENSHOTS, "answer-key-jump-1440-light.png") });
+
+    // Strike the verifying command out of the key: verify is skipped, the score changes, the hash keeps the edit.
+    const score = card.getByTestId("checkride-score");
+    const before = await score.textContent();
+    const intent = card.locator("[data-probe-id=verify]");
+    expect(await intent.getAttribute("data-status")).not.toBe("skipped");
+    await intent.getByTestId("strike-fact").first().click();
+    await page.waitForFunction(
+      (prev) => {
+        const el = document.querySelector('section.score-card[aria-label="Checkride of transparent"] [data-testid=checkride-score]');
+        return el && el.textContent !== prev;
+      },
+      before,
+    );
+    expect(await intent.getAttribute("data-status")).toBe("skipped");
+    expect(await intent.locator("[data-testid=key-fact] s").count()).toBe(1);
+    expect(decodeURIComponent(new URL(page.url()).hash)).toContain('k={"s":[["verify"');
+    await panel.getByTestId("key-edits").waitFor();
+    // Put it back: the cached result for the unedited key returns at once.
+    await intent.getByRole("button", { name: "restore" }).click();
+    await page.waitForFunction((prev) => document.querySelector('section.score-card[aria-label="Checkride of transparent"] [data-testid=checkride-score]')?.textContent === prev, before);
+    await opened.context.close();
+  });
+
+  it("screenshots: light and dark at 1440 and 1024", async () => {
+    for (const width of [1440, 1024]) {
+      for (const scheme of ["light", "dark"] as const) {
+        const opened = await openApp(harness, "", { width, height: width === 1440 ? 900 : 768 });
+        await opened.page.emulateMedia({ colorScheme: scheme });
+        const panel = await runOn(opened);
+        const card = panel.locator('section.score-card[aria-label="Checkride of transparent"]');
+        await card.locator("[data-probe-id=files]").scrollIntoViewIfNeeded();
+        await opened.page.screenshot({ path: join(SCREENSHOTS, `answer-key-${width}-${scheme}.png`) });
+        expect(opened.errors).toEqual([]);
+        await opened.context.close();
+      }
+    }
+  });
+});
