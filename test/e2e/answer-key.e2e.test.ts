@@ -38,7 +38,7 @@ describeWithFixtures("the answer key in the app", () => {
     const card = panel.locator('section.score-card[aria-label="Checkride of transparent"]');
     const labels = await card.getByTestId("fact-source").allTextContents();
     expect(labels.length).toBeGreaterThan(2);
-    for (const label of labels) expect(label).toMatch(/^[a-zA-Z]+(, line \d+| message)$/);
+    for (const label of labels) expect(label).toMatch(/^[a-z ]+(, line \d+| message)$/);
     expect(labels.some((l) => /^user, line \d+$/.test(l))).toBe(true);
     // Links are labelled in words, not message ids.
     for (const text of await card.locator(".evidence button").allTextContents()) expect(text).toMatch(/^place \d+$/);

@@ -1,0 +1,128 @@
+// @vitest-environment happy-dom
+/** The checkride's score cards and answer-key editing, against the in-process engine. */
+import { act, cleanup, fireEvent, render, screen, waitFor, within } from "@testing-library/react";
+import { afterEach, beforeEach, expect, it } from "vitest";
+import { CheckridePanel } from "../../src/components/CheckridePanel.tsx";
+import { sourceLabel } from "../../src/components/checkride/ScoreCard.tsx";
+import { cancelCheckride, connect, loadSource, recompact, runCheckride, setCheckride, useApp } from "../../src/store/store.ts";
+import { InProcessClient } from "../helpers/in-process-client.ts";
+import { describeWithFixtures, readFixture } from "../helpers/fixtures.ts";
+
+function bytes(relative: string) {
+  const data = readFixture(relative);
+  return { kind: "bytes" as const, bytes: data.buffer.slice(data.byteOffset, data.byteOffset + data.byteLength) as ArrayBuffer, name: relative.split("/").pop()! };
+}
+
+beforeEach(async () => {
+  connect(new InProcessClient());
+  await act(() => loadSource(bytes("composed/pi-v3-tree.jsonl")));
+  act(() => setCheckride({ open: true, edits: { struck: [], added: [] } }));
+});
+afterEach(cleanup);
+
+const card = (strategy: string) => screen.getByRole("region", { name: `Checkride of ${strategy}` });
+const row = (strategy: string, probe: string) => card(strategy).querySelector(`[data-testid=probe-row][data-probe-id=${probe}]`) as HTMLElement;
+
+async function run() {
+  render(<CheckridePanel />);
+  await act(() => runCheckride());
+}
+
+describeWithFixtures("checkride cards", () => {
+  it("labels a source by role and line", () => {
+    expect(sourceLabel({ messageId: "x", line: 214, quote: "q", role: "user" })).toBe("user, line 214");
+    expect(sourceLabel({ messageId: "x", line: 9, quote: "q", role: "toolResult" })).toBe("tool result, line 9");
+    expect(sourceLabel({ messageId: "x", quote: "q" })).toBe("message message");
+  });
+
+  it("lists the key fact by fact with source links, pass/fail per fact, and the reader's answer", async () => {
+    await run();
+    const rules = row("transparent", "rules");
+    expect(rules.getAttribute("data-status")).toBe("pass");
+    const facts = within(rules).getAllByTestId("key-fact");
+    expect(facts.length).toBeGreaterThan(0);
+    expect(facts.every((f) => f.getAttribute("data-met") === "met" || f.getAttribute("data-met") === "missed")).toBe(true);
+    const links = within(rules).getAllByTestId("fact-source");
+    for (const link of links) expect(link.textContent).toMatch(/^user, line \d+$/);
+    expect(within(rules).getByText("reader's answer")).toBeTruthy();
+    expect(screen.getByTestId("reader-explanation").textContent).toContain("Facts present in context");
+    // Without a model, the summary-alone tier is skipped, not scored.
+    const tier = screen.getAllByTestId("checkride-score").find((s) => s.getAttribute("data-strategy") === "handoff · summary alone")!;
+    expect(tier.textContent).toBe("needs a model");
+    expect(card("handoff · summary alone").querySelectorAll("[data-testid=probe-row]").length).toBe(0);
+  });
+
+  it("clicking a source focuses the fact and shows its quote highlighted", async () => {
+    await run();
+    const link = within(row("transparent", "rules")).getAllByTestId("fact-source")[0]!;
+    await act(async () => fireEvent.click(link));
+    await waitFor(() => expect(row("transparent", "rules").querySelector("[data-testid=fact-quote] mark")).toBeTruthy());
+    const messageId = link.getAttribute("data-message-id")!;
+    await waitFor(() => expect(useApp.getState().detail?.original?.id).toBe(messageId));
+  });
+
+  it("striking a fact re-grades in the worker; putting it back restores the cached result", async () => {
+    await run();
+    const score = () => within(card("transparent")).getByTestId("checkride-score").textContent;
+    const before = score();
+    const verify = () => row("transparent", "verify");
+    expect(verify().getAttribute("data-status")).toBe("pass");
+    await act(async () => fireEvent.click(within(verify()).getByTestId("strike-fact")));
+    await waitFor(() => expect(verify().getAttribute("data-status")).toBe("skipped"));
+    expect(score()).not.toBe(before);
+    expect(useApp.getState().checkride.edits.struck).toEqual([{ probe: "verify", fact: expect.stringContaining("npm test") }]);
+    expect(verify().querySelector("s")).toBeTruthy();
+    expect(screen.getByTestId("key-edits").textContent).toMatch(/1 struck, 0 added/);
+    await act(async () => fireEvent.click(within(verify()).getByRole("button", { name: "restore" })));
+    await waitFor(() => expect(verify().getAttribute("data-status")).toBe("pass"));
+    expect(score()).toBe(before);
+  });
+
+  it("an added fact is graded and marked as the user's", async () => {
+    await run();
+    const files = () => row("transparent", "files");
+    await act(async () => fireEvent.click(within(files()).getByRole("button", { name: "+ add a fact" })));
+    fireEvent.change(within(files()).getByLabelText("New fact for files"), { target: { value: "nowhere/never-touched.rs" } });
+    await act(async () => fireEvent.click(within(files()).getByRole("button", { name: "Add" })));
+    await waitFor(() => expect(within(files()).getByText("added by you")).toBeTruthy());
+    const added = within(files()).getAllByTestId("key-fact").at(-1)!;
+    expect(added.textContent).toContain("nowhere/never-touched.rs");
+    expect(added.getAttribute("data-met")).toBe("missed");
+  });
+
+  it("a strategy change says the results went; switching back shows the cached results at once", async () => {
+    await run();
+    const strategy = useApp.getState().view!.strategy;
+    const results = useApp.getState().checkride.results;
+    await act(() => recompact({ strategy: "brief" }));
+    expect(useApp.getState().checkride.results).toBeNull();
+    expect(screen.getByTestId("checkride-cleared").textContent).toContain(`were for ${strategy}`);
+    await act(() => recompact({ strategy }));
+    expect(useApp.getState().checkride.results).toBe(results);
+  });
+
+  it("cancel stops a running checkride and leaves no progress", async () => {
+    render(<CheckridePanel />);
+    let done: Promise<void> | undefined;
+    act(() => {
+      done = runCheckride();
+    });
+    expect(useApp.getState().checkride.task).not.toBeNull();
+    act(() => cancelCheckride());
+    await act(() => done!);
+    expect(useApp.getState().checkride.task).toBeNull();
+    expect(useApp.getState().checkride.error).toBeNull();
+    expect(screen.queryByTestId("checkride-progress")).toBeNull();
+  });
+
+  it("the worker reports progress per strategy and stops at its next step once cancelled", async () => {
+    const client = useApp.getState().client!;
+    const steps: string[] = [];
+    const pending = client.request({ type: "checkride", view: useApp.getState().view!.id, params: { strategies: ["transparent", "recorded", "brief"], reader: "literal" } }, (p) => {
+      steps.push(`${p.stage} ${p.loaded}/${p.total} ${p.label}`);
+      if (p.label === "graded recorded") client.cancel(pending.id);
+    });
+    await expect(pending.promise).rejects.toMatchObject({ cancelled: true });
+    expect(steps).toEqual(["checkride 0/3 compacting with transparent", "checkride 0/3 grading transparent", "checkride 1/3 graded transparent", "checkride 1/3 compacting with recorded", "checkride 1/3 grading recorded", "checkride 2/3 graded recorded"]);
+  });
+});
