@@ -57,7 +57,7 @@ describe("anchors", () => {
 
   it("every anchor carries its source, with a span when it stands in the message text", () => {
     const branch = [say("u1", "user", "see #318")];
-    expect(anchorsOf(branch, new Map(), commandOf)[0]!.source).toEqual({ messageId: "u1", span: [4, 8], quote: "#318" });
+    expect(anchorsOf(branch, new Map(), commandOf)[0]!.source).toEqual({ messageId: "u1", span: [4, 8], quote: "#318", role: "user" });
   });
 });
 

@@ -97,6 +97,6 @@ describe("rules in a session", () => {
 
   it("every rule carries its source span in the message text", () => {
     const facts = extractFacts([msg("a", "Hi. Never push to main.")]);
-    expect(facts.rules[0]!.source).toEqual({ messageId: "a", span: [4, 23], quote: "Never push to main." });
+    expect(facts.rules[0]!.source).toEqual({ messageId: "a", span: [4, 23], quote: "Never push to main.", role: "user" });
   });
 });
