@@ -114,6 +114,10 @@ export async function runCheckrideCommand(args: ParsedArgs): Promise<number> {
   } else {
     const lines: string[] = [];
     for (const result of results) {
+      if (result.needsModel) {
+        lines.push(`${result.strategy}: skipped (${result.needsModel})`);
+        continue;
+      }
       lines.push(`${result.strategy} (${result.reader} reader): ${result.passed}/${result.asked} ${result.scoreLabel}`);
       for (const probe of result.probes) {
         const detail = probe.status === "skipped" || probe.status === "inconclusive" ? probe.note ?? "" : probe.expected ?? "";

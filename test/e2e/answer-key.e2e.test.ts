@@ -54,7 +54,7 @@ describeWithFixtures("the answer key in the app", () => {
     await source.click();
     await page.locator(`[data-testid=original-pane] [data-testid=message-row][data-message-id="${id}"]`).waitFor();
     await page.locator(`[data-testid=original-pane] .row.selected[data-message-id="${id}"]`).waitFor();
-    await card.locator("[data-probe-id=rules] [data-testid=fact-quote] mark").waitFor();
+    await card.locator("[data-probe-id=rules] mark[data-testid=fact-quote]").waitFor();
     await page.screenshot({ path: join(SCREENSHOTS, "answer-key-jump-1440-light.png") });
 
     // Strike the verifying command out of the key: verify is skipped, the score changes, the hash keeps the edit.

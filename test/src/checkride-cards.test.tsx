@@ -56,7 +56,7 @@ describeWithFixtures("checkride cards", () => {
     await run();
     const link = within(row("transparent", "rules")).getAllByTestId("fact-source")[0]!;
     await act(async () => fireEvent.click(link));
-    await waitFor(() => expect(row("transparent", "rules").querySelector("[data-testid=fact-quote] mark")).toBeTruthy());
+    await waitFor(() => expect(row("transparent", "rules").querySelector("mark[data-testid=fact-quote]")).toBeTruthy());
     const messageId = link.getAttribute("data-message-id")!;
     await waitFor(() => expect(useApp.getState().detail?.original?.id).toBe(messageId));
   });

@@ -24,8 +24,8 @@ export function sourceLabel(source: FactSource): string {
 /** The quoted words, with the part the fact points at marked. */
 function Quote({ source }: { source: FactSource }) {
   return (
-    <blockquote className="fact-quote" data-testid="fact-quote">
-      <mark>{source.quote.length > 600 ? source.quote.slice(0, 600) + "…" : source.quote}</mark>
+    <blockquote className="fact-quote">
+      <mark data-testid="fact-quote">{source.quote.length > 600 ? source.quote.slice(0, 600) + "…" : source.quote}</mark>
     </blockquote>
   );
 }
@@ -48,7 +48,16 @@ function FactRow({ strategy, probe, index, fact, struck }: FactRowProps) {
       <span className="fact-mark" aria-label={met}>
         {met === "met" ? "✓" : met === "missed" ? "✗" : met === "struck" ? "—" : "·"}
       </span>
-      <span className={`fact-text${MONO.has(probe.id) ? " mono" : ""}`}>{struck ? <s>{fact.text}</s> : fact.text}</span>
+      <span className={`fact-text${MONO.has(probe.id) ? " mono" : ""}`}>
+        {struck ? (
+          <s>{fact.text}</s>
+        ) : isFocused && fact.source?.quote === fact.text ? (
+          // The fact is the quoted span itself: mark it in place.
+          <mark data-testid="fact-quote">{fact.text}</mark>
+        ) : (
+          fact.text
+        )}
+      </span>
       <span className="fact-actions">
         {fact.added ? <span className="edited-tag">added by you</span> : null}
         {fact.source ? (
@@ -73,7 +82,7 @@ function FactRow({ strategy, probe, index, fact, struck }: FactRowProps) {
           </button>
         )}
       </span>
-      {isFocused && fact.source ? <Quote source={fact.source} /> : null}
+      {isFocused && fact.source && fact.source.quote !== fact.text ? <Quote source={fact.source} /> : null}
     </li>
   );
 }
