@@ -12,6 +12,8 @@ import { HelpOverlay } from "./HelpOverlay.tsx";
 import { bindingFor } from "./keymap.ts";
 import { PaneView, positionOf, type PaneHandle } from "./PaneView.tsx";
 import { StatsBar } from "./StatsBar.tsx";
+import { CompactionTimeline } from "./audit/CompactionTimeline.tsx";
+import { DroppedPanel } from "./audit/DroppedPanel.tsx";
 import { Toolbar } from "./Toolbar.tsx";
 import { openDropped } from "./library/FolderButton.tsx";
 import { LibraryCompactionBanner, LibraryView } from "./library/LibraryView.tsx";
@@ -154,6 +156,8 @@ export function App() {
           <DemoIntro />
           <LibraryCompactionBanner />
           <StatsBar />
+          {presenting ? null : <CompactionTimeline />}
+          {presenting ? null : <DroppedPanel />}
           <FindBar focusNonce={findNonce} />
         </>
       )}
@@ -162,8 +166,8 @@ export function App() {
       ) : view ? (
         <main className="panes">
           {/* A new session or branch starts at the top: the panes are new. */}
-          <PaneView key={`o-${sessionSerial}-${view.leafId}`} pane="original" view={view} title="Original branch" onRegister={onRegister} onLead={onLead} onFirstRow={onFirstRow} />
-          <PaneView key={`a-${sessionSerial}-${view.leafId}`} pane="active" view={view} title={`Active context (${view.strategy})`} onRegister={onRegister} onLead={onLead} onFirstRow={onFirstRow} />
+          <PaneView key={`o-${sessionSerial}-${view.leafId}-${view.audit?.index ?? "s"}`} pane="original" view={view} title={view.audit ? `Before compaction #${view.audit.index}` : "Original branch"} onRegister={onRegister} onLead={onLead} onFirstRow={onFirstRow} />
+          <PaneView key={`a-${sessionSerial}-${view.leafId}-${view.audit?.index ?? "s"}`} pane="active" view={view} title={view.audit ? `After compaction #${view.audit.index}` : `Active context (${view.strategy})`} onRegister={onRegister} onLead={onLead} onFirstRow={onFirstRow} />
         </main>
       ) : loading ? (
         <div className="empty-state" aria-busy="true">

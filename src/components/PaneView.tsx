@@ -18,6 +18,7 @@ import { ExpandedBlock } from "./panes/ExpandedBlock.tsx";
 import { ShortId } from "./panes/ShortId.tsx";
 import { CompactRowContent } from "./panes/CompactRow.tsx";
 import { usePanelsOpen } from "./layout/BottomPanels.tsx";
+import { CompactionDivider, RowAuditBadges } from "./audit/RowAudit.tsx";
 
 /** What row heights depend on beyond the worker's base heights: the boxes the user opened. */
 interface OpenBoxes {
@@ -119,13 +120,15 @@ function MessageRow({ index: position, style, ariaAttributes, pane, view, visibl
     <div
       style={style}
       {...ariaAttributes}
-      className={`row role-${row.role}${selected ? " selected" : ""}${found ? ` find-${found}` : ""}${compact ? " compact" : ""}`}
+      className={`row role-${row.role}${selected ? " selected" : ""}${found ? ` find-${found}` : ""}${compact ? " compact" : ""}${row.dropped ? " dropped" : ""}`}
       data-testid="message-row"
       data-message-id={row.id}
       data-row={index}
+      data-dropped={row.dropped ? "true" : undefined}
       aria-selected={selected}
       onClick={() => void select({ pane, index }, false)}
     >
+      {row.dividers?.map((divider) => <CompactionDivider key={divider.index} divider={divider} />)}
       {compact ? (
         <CompactRowContent row={row} />
       ) : (
@@ -154,6 +157,7 @@ function RowHeader({ row, pane, onJump }: { row: RowProjection; pane: Pane; onJu
   return (
     <div className="row-header">
       <span className={`role role-badge-${row.role}`}>{ROLE_LABELS[row.role] ?? row.role}</span>
+      <RowAuditBadges row={row} pane={pane} />
       {row.tool ? (
         <span className="tool-info">
           {row.tool.name ?? "tool"}

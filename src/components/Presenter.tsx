@@ -1,10 +1,14 @@
 /**
- * Presenter mode: large type, the two panes and the score only. ← → step
- * through the omission markers, ↓ runs the next compaction round (and the
- * checkride again), Esc leaves; "Capture PNG" saves the view as a picture.
+ * Presenter mode: large type, the two panes and the score only. A session
+ * with recorded compactions is told as a story (presenter/Story.tsx: before →
+ * after → what was lost, then the strategy comparison), ← → stepping through
+ * it; without any, ← → step through the omission markers. ↓ runs the next
+ * compaction round (and the checkride again), Esc leaves; "Capture PNG"
+ * saves the view as a picture.
  */
 import { useEffect, useState } from "react";
-import { recompact, runCheckride, setPresenting, stepOmission, useApp } from "../store/store.ts";
+import { recompact, runCheckride, setPresenting, stepStory, useApp } from "../store/store.ts";
+import { Story } from "./presenter/Story.tsx";
 import { captureElement } from "./capture.ts";
 import { downloadName } from "../file-names.ts";
 import { download } from "./download.ts";
@@ -20,7 +24,7 @@ export function PresenterBar() {
 
   useEffect(() => {
     // The score shown is computed for what is on screen, not remembered from elsewhere.
-    if (view && !view.pending && !results && !running) void runCheckride([view.strategy]);
+    if (view && !view.pending && !view.audit && !results && !running) void runCheckride([view.strategy]);
   }, [view, results, running]);
 
   const capture = async () => {
@@ -35,6 +39,25 @@ export function PresenterBar() {
   };
 
   if (!view || !session) return null;
+  if (view.audit) {
+    return (
+      <header className="presenter-bar story-bar" data-testid="presenter-bar">
+        <div>
+          <strong>{session.name}</strong> · the agent's own compactions
+        </div>
+        <Story />
+        <div className="presenter-keys">
+          <button type="button" onClick={() => void capture()}>
+            Capture PNG
+          </button>
+          <button type="button" onClick={() => setPresenting(false)}>
+            Exit (Esc)
+          </button>
+          {message ? <span className="small-text" role="status">{message}</span> : null}
+        </div>
+      </header>
+    );
+  }
   const ratio = view.stats.originalChars ? (view.stats.activeChars / view.stats.originalChars) * 100 : 0;
   return (
     <header className="presenter-bar" data-testid="presenter-bar">
@@ -42,6 +65,7 @@ export function PresenterBar() {
         <strong>{session.name}</strong> · {view.strategy}
         {view.round > 0 ? ` · round ${view.round + 1}` : ""}
       </div>
+      <Story />
       <div className="presenter-figures">
         <span>
           active context <strong>{ratio.toFixed(1)}%</strong> of the original
@@ -58,10 +82,10 @@ export function PresenterBar() {
         </span>
       </div>
       <div className="presenter-keys">
-        <button type="button" onClick={() => stepOmission(-1)} aria-label="Previous omission">
+        <button type="button" onClick={() => stepStory(-1)} aria-label="Previous step">
           ←
         </button>
-        <button type="button" onClick={() => stepOmission(1)} aria-label="Next omission">
+        <button type="button" onClick={() => stepStory(1)} aria-label="Next step">
           →
         </button>
         <button type="button" disabled={busy !== null} onClick={() => void recompact({ fromPrevious: true })} aria-label="Next compaction round">

@@ -3,7 +3,7 @@
  * overlay read, so a key cannot work without being listed or be listed
  * without working.
  */
-import { recompact, recoverSelected, stepOmission, stepRow, toggleHelp } from "../store/store.ts";
+import { recompact, recoverSelected, stepOmission, stepRow, stepStory, toggleHelp } from "../store/store.ts";
 
 export interface KeyBinding {
   /** KeyboardEvent.key values this binding answers. */
@@ -24,7 +24,7 @@ export const KEY_BINDINGS: readonly KeyBinding[] = [
   { keys: ["/"], label: "/", description: "find in session (Enter: next match, Shift+Enter: previous)" },
   { keys: ["Escape"], label: "Esc", description: "close this help, the selection or the find box" },
   { keys: ["?"], label: "?", description: "this help", run: () => toggleHelp() },
-  { keys: ["ArrowRight", "ArrowLeft"], label: "→ / ←", description: "next / previous omission marker", presenter: true, run: (key) => void stepOmission(key === "ArrowRight" ? 1 : -1) },
+  { keys: ["ArrowRight", "ArrowLeft"], label: "→ / ←", description: "next / previous step of the compactions' story (omission markers when the file records none)", presenter: true, run: (key) => stepStory(key === "ArrowRight" ? 1 : -1) },
   { keys: ["ArrowDown"], label: "↓", description: "the next compaction round (and its score)", presenter: true, run: () => void recompact({ fromPrevious: true }) },
 ];
 

@@ -21,6 +21,8 @@ export const EXPANDED_BOX = EXPANDED_THINKING_BOX;
 /** Blocks shown in a row; the rest are one "+N more" line (all are in the detail view). */
 export const MAX_ROW_BLOCKS = 8;
 export const MAX_PREVIEW_LINES = 3;
+/** A compaction divider drawn above a row of the original pane (.compaction-divider in CSS). */
+export const DIVIDER_HEIGHT = 30;
 
 export function blockHeight(block: Pick<RowProjection["blocks"][number], "type" | "lines">): number {
   switch (block.type) {
@@ -37,6 +39,7 @@ export function baseRowHeight(row: RowProjection): number {
   let height = ROW_PADDING + HEADER_HEIGHT;
   for (const block of row.blocks) height += blockHeight(block);
   if (row.hiddenBlocks > 0) height += MORE_BLOCKS_LINE;
+  if (row.dividers) height += row.dividers.length * DIVIDER_HEIGHT;
   return height;
 }
 export const COMPACT_ROW = 31;

@@ -30,7 +30,7 @@ function compactOptions(proseCap = get().proseCap): Record<string, unknown> {
  * as before (same session and branch), so they stay on screen while they are
  * fetched again with their new alignment instead of the pane going blank.
  */
-function showView(view: ViewSummary, sameOriginal = false): Partial<AppState> {
+export function showView(view: ViewSummary, sameOriginal = false): Partial<AppState> {
   const { rowCaches } = get();
   if (sameOriginal) rowCaches.original.refresh(view.id);
   else rowCaches.original.reset(view.id);

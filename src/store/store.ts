@@ -26,3 +26,4 @@ export * from "./answer-key.ts";
 export * from "./share.ts";
 export * from "./presenter.ts";
 export { countViewTokens, figuresFor, noteCheckrideCleared, useTokens } from "./tokens.ts";
+export * from "./audit.ts";

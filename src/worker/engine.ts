@@ -13,6 +13,7 @@ import { ROW_PAGE_SIZE, type CompactParams, type LoadSource, type Pane, type Res
 import { readSessionFiles, readSource } from "./read-source.ts";
 import { rowsOf } from "./services/inspect.ts";
 import { withRowTokens } from "./services/tokens.ts";
+import { buildAuditView } from "./services/audit.ts";
 import { withFetch, type Fetch } from "./services/evaluate.ts";
 import { summarizeSession } from "./summary.ts";
 import type { TaskContext } from "./task.ts";
@@ -155,6 +156,14 @@ export class SessionEngine {
 
   /** First-round views of the loaded session, by what made them (see compact). */
   private readonly views = new ViewCache();
+
+  /** The audit view of recorded compaction #index of the branch behind `viewId`. */
+  auditView(viewId: number, index: number): ViewSummary {
+    const { loaded, view } = this.screen(viewId);
+    const next = buildAuditView(loaded.session, view, index, this.nextViewId++);
+    this.replace({ loaded, view: next });
+    return next.summary;
+  }
 
   rows(viewId: number, pane: Pane, start: number, end: number): RowProjection[] {
     const preview = this.preview;

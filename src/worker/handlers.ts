@@ -5,6 +5,7 @@
  */
 import type { SessionEngine } from "./engine.ts";
 import type { Request, RequestOf, ResponseMap } from "./protocol.ts";
+import { compactionAudit, timelineOf } from "./services/audit.ts";
 import { checkrideScreen, roundsOnScreen } from "./services/evaluate.ts";
 import { detailOf, diffRow, locateMessage, recoverFrom, searchView } from "./services/inspect.ts";
 import { exportCheckpoint, exportRedacted, report, scan } from "./services/share.ts";
@@ -32,6 +33,9 @@ export const HANDLERS: { [T in Request["type"]]: Handler<T> } = {
   scan: (engine, { view }) => scan(engine.screen(view)),
   report: (engine, { view, params }) => report(engine.screen(view), params),
   exportRedacted: (engine, { view, masked }) => exportRedacted(engine.screen(view), masked),
+  timeline: (engine, { view }) => timelineOf(engine.screen(view)),
+  compactionAudit: (engine, { view, index }) => compactionAudit(engine.screen(view), index),
+  auditView: (engine, { view, index }) => engine.auditView(view, index),
   // Cancels are answered by the worker before anything is queued; one reaching here found nothing to cancel.
   cancel: () => ({ cancelled: false }),
 };

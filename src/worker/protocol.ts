@@ -8,6 +8,7 @@ import type { CompositionPart } from "../../core/composition.ts";
 import type { RoundsResult } from "../../core/evaluate/rounds.ts";
 import type { CheckrideResult } from "../../core/checkride/run.ts";
 import type { KeyEdits } from "../../core/checkride/key-edits.ts";
+import type { CompactionAudit } from "../../core/audit/moment.ts";
 import type { EndpointSettings } from "../../core/endpoint.ts";
 import type { LoadWarning, PayloadKind, Role } from "../../core/model.ts";
 
@@ -51,7 +52,58 @@ export interface RowProjection {
   sourceRow: number;
   /** Active rows whose text differs from their source (capped prose, rewrites). */
   differs: boolean;
+  /** Original rows not in the active context; `at`: the recorded compaction that dropped it, when one did. */
+  dropped?: { at: number | null };
+  /** Original rows right after recorded compactions: the dividers drawn above them. */
+  dividers?: DividerInfo[];
+  /** The row in the other pane for "show in the other pane": the same message, or the summary that replaced it; -1 when none. */
+  otherRow?: number;
+  otherIsSummary?: boolean;
+  /** Active row: the summary of the audited compaction (shown whole). */
+  isSummary?: boolean;
 }
+
+export interface DividerInfo {
+  index: number;
+  kind: string;
+  trigger: "auto" | "manual" | null;
+  /** The file's own figures; null when it states none. */
+  tokensBefore: number | null;
+  tokensAfter: number | null;
+}
+
+/** On the audit view of one recorded compaction: which one, and its figures. */
+export interface AuditOnView extends DividerInfo {
+  count: number;
+  /** Active row of the summary that replaced what left, -1 when none. */
+  summaryRow: number;
+  dropped: number;
+}
+
+export interface TimelineMark extends DividerInfo {
+  line: number;
+  entryId: string;
+  messagesBefore: number;
+  messagesAfter: number;
+  /** Model-view tokens either side (unit: the tokenizer's label). */
+  size: { unit: string; before: number; after: number };
+  dropped: number;
+}
+
+export interface TimelineData {
+  firstLine: number;
+  lastLine: number;
+  unit: string;
+  /** The file's own usage per turn (context tokens the model read). */
+  usage: { turns: { line: number; tokens: number }[]; contextWindow: number | null; notes: string[] };
+  /** Model-view sizes either side of each compaction, where the file records no usage. */
+  estimate: { line: number; tokens: number }[];
+  marks: TimelineMark[];
+}
+
+export type CompactionAuditView = Omit<CompactionAudit, "checkride" | "copiedFrom" | "dropped"> & {
+  dropped: Pick<CompactionAudit["dropped"], "facts" | "humanMessages" | "toolOutputs"> & { messages: number };
+};
 
 export interface LeafOption {
   id: string;
@@ -116,6 +168,8 @@ export interface ViewSummary {
   tokens: ViewTokenFigures;
   round: number;
   hasPrevious: boolean;
+  /** Set when this view is the audit of one recorded compaction (original = before, active = after). */
+  audit?: AuditOnView;
   /** Wall-clock milliseconds the worker spent on this compaction and its two pane models. */
   compactMs: number;
   original: PaneGeometry;
@@ -257,7 +311,10 @@ export type Request =
   | ({ type: "rounds"; params: RoundsParams } & AboutView)
   | ({ type: "scan" } & AboutView)
   | ({ type: "report"; params: ReportParams } & AboutView)
-  | ({ type: "exportRedacted"; masked: string[] } & AboutView);
+  | ({ type: "exportRedacted"; masked: string[] } & AboutView)
+  | ({ type: "timeline" } & AboutView)
+  | ({ type: "compactionAudit"; index: number } & AboutView)
+  | ({ type: "auditView"; index: number } & AboutView);
 
 export type RequestOf<T extends Request["type"]> = Extract<Request, { type: T }>;
 
@@ -289,6 +346,9 @@ export interface ResponseMap {
   scan: FindingView[];
   report: { blob: Blob; name: string };
   exportRedacted: { blob: Blob; name: string };
+  timeline: TimelineData;
+  compactionAudit: CompactionAuditView | null;
+  auditView: ViewSummary;
 }
 
 /** A possible secret as the page sees it: never the value itself. */

@@ -32,7 +32,8 @@ export function summarizeSession(session: Session, name: string, bytes: number, 
     defaultLeafId: session.defaultLeafId,
     warnings: session.warnings,
     toolCalls: session.toolCallIds.size,
-    recordedCompactions: session.recordedContext(null).compactions,
+    // The same count the timeline and the audit show (microcompacts included).
+    recordedCompactions: session.recordedCompactions(null).length,
     timings,
   };
 }

@@ -10,7 +10,8 @@ import type { Finding } from "../../core/redact.ts";
 import { alignPanes, type Alignment } from "./alignment.ts";
 import { budgetedTokens } from "./services/tokens.ts";
 import { buildPaneModel, paneGeometry, type PaneModel } from "./projection.ts";
-import type { CompactParams, SessionSummary, ViewSummary } from "./protocol.ts";
+import type { CompactParams, DividerInfo, SessionSummary, ViewSummary } from "./protocol.ts";
+import { decorateView } from "./services/audit.ts";
 
 export interface LoadedSession {
   session: Session;
@@ -26,6 +27,19 @@ export interface View extends Alignment {
   active: PaneModel;
   archive: Map<string, ArchiveEntry>;
   summary: ViewSummary;
+  /** What the compaction audit adds to the rows (services/audit.ts): dividers, why a row left the context. */
+  audit?: ViewAudit;
+}
+
+export interface ViewAudit {
+  /** Set on the audit view of compaction #index (original = before, active = after). */
+  index?: number;
+  /** The active row standing for what left (the summary), -1 when none. */
+  summaryRow: number;
+  /** Original row → the compaction recorded right before it. */
+  dividers: Map<number, DividerInfo[]>;
+  /** Message id → the first compaction that dropped it. */
+  droppedAt: Map<string, number>;
 }
 
 /** What a view id names: the view and the session it was made from. */
@@ -69,5 +83,7 @@ export async function buildView(session: Session, source: Pick<SessionSummary, "
     active: paneGeometry(active, alignment.differs, alignment.activeToOriginal),
   };
   summary.compactMs = Math.round(performance.now() - started);
-  return { checkpoint, round, original, active, archive: new Map(checkpoint.archive.map((entry) => [entry.id, entry])), ...alignment, summary };
+  const view: View = { checkpoint, round, original, active, archive: new Map(checkpoint.archive.map((entry) => [entry.id, entry])), ...alignment, summary };
+  decorateView(session.recordedCompactions(params.leafId), view);
+  return view;
 }

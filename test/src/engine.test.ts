@@ -1,7 +1,7 @@
 /** The worker's engine, in-process: projections, geometry, recovery, search, diff, cancel, preview. */
 import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { baseRowHeight } from "../../src/layout/rows.ts";
+import { DIVIDER_HEIGHT, baseRowHeight } from "../../src/layout/rows.ts";
 import { CancelledError, SessionEngine, type FileHasher, type TaskContext } from "../../src/worker/engine.ts";
 import { handleRequest } from "../../src/worker/handlers.ts";
 import type { RequestOf, ResponseMap } from "../../src/worker/protocol.ts";
@@ -49,11 +49,15 @@ describeWithFixtures("SessionEngine", () => {
     ]);
     const preview = progress.find((p) => p.preview)!.preview!;
     expect(preview.original.count).toBe(18);
-    expect(Array.from(preview.original.heights)).toEqual(Array.from(result.view.original.heights));
+    // The finished view adds what needs the whole session: a divider above the row after each recorded
+    // compaction (and its height), whether a row left the active context, the row in the other pane.
+    const finished = engine.rows(id, "original", 0, 100);
+    expect(finished.filter((row) => row.dividers).map((row) => row.dividers!.map((d) => d.index))).toEqual([[1]]);
+    expect(Array.from(preview.original.heights)).toEqual(finished.map((row, i) => result.view.original.heights[i]! - (row.dividers?.length ?? 0) * DIVIDER_HEIGHT));
     // The preview goes out before the file is hashed, with the first page of rows in it.
     expect(preview.session.sha256).toBe("");
     expect(preview.session.timings.readMs).toBeGreaterThanOrEqual(0);
-    expect(preview.firstRows).toEqual(engine.rows(id, "original", 0, 100));
+    expect(preview.firstRows).toEqual(finished.map(({ dropped: _d, dividers: _v, otherRow: _o, otherIsSummary: _s, isSummary: _i, ...base }) => base));
     expect(result.view.original.count).toBe(18);
     expect(result.view.active.count).toBe(18);
     expect(result.view.stats.payloads).toBe(9);

@@ -8,20 +8,16 @@ import { RecoveryError, recover } from "../../../core/archive.ts";
 import type { Message } from "../../../core/model.ts";
 import { searchText } from "../../../core/message-text.ts";
 import { textOf } from "../../../core/model.ts";
-import { displayBlocks, displayPayload, projectRow } from "../projection.ts";
+import { displayBlocks, displayPayload } from "../projection.ts";
 import type { DiffResult, MessageDetail, Pane, RecoveryResult, ResponseMap, RowProjection } from "../protocol.ts";
 import type { View } from "../view.ts";
+import { rowsWithAudit } from "./audit.ts";
 
 const SEARCH_CAP = 10_000;
 const DIFF_GATE = 20_000;
 
 export function rowsOf(view: View, pane: Pane, start: number, end: number): RowProjection[] {
-  const model = pane === "original" ? view.original : view.active;
-  const out: RowProjection[] = [];
-  for (let i = Math.max(0, start); i < Math.min(end, model.messages.length); i++) {
-    out.push(pane === "original" ? projectRow(view.original, i, -1, false) : projectRow(view.active, i, view.activeToOriginal[i]!, view.differs[i] === 1));
-  }
-  return out;
+  return rowsWithAudit(view, pane, start, end);
 }
 
 export function detailOf(view: View, pane: Pane, index: number, full: boolean): MessageDetail {

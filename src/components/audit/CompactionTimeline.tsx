@@ -1,0 +1,111 @@
+/**
+ * The compaction timeline: the session from start to end, the context size at
+ * each turn (the file's own usage; otherwise the model-view size at each
+ * compaction, labelled as an estimate), the context window as a line, and
+ * each recorded compaction a drop marked #1, #2… with its score. Clicking a
+ * mark (or Enter on it) audits that compaction.
+ */
+import { useEffect } from "react";
+import { loadTimeline, openAudit, showStrategies, useApp, useAudit } from "../../store/store.ts";
+import type { TimelineData } from "../../worker/protocol.ts";
+import { formatCount } from "../format.ts";
+import { compactTokens, kindLabel, scoreText, shortScore } from "./labels.ts";
+
+const HEIGHT = 56;
+
+function scaleOf(timeline: TimelineData) {
+  const points = timeline.usage.turns.length ? timeline.usage.turns : timeline.estimate;
+  const top = Math.max(1, timeline.usage.contextWindow ?? 0, ...points.map((p) => p.tokens), ...timeline.marks.map((m) => m.tokensBefore ?? 0)) * 1.08;
+  const span = Math.max(1, timeline.lastLine - timeline.firstLine);
+  return { points, x: (line: number) => Math.min(100, Math.max(0, ((line - timeline.firstLine) / span) * 100)), y: (tokens: number) => HEIGHT - (tokens / top) * HEIGHT };
+}
+
+export function CompactionTimeline() {
+  const view = useApp((s) => s.view);
+  const serial = useApp((s) => s.sessionSerial);
+  const timeline = useAudit((s) => s.timeline);
+  const error = useAudit((s) => s.error);
+  const audits = useAudit((s) => s.audits);
+  const opening = useAudit((s) => s.opening);
+  const busy = useApp((s) => s.busy);
+  const ready = view !== null && !view.pending;
+
+  useEffect(() => {
+    if (ready) void loadTimeline();
+  }, [ready, serial, view?.leafId]);
+
+  if (!view) return null;
+  if (error) return <div className="timeline timeline-empty" data-testid="compaction-timeline">Timeline unavailable: {error}</div>;
+  if (!timeline) return <div className="timeline timeline-empty" data-testid="compaction-timeline" aria-busy="true">Reading the file's compactions and usage…</div>;
+  const { marks, usage } = timeline;
+  if (marks.length === 0 && usage.turns.length === 0) {
+    return (
+      <div className="timeline timeline-empty" data-testid="compaction-timeline">
+        This file records no compactions and no token usage: nothing to chart.
+      </div>
+    );
+  }
+  const { points, x, y } = scaleOf(timeline);
+  const recorded = usage.turns.length > 0;
+  const path = points.map((p, i) => `${i ? "L" : "M"}${x(p.line).toFixed(2)},${y(p.tokens).toFixed(1)}`).join(" ");
+  const auditing = view.audit?.index ?? null;
+  // Marks close together go on separate lanes so that each stays readable and clickable.
+  const laneEnds: number[] = [];
+  const lanes = marks.map((m) => {
+    const at = x(m.line);
+    let lane = laneEnds.findIndex((end) => end < at - 11);
+    if (lane < 0) lane = laneEnds.length;
+    laneEnds[lane] = at;
+    return lane;
+  });
+  return (
+    <section className="timeline" data-testid="compaction-timeline" aria-label="Compaction timeline">
+      <div className="timeline-head">
+        <strong>{marks.length ? `${marks.length} recorded ${marks.length === 1 ? "compaction" : "compactions"}` : "No recorded compactions"}</strong>
+        <span className="dim">
+          {recorded ? "context per turn: the file's usage (input + cache tokens)" : `context at each compaction: estimated (${timeline.unit}, the model's view)`}
+          {usage.contextWindow ? ` · window ${formatCount(usage.contextWindow)} (the file's)` : ""}
+        </span>
+        {marks.length ? (
+          <span className="mode-switch" role="group" aria-label="What the panes show">
+            <button type="button" aria-pressed={auditing !== null} disabled={auditing !== null || busy !== null} onClick={() => void openAudit(marks.at(-1)!.index)}>
+              Recorded compactions
+            </button>
+            <button type="button" aria-pressed={auditing === null} disabled={auditing === null || busy !== null} onClick={() => void showStrategies()}>
+              Strategies
+            </button>
+          </span>
+        ) : null}
+      </div>
+      <div className="timeline-chart" style={{ height: HEIGHT + 4 + Math.max(1, laneEnds.length) * 26 }}>
+        <svg viewBox={`0 0 100 ${HEIGHT}`} preserveAspectRatio="none" aria-hidden="true">
+          {usage.contextWindow ? <line className="timeline-window" x1="0" x2="100" y1={y(usage.contextWindow)} y2={y(usage.contextWindow)} /> : null}
+          {path ? <path className={recorded ? "timeline-usage" : "timeline-usage estimate"} d={path} vectorEffect="non-scaling-stroke" /> : null}
+          {marks.map((m) => (
+            <line key={m.index} className={`timeline-drop${m.index === auditing ? " current" : ""}`} x1={x(m.line)} x2={x(m.line)} y1="0" y2={HEIGHT} vectorEffect="non-scaling-stroke" />
+          ))}
+        </svg>
+        {marks.map((m, i) => {
+          const entry = audits[m.index];
+          const figures = m.tokensBefore !== null ? `the file's tokens ${formatCount(m.tokensBefore)} → ${m.tokensAfter !== null ? formatCount(m.tokensAfter) : "not stated"}` : `estimated ${formatCount(m.size.before)} → ${formatCount(m.size.after)} (${m.size.unit})`;
+          return (
+            <button
+              key={m.index}
+              type="button"
+              className={`timeline-mark${m.index === auditing ? " current" : ""}`}
+              style={{ left: `${x(m.line)}%`, top: HEIGHT + 2 + lanes[i]! * 26 }}
+              data-compaction-index={m.index}
+              aria-pressed={m.index === auditing}
+              disabled={opening !== null}
+              title={`Compaction #${m.index}: ${kindLabel(m.kind)}${m.trigger ? `, ${m.trigger}` : ""} · ${figures} · ${scoreText(entry)} · ${formatCount(m.dropped)} messages left the context`}
+              onClick={() => void openAudit(m.index)}
+            >
+              #{m.index} <span className="timeline-score">{shortScore(entry)}</span>
+              {m.tokensBefore !== null && m.tokensAfter !== null ? <span className="timeline-drop-figure"> {compactTokens(m.tokensBefore)}→{compactTokens(m.tokensAfter)}</span> : null}
+            </button>
+          );
+        })}
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,115 @@
+/**
+ * The presenter's story of the recorded compactions, one step at a time in
+ * plain words and large type: what the agent had just before compaction #N,
+ * what it kept right after, what it lost. No ids, no hashes.
+ */
+import { storySteps, stepStory, useAudit, usePresenter, type StoryStep } from "../../store/store.ts";
+import type { CompactionAuditView, TimelineMark } from "../../worker/protocol.ts";
+import { formatCount } from "../format.ts";
+import { kindLabel } from "../audit/labels.ts";
+
+/** A hash or an id reads as noise to an audience: counted, not shown. */
+const IDENTIFIER = /\b[0-9a-f]{7,}\b|[0-9a-f]{8}-[0-9a-f]{4}-/i;
+
+function tokensText(mark: TimelineMark, side: "before" | "after"): string {
+  const file = side === "before" ? mark.tokensBefore : mark.tokensAfter;
+  if (file !== null) return `${formatCount(file)} tokens by the file's own count`;
+  const counted = mark.size.unit.startsWith("o200k") ? "counted by us with a standard tokenizer" : "estimated by us";
+  return `about ${formatCount(mark.size[side])} tokens (${counted})`;
+}
+
+function plural(n: number, one: string, many: string): string {
+  return `${formatCount(n)} ${n === 1 ? one : many}`;
+}
+
+function Lost({ audit }: { audit: CompactionAuditView }) {
+  const readable = audit.dropped.facts.filter((f) => !IDENTIFIER.test(f.fact));
+  const identifiers = audit.dropped.facts.length - readable.length;
+  const { facts } = audit;
+  const humans = audit.dropped.humanMessages.length;
+  const tools = audit.dropped.toolOutputs.length;
+  return (
+    <>
+      <p>
+        {facts.asked === 0 ? (
+          "No facts could be checked at this moment."
+        ) : (
+          <>
+            <strong>
+              {formatCount(facts.recorded)} of {formatCount(facts.asked)}
+            </strong>{" "}
+            facts were still in the context right after (transparent compaction would have kept {formatCount(facts.transparent)}).
+          </>
+        )}
+      </p>
+      {readable.length > 0 ? (
+        <ul className="story-facts">
+          {readable.slice(0, 4).map((f, i) => (
+            <li key={i}>Lost: “{f.fact.length > 90 ? `${f.fact.slice(0, 90)}…` : f.fact}”</li>
+          ))}
+        </ul>
+      ) : null}
+      {identifiers > 0 ? <p>{plural(identifiers, "identifier (a commit or an id) was", "identifiers (commits, ids) were")} lost too.</p> : null}
+      <p>
+        {humans > 0 ? `${plural(humans, "message from the human survives", "messages from the human survive")} only as a summary or not at all. ` : "Every message from the human is still there. "}
+        {tools > 0 ? `${plural(tools, "tool output was", "tool outputs were")} dropped; each is still in the original file.` : ""}
+      </p>
+    </>
+  );
+}
+
+function Body({ step, mark }: { step: Exclude<StoryStep, { phase: "strategies" }>; mark: TimelineMark }) {
+  const entry = useAudit((s) => s.audits[step.index]);
+  if (step.phase === "before")
+    return (
+      <p>
+        Just before it, the agent was sending <strong>{plural(mark.messagesBefore, "message", "messages")}</strong>: {tokensText(mark, "before")}. Left: what it had.
+      </p>
+    );
+  if (step.phase === "after")
+    return (
+      <p>
+        Right after, it sent <strong>{plural(mark.messagesAfter, "message", "messages")}</strong>: {tokensText(mark, "after")}.{" "}
+        {mark.dropped > 0 ? `${plural(mark.dropped, "message", "messages")} left the context.` : "No message left whole; old contents were cleared."} Right: what it kept.
+      </p>
+    );
+  if (entry?.status === "done" && entry.audit) return <Lost audit={entry.audit} />;
+  return <p>{entry?.status === "error" ? "This compaction could not be checked." : "Checking what it lost…"}</p>;
+}
+
+export function Story() {
+  const stepIndex = usePresenter((s) => s.step);
+  const marks = useAudit((s) => s.timeline?.marks);
+  const steps = storySteps();
+  const step = steps[stepIndex];
+  if (!step || !marks || marks.length === 0) return null;
+  const mark = step.phase === "strategies" ? undefined : marks.find((m) => m.index === step.index);
+  const phase = step.phase === "before" ? "before" : step.phase === "after" ? "after" : "what it lost";
+  return (
+    <section className="story" data-testid="presenter-story" aria-live="polite">
+      <h2>{step.phase === "strategies" ? "And with a different compaction?" : `Compaction ${step.index} of ${marks.length}: ${phase}`}</h2>
+      {step.phase === "strategies" ? (
+        <p>The panes now compare the whole session with the strategy chosen in the toolbar; the figures above score what it keeps.</p>
+      ) : mark ? (
+        <>
+          <p className="story-kind">
+            {kindLabel(mark.kind)}
+            {mark.trigger === "auto" ? ", triggered automatically" : mark.trigger === "manual" ? ", asked for by the user" : ""}
+          </p>
+          <Body step={step} mark={mark} />
+        </>
+      ) : null}
+      <div className="story-nav">
+        <button type="button" disabled={stepIndex === 0} onClick={() => stepStory(-1)} aria-label="Previous step">
+          ← back
+        </button>
+        <span>
+          step {stepIndex + 1} of {steps.length}
+        </span>
+        <button type="button" disabled={stepIndex >= steps.length - 1} onClick={() => stepStory(1)} aria-label="Next step">
+          next →
+        </button>
+      </div>
+    </section>
+  );
+}
