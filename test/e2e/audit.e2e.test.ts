@@ -70,7 +70,7 @@ describeWithFixtures("recorded compactions in the app", () => {
     await dropped.first().getByTestId("show-in-other-pane").click();
     const selectedActive = active.locator('[data-testid=message-row][aria-selected="true"]');
     await selectedActive.waitFor();
-    expect(await selectedActive.textContent()).toContain("summary of what left");
+    expect(await selectedActive.textContent()).toContain("This session is being continued from a previous conversation");
 
     // A kept row lands on the same message.
     const kept = original.locator('[data-testid=message-row]:not([data-dropped="true"])').first();
