@@ -39,11 +39,21 @@ export interface DroppedToolOutput {
   sha256: string;
 }
 
-/** Items each probe matched on the before context and no longer matches on the after context. */
+/**
+ * Probes whose items are the words of one fact (the request, the error line,
+ * the verifying command): what fell out is that fact, once, not its words.
+ */
+const ONE_FACT_PROBES = new Set(["intent", "error", "verify"]);
+
+/** The facts each probe had on the before context and no longer has on the after context. */
 export function droppedFacts(before: CheckrideResult, after: CheckrideResult): DroppedFact[] {
   const out: DroppedFact[] = [];
   for (const probe of before.probes) {
     const afterProbe = after.probes.find((p) => p.id === probe.id);
+    if (ONE_FACT_PROBES.has(probe.id)) {
+      if (probe.status === "pass" && afterProbe?.status !== "pass" && probe.expected) out.push({ probe: probe.id, fact: probe.expected });
+      continue;
+    }
     const stillThere = new Set(afterProbe?.matched ?? []);
     for (const item of probe.matched) if (!stillThere.has(item)) out.push({ probe: probe.id, fact: item });
   }
