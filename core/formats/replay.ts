@@ -5,20 +5,13 @@
  * replay gives both the recorded context (the last state) and the recorded
  * compactions (each step's before and after), so the two never disagree.
  */
-import type { CompactionKind, Message, RecordedCompaction, RecordedContext } from "../model.ts";
+import type { Message, RecordedCompaction, RecordedContext } from "../model.ts";
 
-export interface CompactionStep {
-  line: number;
-  entryId: string;
-  timestamp?: string;
-  kind: CompactionKind;
-  trigger: "auto" | "manual" | null;
-  tokensBefore: number | null;
-  tokensAfter: number | null;
-  summary: string | null;
+/** A compaction as the replay meets it: the record's own fields (the neutral type's), and what it does to the context. */
+export type CompactionStep = Pick<RecordedCompaction, "line" | "entryId" | "timestamp" | "kind" | "trigger" | "tokensBefore" | "tokensAfter" | "summary"> & {
   /** The context right after this step, given the one right before it. */
   apply(before: Message[]): Message[];
-}
+};
 
 /** A message that takes the place of earlier ones as it is sent (not a compaction: Copilot's re-sent system prompt). */
 export interface Replacing {
