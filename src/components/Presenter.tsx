@@ -47,13 +47,7 @@ export function PresenterBar() {
         </div>
         <Story />
         <div className="presenter-keys">
-          <button type="button" onClick={() => void capture()}>
-            Capture PNG
-          </button>
-          <button type="button" onClick={() => setPresenting(false)}>
-            Exit (Esc)
-          </button>
-          {message ? <span className="small-text" role="status">{message}</span> : null}
+          <CaptureAndExit capture={capture} message={message} />
         </div>
       </header>
     );
@@ -91,14 +85,23 @@ export function PresenterBar() {
         <button type="button" disabled={busy !== null} onClick={() => void recompact({ fromPrevious: true })} aria-label="Next compaction round">
           ↓ next round
         </button>
-        <button type="button" onClick={() => void capture()}>
-          Capture PNG
-        </button>
-        <button type="button" onClick={() => setPresenting(false)}>
-          Exit (Esc)
-        </button>
-        {message ? <span className="small-text" role="status">{message}</span> : null}
+        <CaptureAndExit capture={capture} message={message} />
       </div>
     </header>
+  );
+}
+
+/** The two buttons every presenter bar ends with, and what the last capture said. */
+function CaptureAndExit({ capture, message }: { capture: () => Promise<void>; message: string | null }) {
+  return (
+    <>
+      <button type="button" onClick={() => void capture()}>
+        Capture PNG
+      </button>
+      <button type="button" onClick={() => setPresenting(false)}>
+        Exit (Esc)
+      </button>
+      {message ? <span className="small-text" role="status">{message}</span> : null}
+    </>
   );
 }
