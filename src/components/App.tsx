@@ -14,7 +14,9 @@ import { PaneView, positionOf, type PaneHandle } from "./PaneView.tsx";
 import { StatsBar } from "./StatsBar.tsx";
 import { CompactionTimeline } from "./audit/CompactionTimeline.tsx";
 import { DroppedPanel } from "./audit/DroppedPanel.tsx";
-import { Toolbar } from "./Toolbar.tsx";
+import { Toolbar } from "./header/Toolbar.tsx";
+import { SessionActions } from "./header/SessionActions.tsx";
+import { StrategyNote } from "./strategy/StrategyNote.tsx";
 import { openDropped } from "./library/FolderButton.tsx";
 import { LibraryCompactionBanner, LibraryView } from "./library/LibraryView.tsx";
 import { backToLibrary, showInspector, useLibrary } from "../store/library.ts";
@@ -138,6 +140,7 @@ export function App() {
             ← Back to library
           </button>
         ) : null}
+        {libraryShown ? null : <SessionActions />}
         <button type="button" className="small" onClick={() => setShowHelp(true)} aria-label="Keyboard shortcuts">
           ?
         </button>
@@ -152,6 +155,7 @@ export function App() {
       {/* The library is a screen of its own: the inspector's bars would describe a session it does not show. */}
       {libraryShown ? null : (
         <>
+          <StrategyNote />
           <Warnings />
           <DemoIntro />
           <LibraryCompactionBanner />

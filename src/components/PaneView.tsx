@@ -177,9 +177,10 @@ function RowHeader({ row, pane, onJump }: { row: RowProjection; pane: Pane; onJu
           {formatCount(row.tokens)} tok
         </span>
       ) : null}
-            <span className="row-id">
+      {/* The line first: in a narrow pane the id is what gets cut. */}
+      <span className="row-id">
+        {row.line !== undefined ? <span className="dim">line {row.line} · </span> : null}
         <ShortId id={row.id} what="message id" />
-        {row.line !== undefined ? <span className="dim"> · line {row.line}</span> : null}
       </span>
     </div>
   );

@@ -1,4 +1,8 @@
-/** Original vs active size in tokens of the model's view, the file's own usage beside them, what moved out, and the composition. */
+/**
+ * Original vs active size in tokens of the model's view, what moved out, the
+ * file's own usage at its last turn beside the model's view of it, and the
+ * composition. Three short lines: the explanations open on demand.
+ */
 import { useEffect } from "react";
 import { countViewTokens, figuresFor, useApp, useTokens } from "../store/store.ts";
 import { formatCount, formatSeconds } from "./format.ts";
@@ -23,28 +27,24 @@ export function StatsBar() {
       <dl className="stat-list">
         <div>
           <dt>Original</dt>
-          <dd>
+          <dd title={`${formatCount(stats.originalChars)} characters`}>
             <TokenCount tokens={figures.original} estimated={figures.estimated.original} testId="stats-original-tokens" />
-            <span className="dim">
+            <span className="dim chars-figure">
               {" "}· <span data-testid="stats-original-chars">{formatCount(stats.originalChars)}</span> chars
             </span>
           </dd>
         </div>
         <div>
           <dt>Active</dt>
-          <dd>
+          <dd title={`${formatCount(stats.activeChars)} characters`}>
             <TokenCount tokens={figures.active} estimated={figures.estimated.active} testId="stats-active-tokens" />{" "}
             <span title={ratio > 1 ? "Larger than the original: what replaced the moved-out content (markers, a brief, a summary slot) costs more tokens than that content did." : "Share of the original branch's tokens."}>
               ({(ratio * 100).toFixed(1)}%{ratio > 1 ? ": what replaced the moved-out content is larger" : ""})
             </span>
-            <span className="dim">
+            <span className="dim chars-figure">
               {" "}· <span data-testid="stats-active-chars">{formatCount(stats.activeChars)}</span> chars
             </span>
           </dd>
-        </div>
-        <div className="stats-usage">
-          <dt>Last turn: what the file records · the model's view of it</dt>
-          <RecordedUsage figures={figures} />
         </div>
         <div>
           <dt>Moved out</dt>
@@ -62,16 +62,23 @@ export function StatsBar() {
           <dt>Metadata kept</dt>
           <dd>{formatCount(stats.metadataFields)} fields</dd>
         </div>
-        <div>
+      </dl>
+      <dl className="stat-list">
+        <div className="stats-usage">
+          <dt title="What the file records as the model's input at its last turn, beside the model's view of the same context counted here">Last turn</dt>
+          <RecordedUsage figures={figures} />
+        </div>
+        <div className="stats-session">
           <dt>Session</dt>
-          <dd>
+          <dd title={`read and decoded in ${formatSeconds(session.timings.readMs)}, session built in ${formatSeconds(session.timings.parseMs)}${view.pending ? "" : `, compacted in ${formatSeconds(view.compactMs)}`} (measured in the worker on this machine)`}>
             {session.format}
             {session.formatVersion ? ` ${session.formatVersion}` : ""} · {formatCount(session.toolCalls)} tool calls
-            {session.recordedCompactions > 0 ? ` · ${session.recordedCompactions} recorded compaction${session.recordedCompactions > 1 ? "s" : ""}` : ""}
             {view.round > 0 ? ` · round ${view.round + 1}` : ""}
           </dd>
-          <dd className="dim" data-testid="stats-timings" title="Measured in the worker on this machine, for this file: reading it and decoding it into JSON records, building the session from those records, and the compaction.">
-            read and decoded {formatSeconds(session.timings.readMs)} · session built {formatSeconds(session.timings.parseMs)}
+        </div>
+        <div className="stats-timings-block">
+            <dd className="dim stats-timings" data-testid="stats-timings" title="Measured in the worker on this machine, for this file: reading it and decoding it into JSON records, building the session from those records, and the compaction.">
+            read {formatSeconds(session.timings.readMs)} · built {formatSeconds(session.timings.parseMs)}
             {view.pending ? "" : ` · compacted ${formatSeconds(view.compactMs)}`}
           </dd>
         </div>

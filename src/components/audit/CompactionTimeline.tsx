@@ -11,7 +11,9 @@ import type { TimelineData } from "../../worker/protocol.ts";
 import { formatCount } from "../format.ts";
 import { compactTokens, kindLabel, scoreText, shortScore } from "./labels.ts";
 
-const HEIGHT = 56;
+/** Chart height in px: the header stays short; the marks sit on the chart in lanes of LANE px. */
+const HEIGHT = 44;
+const LANE = 21;
 
 function scaleOf(timeline: TimelineData) {
   const points = timeline.usage.turns.length ? timeline.usage.turns : timeline.estimate;
@@ -61,23 +63,25 @@ export function CompactionTimeline() {
   return (
     <section className="timeline" data-testid="compaction-timeline" aria-label="Compaction timeline">
       <div className="timeline-head">
-        <strong>{marks.length ? `${marks.length} recorded ${marks.length === 1 ? "compaction" : "compactions"}` : "No recorded compactions"}</strong>
-        <span className="dim">
+        <div className="timeline-title">
+          <strong>{marks.length ? `${marks.length} recorded ${marks.length === 1 ? "compaction" : "compactions"}` : "No recorded compactions"}</strong>
+          {marks.length ? (
+            <span className="mode-switch" role="group" aria-label="What the panes show">
+              <button type="button" className="small" aria-pressed={auditing !== null} disabled={auditing !== null || busy !== null} onClick={() => void openAudit(marks.at(-1)!.index)}>
+                Recorded compactions
+              </button>
+              <button type="button" className="small" aria-pressed={auditing === null} disabled={auditing === null || busy !== null} onClick={() => void showStrategies()}>
+                Strategies
+              </button>
+            </span>
+          ) : null}
+        </div>
+        <span className="dim timeline-caption">
           {recorded ? "context per turn: the file's usage (input + cache tokens)" : `context at each compaction: estimated (${timeline.unit}, the model's view)`}
           {usage.contextWindow ? ` · window ${formatCount(usage.contextWindow)} (the file's)` : ""}
         </span>
-        {marks.length ? (
-          <span className="mode-switch" role="group" aria-label="What the panes show">
-            <button type="button" aria-pressed={auditing !== null} disabled={auditing !== null || busy !== null} onClick={() => void openAudit(marks.at(-1)!.index)}>
-              Recorded compactions
-            </button>
-            <button type="button" aria-pressed={auditing === null} disabled={auditing === null || busy !== null} onClick={() => void showStrategies()}>
-              Strategies
-            </button>
-          </span>
-        ) : null}
       </div>
-      <div className="timeline-chart" style={{ height: HEIGHT + 4 + Math.max(1, laneEnds.length) * 26 }}>
+      <div className="timeline-chart" style={{ height: Math.max(HEIGHT, 2 + laneEnds.length * LANE) }}>
         <svg viewBox={`0 0 100 ${HEIGHT}`} preserveAspectRatio="none" aria-hidden="true">
           {usage.contextWindow ? <line className="timeline-window" x1="0" x2="100" y1={y(usage.contextWindow)} y2={y(usage.contextWindow)} /> : null}
           {path ? <path className={recorded ? "timeline-usage" : "timeline-usage estimate"} d={path} vectorEffect="non-scaling-stroke" /> : null}
@@ -92,8 +96,9 @@ export function CompactionTimeline() {
             <button
               key={m.index}
               type="button"
-              className={`timeline-mark${m.index === auditing ? " current" : ""}`}
-              style={{ left: `${x(m.line)}%`, top: HEIGHT + 2 + lanes[i]! * 26 }}
+              // The label stands right of its drop, or left of it near the end, so the drop itself stays visible.
+              className={`timeline-mark${m.index === auditing ? " current" : ""}${x(m.line) > 85 ? " to-left" : ""}`}
+              style={{ left: `${x(m.line)}%`, top: 2 + lanes[i]! * LANE }}
               data-compaction-index={m.index}
               aria-pressed={m.index === auditing}
               disabled={opening !== null}

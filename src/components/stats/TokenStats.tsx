@@ -51,30 +51,28 @@ export function RecordedUsage({ figures }: { figures: ViewTokenFigures }) {
   }
   const split = `input ${formatCount(last.input)} + cache read ${formatCount(last.cacheRead)} + cache write ${formatCount(last.cacheWrite)}`;
   return (
-    <>
-      <dd>
-        <span title={`The file's own usage record on line ${last.line}: ${split}.`}>
-          file: <span data-testid="stats-recorded-input">{formatCount(last.recorded)}</span> tokens in
-        </span>
-        {windowText} · model's view of the same context: <span data-testid="stats-lastturn-view">{formatCount(last.modelView)}</span>
-      </dd>
-      <dd className="dim stats-why" data-testid="stats-usage-explainer">
-        {differenceLine(last.recorded, last.modelView, usage.notInTranscriptAtFirstTurn)}
-        {usage.notes.length > 0 ? " " : null}
-        {usage.notes.length > 0 ? (
-          <details className="usage-notes">
-            <summary>
-              {usage.notes.length} note{usage.notes.length > 1 ? "s" : ""} on the file's figures
-            </summary>
-            <ul>
+    <dd>
+      <span title={`The file's own usage record on line ${last.line}: ${split}.`}>
+        file: <span data-testid="stats-recorded-input">{formatCount(last.recorded)}</span> tokens in
+      </span>
+      {windowText} · model's view of the same context: <span data-testid="stats-lastturn-view">{formatCount(last.modelView)}</span>{" "}
+      {/* Why the two figures differ, and the notes on the file's figures, open on demand: the header stays short. */}
+      <details className="usage-why">
+        <summary>{last.recorded >= last.modelView ? "why the file's is higher" : "why the view's is higher"}{usage.notes.length > 0 ? ` · ${usage.notes.length} note${usage.notes.length > 1 ? "s" : ""}` : ""}</summary>
+        <div className="usage-why-body">
+          <p className="stats-why" data-testid="stats-usage-explainer">
+            {differenceLine(last.recorded, last.modelView, usage.notInTranscriptAtFirstTurn)}
+          </p>
+          {usage.notes.length > 0 ? (
+            <ul className="usage-notes">
               {usage.notes.map((note) => (
                 <li key={note}>{note}</li>
               ))}
             </ul>
-          </details>
-        ) : null}
-      </dd>
-    </>
+          ) : null}
+        </div>
+      </details>
+    </dd>
   );
 }
 

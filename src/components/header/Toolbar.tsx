@@ -1,0 +1,81 @@
+/** The controls that choose what the panes show: a session, a demo, the strategy and branch, another round. */
+import type { ChangeEvent } from "react";
+import { DEMOS, demoSource } from "../../demos.ts";
+import { FolderButton } from "../library/FolderButton.tsx";
+import { loadSource, recompact, useApp } from "../../store/store.ts";
+import { strategyShortLabel } from "../strategy/guide.ts";
+
+export function Toolbar() {
+  const strategies = useApp((s) => s.strategies);
+  const strategy = useApp((s) => s.strategy);
+  const session = useApp((s) => s.session);
+  const view = useApp((s) => s.view);
+  const leafId = useApp((s) => s.leafId);
+  const busy = useApp((s) => s.busy);
+  const disabled = !session || busy !== null || !view || view.pending === true;
+
+  const onFile = (event: ChangeEvent<HTMLInputElement>) => {
+    const file = event.target.files?.[0];
+    if (file) void loadSource({ kind: "file", file });
+    event.target.value = ""; // the same file can be chosen again
+  };
+
+  return (
+    <div className="toolbar" role="toolbar" aria-label="Session controls">
+      <label className="file-button">
+        Open session…
+        <input data-testid="file-input" type="file" accept=".jsonl,.json,application/json,text/plain" onChange={onFile} />
+      </label>
+      <FolderButton />
+      <label className="field">
+        <span>Demo</span>
+        <select
+          className="demo-select"
+          aria-label="Open a demo session"
+          value=""
+          onChange={(e) => {
+            const demo = DEMOS.find((d) => d.file === e.target.value);
+            if (demo) void loadSource(demoSource(demo));
+          }}
+        >
+          <option value="">Choose a demo…</option>
+          {DEMOS.map((demo) => (
+            <option key={demo.file} value={demo.file}>
+              {demo.title}
+            </option>
+          ))}
+        </select>
+      </label>
+      <label className="field">
+        <span>Strategy</span>
+        <select data-testid="strategy-select" value={strategy} disabled={disabled} onChange={(e) => void recompact({ strategy: e.target.value })}>
+          {strategies.map((s) => (
+            <option key={s.name} value={s.name} title={`${s.label}: ${s.description}`}>
+              {strategyShortLabel(s.name, s.label)}
+            </option>
+          ))}
+        </select>
+      </label>
+      <label className="field">
+        <span>Branch</span>
+        <select data-testid="leaf-select" value={leafId ?? ""} disabled={disabled || !session || session.leaves.length === 0} onChange={(e) => void recompact({ leafId: e.target.value })}>
+          {session?.leaves.map((leaf) => (
+            <option key={leaf.id} value={leaf.id}>
+              {leaf.isDefault ? "★ " : ""}
+              {leaf.label} ({leaf.messages} msgs, {leaf.id})
+            </option>
+          ))}
+        </select>
+      </label>
+      <button
+        type="button"
+        disabled={disabled}
+        onClick={() => void recompact({ fromPrevious: true })}
+        data-testid="recompact-button"
+        title="Runs the strategy again on top of the result on screen, as an agent does at its next compaction: every recovery id and hash of the earlier round must survive."
+      >
+        Compact again (round {(view?.round ?? 0) + 2})
+      </button>
+    </div>
+  );
+}
