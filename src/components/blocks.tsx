@@ -221,7 +221,7 @@ export function DisplayBlockView({ block, onShowAll }: { block: DisplayBlock; on
       );
     case "omitted":
       return (
-        <div className="display-block">
+        <div className="display-block" data-testid="omission-marker" data-recovery-id={block.recoveryId} data-sha256={block.sha256}>
           <span className="chip chip-kind">moved out</span> {block.label} <span className="mono dim">{block.recoveryId}</span>
         </div>
       );
