@@ -171,7 +171,7 @@ function geminiMessages(record: Record<string, unknown>, id: string, line: numbe
       if (call.result === undefined) continue;
       const resultId = nextId ? nextId() : `${id}#r${results.length}`;
       const resultMeta = { toolCallId: call.id, toolName: call.name, status: call.status, isError: call.status === "error", messageId: record.id };
-      results.push({ id: resultId, role: "toolResult", meta: resultMeta, blocks: resultBlocks(call.result), line });
+      results.push(markSavedToolOutput({ id: resultId, role: "toolResult", meta: resultMeta, blocks: resultBlocks(call.result), line }));
     }
   }
   const message: Message = { id, role: "assistant", meta, blocks, line };
@@ -202,6 +202,29 @@ function resultBlocks(result: unknown): Block[] {
     }
     return { type: "raw", value: part };
   });
+}
+
+/**
+ * Gemini CLI moves a very large tool output to a sidecar
+ * `<project temp>/tool-outputs/session-<sessionId>/<tool>_<callId>.txt` and
+ * sends the model a preview that names it: "Output too large. Showing first N
+ * and last M characters. For full output see: <path>" then head, an
+ * "[K characters omitted]" line and tail (older releases: "Showing the last N
+ * of M lines." or no figures, then the tail). Like Claude Code's
+ * <persisted-output>, the preview is the agent's own omission marker: the text
+ * stays verbatim and meta.agentOmission says what it is and where the rest went.
+ */
+function markSavedToolOutput(message: Message): Message {
+  const first = message.blocks.find((b) => b.type === "text");
+  if (first?.type !== "text" || !first.text.startsWith("Output too large.")) return message;
+  const firstLine = first.text.split("\n", 1)[0]!;
+  const savedTo = /For full output see: (.+)$/.exec(firstLine)?.[1]?.trim();
+  if (!savedTo) return message;
+  const shown = /Showing (.+?)\. For full output/.exec(firstLine)?.[1];
+  const omitted = /\.\.\. \[([\d,.\s]+) characters omitted\] \.\.\./.exec(first.text)?.[1];
+  const omittedChars = omitted === undefined ? undefined : Number(omitted.replace(/[^\d]/g, ""));
+  const agentOmission = { marker: "gemini-tool-output", savedTo, ...(shown ? { shown } : {}), ...(omittedChars !== undefined && Number.isFinite(omittedChars) ? { omittedChars } : {}) };
+  return { ...message, meta: { ...message.meta, agentOmission } };
 }
 
 /** Gemini's own id survives a compression's copy: that is how a kept message is recognised. */

@@ -49,6 +49,10 @@ export interface Discovery {
 const CLAUDE_SUBAGENT = /^(?:(.*)\/)?([^/]+)\/subagents\/(agent-[^/]+)\.jsonl$/;
 const CLAUDE_SUBAGENT_META = /^(?:(.*)\/)?([^/]+)\/subagents\/(agent-[^/]+)\.meta\.json$/;
 const CLAUDE_TOOL_RESULT = /^(?:(.*)\/)?([^/]+)\/tool-results\/[^/]+$/;
+// Gemini CLI's saved tool outputs: group 1 the project temp folder (may be empty), group 2 the full session id.
+const GEMINI_TOOL_OUTPUT = /^(?:(.*)\/)?tool-outputs\/session-([^/]+)\/[^/]+$/;
+// Older Gemini CLI releases wrote them per project, not per session: no file says which session they belong to.
+const GEMINI_TOOL_OUTPUT_UNTIED = /(?:^|\/)(?:tool-outputs|tool_output)\/[^/]+\.txt$/;
 const CLINE_PARTS = new Set(["api_conversation_history.json", "ui_messages.json", "task_metadata.json"]);
 const SESSION_EXTENSIONS = /\.(jsonl|json|jsonl\.zst)$/;
 
@@ -80,8 +84,10 @@ export function layoutOf(path: string): { agent: AgentHint; project: string | nu
 /**
  * Groups a listing into sessions. Plain wins over `.zst` when both copies of a
  * Codex rollout exist (FORMATS.md); Claude Code subagents and tool-result
- * sidecars join the session whose id names their folder; a Cline/Roo/Kilo task
- * folder is one session opened from its api_conversation_history.json.
+ * sidecars join the session whose id names their folder; Gemini CLI's saved
+ * tool outputs join the chat whose file name ends in their session id's first
+ * 8 characters; a Cline/Roo/Kilo task folder is one session opened from its
+ * api_conversation_history.json.
  */
 export function discoverSessions(listing: readonly ListedFile[]): Discovery {
   const sessions: SessionUnit[] = [];
@@ -146,6 +152,8 @@ export function discoverSessions(listing: readonly ListedFile[]): Discovery {
     // A Claude Code session's sidecars live in a folder named after it.
     const stem = file.path.replace(/\.jsonl$/, "");
     unitByKey.set(stem, unit);
+    const gemini = geminiKeyOf(file.path);
+    if (gemini) unitByKey.set(gemini, unit);
   }
 
   // Sidecars join their parent; orphans are skipped with the reason.
@@ -162,12 +170,35 @@ export function discoverSessions(listing: readonly ListedFile[]): Discovery {
       claimed.add(file.path);
       continue;
     }
+    const geminiOutput = GEMINI_TOOL_OUTPUT.exec(file.path);
+    if (geminiOutput) {
+      // The chat file names the session by its id's first 8 characters (session-<time>-<id8>.jsonl).
+      const parent = unitByKey.get(geminiSidecarKey(geminiOutput[1] ?? "", geminiOutput[2]!.slice(0, 8)));
+      if (parent) attach(parent, file, "sidecar");
+      else skipped.push({ path: file.path, reason: `a Gemini CLI saved tool output whose chat (session ${geminiOutput[2]}) is not in the folder` });
+      claimed.add(file.path);
+      continue;
+    }
+    if (GEMINI_TOOL_OUTPUT_UNTIED.test(file.path)) {
+      skipped.push({ path: file.path, reason: "a Gemini CLI saved tool output of an older release, not filed under one session" });
+      continue;
+    }
     skipped.push({ path: file.path, reason: reasonNotASession(file) });
   }
 
   sessions.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   skipped.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   return { sessions, skipped };
+}
+
+function geminiSidecarKey(projectFolder: string, shortId: string): string {
+  return `gemini:${projectFolder}:${shortId}`;
+}
+
+/** A Gemini chat `<project>/chats/session-<time>-[<n>-]<id8>.json(l)` → the key its saved tool outputs look up. */
+function geminiKeyOf(path: string): string | null {
+  const match = /^(?:(.*)\/)?chats\/session-.*-([0-9a-zA-Z_]{8})\.jsonl?$/.exec(path);
+  return match ? geminiSidecarKey(match[1] ?? "", match[2]!) : null;
 }
 
 function reasonNotASession(file: ListedFile): string {
