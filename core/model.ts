@@ -146,7 +146,8 @@ export type CompactionKind =
   | "roo-truncation"
   | "opencode-compaction"
   | "opencode-prune"
-  | "copilot-compaction";
+  | "copilot-compaction"
+  | "copilot-truncation";
 
 /** One compaction the file itself records, with the context just before and just after it. */
 export interface RecordedCompaction {

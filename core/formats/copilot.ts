@@ -12,13 +12,14 @@
  * `session.compaction_complete` replaces the conversation the main agent had
  * sent before the matching `compaction_start` with its summary; the system
  * prompt and what arrived while the compaction ran are kept (Copilot compacts
- * in the background). A new system.message replaces the previous one.
+ * in the background). `session.truncation` drops the oldest messages to fit
+ * the window, without a summary. A new system.message replaces the previous one.
  */
 import type { Block, Entry, Message, UsageSeries } from "../model.ts";
 import type { JsonLine } from "../jsonl.ts";
 import { SessionError } from "../model.ts";
 import { extraFields, isRecord, messagesOf, without, withExtra, type ReaderOutput } from "./common.ts";
-import { replayContext, type ContextItem } from "./replay.ts";
+import { replayContext, type CompactionStep, type ContextItem } from "./replay.ts";
 
 /** Event type families of Copilot CLI; a record is Copilot's when its type is `<family>.<name>` with a data object. */
 const EVENT_FAMILIES = new Set(["session", "user", "assistant", "tool", "hook", "subagent", "system", "permission", "skill", "abort"]);
@@ -176,6 +177,11 @@ function contextItems(path: Entry[]): ContextItem[] {
       startFigures = isRecord(entry.data) && isRecord(entry.data.data) ? entry.data.data : null;
       continue;
     }
+    if (entry.type === "session.truncation") {
+      const step = truncationStep(entry);
+      if (step) items.push(step);
+      continue;
+    }
     if (entry.type !== "session.compaction_complete") {
       for (const message of entry.messages) {
         // Copilot writes its whole system prompt again with each interaction (130 KB a time in the
@@ -210,6 +216,37 @@ function contextItems(path: Entry[]): ContextItem[] {
     startFigures = null;
   }
   return items;
+}
+
+/**
+ * `session.truncation {tokenLimit, preTruncationTokensInMessages,
+ * postTruncationTokensInMessages, preTruncationMessagesLength,
+ * postTruncationMessagesLength, messagesRemovedDuringTruncation,
+ * tokensRemovedDuringTruncation, performedBy}` (the Copilot SDK's event
+ * schema). The event states how many messages went, not which: the oldest
+ * that many after the system prompt are taken, as a truncator that keeps the
+ * newest turns does. A truncation that removed nothing changed nothing.
+ */
+function truncationStep(entry: Entry): CompactionStep | null {
+  const record = isRecord(entry.data) ? entry.data : {};
+  const data = isRecord(record.data) ? record.data : {};
+  const removed = typeof data.messagesRemovedDuringTruncation === "number" ? data.messagesRemovedDuringTruncation : 0;
+  if (!(removed > 0)) return null;
+  const figure = (value: unknown) => (typeof value === "number" && Number.isFinite(value) ? value : null);
+  return {
+    line: entry.line,
+    entryId: entry.id,
+    timestamp: typeof record.timestamp === "string" ? record.timestamp : undefined,
+    kind: "copilot-truncation",
+    trigger: null,
+    tokensBefore: figure(data.preTruncationTokensInMessages),
+    tokensAfter: figure(data.postTruncationTokensInMessages),
+    summary: null,
+    apply: (before) => {
+      let left = removed;
+      return before.filter((message) => message.role === "system" || left-- <= 0);
+    },
+  };
 }
 
 function sumFigures(figures: Record<string, unknown> | null): number | null {
