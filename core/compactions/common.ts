@@ -1,8 +1,13 @@
 /**
- * What every format's compaction history shares: the list of compactions
+ * The one mechanism for every format's compaction history: the compactions
  * the file records along a branch and the context the agent sends at the
  * end, computed in one pass so that the recorded context is, by
  * construction, the `after` of the last compaction plus everything after it.
+ *
+ * Two ways in, one collector: Pi, Claude Code and Codex walk their branch
+ * themselves and call `record` at each compaction; the readers whose files
+ * record compactions as steps over a running context (Copilot, Gemini,
+ * OpenCode, Cline/Roo/Kilo) hand `replayContext` their messages and steps.
  */
 import type { CompactionKind, Message, RecordedCompaction, RecordedContext } from "../model.ts";
 
@@ -15,25 +20,33 @@ export interface CompactionHistory {
 /** The fields a format states about one compaction; index, contexts and dropped ids are filled in here. */
 export type CompactionRecord = Omit<RecordedCompaction, "index" | "before" | "after" | "droppedMessageIds">;
 
-/** Ids of `before` messages that do not reach the model in `after` (a message changed in place counts as kept). */
-export function droppedIds(before: readonly Message[], after: readonly Message[]): string[] {
-  const kept = new Set(after.map((message) => message.id));
-  return before.filter((message) => !kept.has(message.id)).map((message) => message.id);
-}
+/** A message's identity across a compaction: a copy written again by the compaction keeps its source id in meta. */
+export type SameMessage = (message: Message) => string;
+
+const byId: SameMessage = (message) => message.id;
 
 /**
- * Collects compactions in order. Each format walks its branch, keeps the
- * current context, and calls `record` at every compaction with the context
- * just after it; the collector numbers them and works out what was dropped.
+ * When a branch message still reaches the model at the end. "id": a message
+ * whose id is in the final context (Claude Code's microcompact clears a
+ * result in place under the same id, and that counts as kept). "same-object":
+ * only the message as it was read (a compaction's copy or a cleared
+ * placeholder, such as OpenCode's pruned output, does not count).
+ */
+export type StillSent = "id" | "same-object";
+
+/**
+ * Collects compactions in order. A format keeps the current context and
+ * calls `record` at every compaction with the context just before and just
+ * after it; the collector numbers them and works out what was dropped.
  */
 export class CompactionCollector {
   readonly compactions: RecordedCompaction[] = [];
-  /** Every message id that some compaction on the branch dropped. */
-  private readonly dropped = new Set<string>();
+
+  constructor(private readonly identity: SameMessage = byId) {}
 
   record(fields: CompactionRecord, before: readonly Message[], after: Message[]): Message[] {
-    const droppedMessageIds = droppedIds(before, after);
-    for (const id of droppedMessageIds) this.dropped.add(id);
+    const kept = new Set(after.map(this.identity));
+    const droppedMessageIds = before.filter((message) => !kept.has(this.identity(message))).map((message) => message.id);
     this.compactions.push({ ...fields, index: this.compactions.length + 1, before: [...before], after: [...after], droppedMessageIds });
     return after;
   }
@@ -43,19 +56,58 @@ export class CompactionCollector {
    * branch messages that are not in it (a later compaction may drop a message
    * an earlier one kept).
    */
-  finish(current: Message[], branch: readonly Message[]): CompactionHistory {
-    const sent = new Set(current.map((message) => message.id));
-    const droppedMessageIds = branch.filter((message) => !sent.has(message.id)).map((message) => message.id);
+  finish(current: Message[], branch: readonly Message[], stillSent: StillSent = "id"): CompactionHistory {
+    const sent = new Set<unknown>(stillSent === "id" ? current.map((message) => message.id) : current);
+    const droppedMessageIds = branch.filter((message) => !sent.has(stillSent === "id" ? message.id : message)).map((message) => message.id);
     return { compactions: this.compactions, recorded: { messages: current, compactions: this.countedCompactions(), droppedMessageIds } };
   }
 
-  /** The number RecordedContext.compactions has always meant: summarising compactions, not microcompacts or rollbacks. */
+  /** What RecordedContext.compactions has always counted: every record but Pi's branch summaries, Claude's microcompacts and Codex's rollbacks. */
   private countedCompactions(): number {
-    return this.compactions.filter((c) => SUMMARISING.has(c.kind)).length;
+    return this.compactions.filter((c) => !NOT_COUNTED.has(c.kind)).length;
   }
 }
 
-const SUMMARISING = new Set<CompactionKind>(["pi-compaction", "claude-compact", "codex-compacted"]);
+const NOT_COUNTED = new Set<CompactionKind>(["pi-branch-summary", "claude-microcompact", "codex-rollback"]);
+
+/** A compaction as a replay meets it: the record's own fields (the neutral type's), and what it does to the context. */
+export type CompactionStep = CompactionRecord & {
+  /** The context right after this step, given the one right before it. */
+  apply(before: Message[]): Message[];
+};
+
+/** A message that takes the place of earlier ones as it is sent (not a compaction: Copilot's re-sent system prompt). */
+export interface Replacing {
+  message: Message;
+  replaces(earlier: Message): boolean;
+}
+
+export type ContextItem = Message | CompactionStep | Replacing;
+
+/**
+ * Walk `items` in order: a message is appended to the running context, a
+ * step replaces the running context with its result. `branch` is every
+ * message on the path, for the final list of what no longer reaches the
+ * model (including messages never sent at all, such as Gemini's info lines).
+ */
+export function replayContext(branch: readonly Message[], items: readonly ContextItem[], identity: SameMessage = byId): CompactionHistory {
+  const collector = new CompactionCollector(identity);
+  let context: Message[] = [];
+  for (const item of items) {
+    if ("replaces" in item) {
+      context = [...context.filter((m) => !item.replaces(m)), item.message];
+      continue;
+    }
+    if (!("apply" in item)) {
+      context.push(item);
+      continue;
+    }
+    const { apply, ...fields } = item;
+    // Copies: the running context keeps growing, each record's before and after must not.
+    context = collector.record(fields, context, apply(context.slice())).slice();
+  }
+  return collector.finish(context, branch, "same-object");
+}
 
 export function numberOr(value: unknown, fallback: number | null = null): number | null {
   return typeof value === "number" && Number.isFinite(value) ? value : fallback;

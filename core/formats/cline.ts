@@ -21,7 +21,7 @@ import type { Entry, Message, UsageSeries } from "../model.ts";
 import { SessionError } from "../model.ts";
 import { anthropicContent, splitUserContent } from "./anthropic-blocks.ts";
 import { isRecord, messagesOf, without, type ReaderOutput } from "./common.ts";
-import { replayContext, type CompactionStep } from "./replay.ts";
+import { replayContext, type CompactionStep } from "../compactions/common.ts";
 
 /** Fields only Cline, Roo or Kilo add to an Anthropic message. */
 const TASK_FIELDS = ["ts", "condenseId", "condenseParent", "isSummary", "truncationId", "truncationParent", "isTruncationMarker"];
@@ -82,7 +82,7 @@ export function readCline(task: ClineTask, strict: boolean): ReaderOutput {
     toolCallIds,
     offTreeRecords: {},
     defaultLeafId: previousId,
-    recorded: (path) => replay(path).context,
+    recorded: (path) => replay(path).recorded,
     compactions: (path) => replay(path).compactions,
     usage: () => clineUsage(ui),
   };

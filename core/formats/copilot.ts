@@ -19,7 +19,7 @@ import type { Block, Entry, Message, UsageSeries } from "../model.ts";
 import type { JsonLine } from "../jsonl.ts";
 import { SessionError } from "../model.ts";
 import { extraFields, isRecord, messagesOf, without, withExtra, type ReaderOutput } from "./common.ts";
-import { replayContext, type CompactionStep, type ContextItem } from "./replay.ts";
+import { replayContext, type CompactionStep, type ContextItem } from "../compactions/common.ts";
 
 /** Event type families of Copilot CLI; a record is Copilot's when its type is `<family>.<name>` with a data object. */
 const EVENT_FAMILIES = new Set(["session", "user", "assistant", "tool", "hook", "subagent", "system", "permission", "skill", "abort"]);
@@ -98,7 +98,7 @@ export function readCopilot(records: JsonLine[], strict: boolean): ReaderOutput 
     offTreeRecords: {},
     defaultLeafId: mainTip,
     branchMessages: (path) => messagesOf(path),
-    recorded: (path) => replay(path).context,
+    recorded: (path) => replay(path).recorded,
     compactions: (path) => replay(path).compactions,
     usage: copilotUsage,
   };

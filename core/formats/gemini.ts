@@ -17,7 +17,7 @@ import type { Block, Entry, Message, UsageSeries } from "../model.ts";
 import type { JsonLine } from "../jsonl.ts";
 import { SessionError } from "../model.ts";
 import { countOffTree, extraFields, isRecord, messagesOf, without, withExtra, type ReaderOutput } from "./common.ts";
-import { replayContext, type CompactionStep } from "./replay.ts";
+import { replayContext, type CompactionStep } from "../compactions/common.ts";
 
 const SNAPSHOT = "<state_snapshot>";
 
@@ -135,7 +135,7 @@ class GeminiReader {
       toolCallIds: this.toolCallIds,
       offTreeRecords: this.offTreeRecords,
       defaultLeafId: this.tip,
-      recorded: (path) => replay(path).context,
+      recorded: (path) => replay(path).recorded,
       compactions: (path) => replay(path).compactions,
       usage: geminiUsage,
     };

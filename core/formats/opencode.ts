@@ -16,7 +16,7 @@
 import type { Block, Entry, Message, UsageSeries } from "../model.ts";
 import { SessionError } from "../model.ts";
 import { extraFields, isRecord, messagesOf, without, withExtra, type ReaderOutput } from "./common.ts";
-import { replayContext, type CompactionStep } from "./replay.ts";
+import { replayContext, type CompactionStep } from "../compactions/common.ts";
 
 /** What OpenCode sends in place of a pruned tool output (its message-v2 toModelMessage). */
 export const PRUNED_OUTPUT = "[Old tool result content cleared]";
@@ -58,7 +58,7 @@ export function readOpenCode(value: unknown, strict: boolean): ReaderOutput {
     toolCallIds,
     offTreeRecords: {},
     defaultLeafId: previousId,
-    recorded: (path) => replay(path).context,
+    recorded: (path) => replay(path).recorded,
     compactions: (path) => replay(path).compactions,
     usage: openCodeUsage,
   };
