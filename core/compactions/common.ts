@@ -9,7 +9,8 @@
  * record compactions as steps over a running context (Copilot, Gemini,
  * OpenCode, Cline/Roo/Kilo) hand `replayContext` their messages and steps.
  */
-import type { CompactionKind, Message, RecordedCompaction, RecordedContext } from "../model.ts";
+import type { CompactionKind, Entry, Message, RecordedCompaction, RecordedContext } from "../model.ts";
+import { messagesOf, type ReaderOutput } from "../formats/common.ts";
 
 export interface CompactionHistory {
   compactions: RecordedCompaction[];
@@ -107,6 +108,12 @@ export function replayContext(branch: readonly Message[], items: readonly Contex
     context = collector.record(fields, context, apply(context.slice())).slice();
   }
   return collector.finish(context, branch, "same-object");
+}
+
+/** A replaying reader's `recorded` and `compactions`: both from one replay of the path's messages and its steps. */
+export function replayedHistory(itemsOf: (path: Entry[]) => readonly ContextItem[], identity?: SameMessage): Required<Pick<ReaderOutput, "recorded" | "compactions">> {
+  const replay = (path: Entry[]) => replayContext(messagesOf(path), itemsOf(path), identity);
+  return { recorded: (path) => replay(path).recorded, compactions: (path) => replay(path).compactions };
 }
 
 export function numberOr(value: unknown, fallback: number | null = null): number | null {

@@ -3,18 +3,13 @@
  * reader and the plain Anthropic message-array reader.
  */
 import type { Block, Message } from "../model.ts";
-import { extraFields, isRecord, without, withExtra } from "./common.ts";
+import { extraFields, isRecord, textOrThinkingBlock, without, withExtra } from "./common.ts";
 
 export function anthropicBlock(block: unknown, toolCallIds?: Set<string>): Block {
   if (!isRecord(block)) return typeof block === "string" ? { type: "text", text: block } : { type: "raw", value: block };
+  const plain = textOrThinkingBlock(block);
+  if (plain) return plain;
   switch (block.type) {
-    case "text":
-      if (typeof block.text === "string") return withExtra({ type: "text", text: block.text }, extraFields(block, ["text"]));
-      break;
-    case "thinking":
-      if (typeof block.thinking === "string")
-        return withExtra({ type: "thinking", text: block.thinking }, extraFields(block, ["thinking"]));
-      break;
     case "tool_use":
       if (typeof block.id === "string" && typeof block.name === "string") {
         toolCallIds?.add(block.id);

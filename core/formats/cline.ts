@@ -20,8 +20,8 @@
 import type { Entry, Message, UsageSeries } from "../model.ts";
 import { SessionError } from "../model.ts";
 import { anthropicContent, splitUserContent } from "./anthropic-blocks.ts";
-import { isRecord, messagesOf, without, type ReaderOutput } from "./common.ts";
-import { replayContext, type CompactionStep } from "../compactions/common.ts";
+import { isRecord, without, type ReaderOutput } from "./common.ts";
+import { replayedHistory, type CompactionStep } from "../compactions/common.ts";
 
 /** Fields only Cline, Roo or Kilo add to an Anthropic message. */
 const TASK_FIELDS = ["ts", "condenseId", "condenseParent", "isSummary", "truncationId", "truncationParent", "isTruncationMarker"];
@@ -73,7 +73,6 @@ export function readCline(task: ClineTask, strict: boolean): ReaderOutput {
   });
   const ui = Array.isArray(task.ui) ? task.ui.filter(isRecord) : [];
   const ranges = deletedRanges(ui);
-  const replay = (path: Entry[]) => replayContext(messagesOf(path), contextItems(path, ranges));
   return {
     format: "cline",
     header: { taskMetadata: task.metadata, uiMessages: Array.isArray(task.ui) ? task.ui.length : undefined },
@@ -82,8 +81,7 @@ export function readCline(task: ClineTask, strict: boolean): ReaderOutput {
     toolCallIds,
     offTreeRecords: {},
     defaultLeafId: previousId,
-    recorded: (path) => replay(path).recorded,
-    compactions: (path) => replay(path).compactions,
+    ...replayedHistory((path) => contextItems(path, ranges)),
     usage: () => clineUsage(ui),
   };
 }
@@ -150,32 +148,11 @@ function contextItems(path: Entry[], ranges: DeletedRange[]): (Message | Compact
     if ((meta.condenseParent !== undefined && seenSummaries.has(meta.condenseParent)) || (meta.truncationParent !== undefined && seenMarkers.has(meta.truncationParent))) continue;
     if (meta.isSummary === true && summaries.has(meta.condenseId)) {
       seenSummaries.add(meta.condenseId);
-      const id = meta.condenseId;
-      items.push({
-        line: entry.line,
-        entryId: entry.id,
-        timestamp: typeof meta.ts === "number" ? new Date(meta.ts).toISOString() : undefined,
-        kind: "roo-condense",
-        trigger: null,
-        tokensBefore: null,
-        tokensAfter: null,
-        summary: entry.messages.flatMap((m) => m.blocks.flatMap((b) => (b.type === "text" ? [b.text] : []))).join("\n") || null,
-        apply: (before) => [...before.filter((m) => m.meta.condenseParent !== id), ...entry.messages],
-      });
+      const summary = entry.messages.flatMap((m) => m.blocks.flatMap((b) => (b.type === "text" ? [b.text] : []))).join("\n") || null;
+      items.push(rooStep(entry, "roo-condense", "condenseParent", meta.condenseId, summary));
     } else if (meta.isTruncationMarker === true && markers.has(meta.truncationId)) {
       seenMarkers.add(meta.truncationId);
-      const id = meta.truncationId;
-      items.push({
-        line: entry.line,
-        entryId: entry.id,
-        timestamp: typeof meta.ts === "number" ? new Date(meta.ts).toISOString() : undefined,
-        kind: "roo-truncation",
-        trigger: null,
-        tokensBefore: null,
-        tokensAfter: null,
-        summary: null,
-        apply: (before) => [...before.filter((m) => m.meta.truncationParent !== id), ...entry.messages],
-      });
+      items.push(rooStep(entry, "roo-truncation", "truncationParent", meta.truncationId, null));
     } else {
       items.push(...entry.messages);
     }
@@ -204,4 +181,24 @@ function clineUsage(ui: Record<string, unknown>[]): UsageSeries {
     turns.push({ line: index + 1, input: info.tokensIn, output: n(info.tokensOut), cacheRead, cacheWrite, contextTokens: info.tokensIn + cacheRead + cacheWrite });
   });
   return { turns, contextWindow: null, notes: turns.length > 0 ? ["line is the position in ui_messages.json"] : [] };
+}
+
+/**
+ * Roo / Kilo condense or truncate in place: the summary (or the truncation
+ * marker) hides every message that names it as its parent, and is sent in
+ * their stead.
+ */
+function rooStep(entry: Entry, kind: "roo-condense" | "roo-truncation", parentField: "condenseParent" | "truncationParent", id: unknown, summary: string | null): CompactionStep {
+  const ts = entry.messages[0]?.meta.ts;
+  return {
+    line: entry.line,
+    entryId: entry.id,
+    timestamp: typeof ts === "number" ? new Date(ts).toISOString() : undefined,
+    kind,
+    trigger: null,
+    tokensBefore: null,
+    tokensAfter: null,
+    summary,
+    apply: (before) => [...before.filter((m) => m.meta[parentField] !== id), ...entry.messages],
+  };
 }

@@ -27,6 +27,17 @@ export function withExtra<B extends Block>(block: B, extra: Record<string, unkno
   return block;
 }
 
+/**
+ * `{type: "text", text}` and `{type: "thinking", thinking}`: Pi and the
+ * Anthropic shape write these two blocks alike. Null for anything else (a
+ * malformed one included: the caller keeps it raw).
+ */
+export function textOrThinkingBlock(block: Record<string, unknown>): Block | null {
+  if (block.type === "text" && typeof block.text === "string") return withExtra({ type: "text", text: block.text }, extraFields(block, ["text"]));
+  if (block.type === "thinking" && typeof block.thinking === "string") return withExtra({ type: "thinking", text: block.thinking }, extraFields(block, ["thinking"]));
+  return null;
+}
+
 export function textBlocks(text: string): Block[] {
   return [{ type: "text", text }];
 }

@@ -19,7 +19,7 @@ import type { Block, Entry, Message, UsageSeries } from "../model.ts";
 import type { JsonLine } from "../jsonl.ts";
 import { SessionError } from "../model.ts";
 import { extraFields, isRecord, messagesOf, without, withExtra, type ReaderOutput } from "./common.ts";
-import { replayContext, type CompactionStep, type ContextItem } from "../compactions/common.ts";
+import { replayedHistory, type CompactionStep, type ContextItem } from "../compactions/common.ts";
 
 /** Event type families of Copilot CLI; a record is Copilot's when its type is `<family>.<name>` with a data object. */
 const EVENT_FAMILIES = new Set(["session", "user", "assistant", "tool", "hook", "subagent", "system", "permission", "skill", "abort"]);
@@ -87,7 +87,6 @@ export function readCopilot(records: JsonLine[], strict: boolean): ReaderOutput 
     if (type === "subagent.started" && typeof record.agentId === "string") agentStarts.set(record.agentId, record.id);
   }
 
-  const replay = (path: Entry[]) => replayContext(messagesOf(path), contextItems(path));
   return {
     format: "copilot",
     formatVersion,
@@ -98,8 +97,7 @@ export function readCopilot(records: JsonLine[], strict: boolean): ReaderOutput 
     offTreeRecords: {},
     defaultLeafId: mainTip,
     branchMessages: (path) => messagesOf(path),
-    recorded: (path) => replay(path).recorded,
-    compactions: (path) => replay(path).compactions,
+    ...replayedHistory(contextItems),
     usage: copilotUsage,
   };
 }

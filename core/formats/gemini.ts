@@ -16,8 +16,8 @@
 import type { Block, Entry, Message, UsageSeries } from "../model.ts";
 import type { JsonLine } from "../jsonl.ts";
 import { SessionError } from "../model.ts";
-import { countOffTree, extraFields, isRecord, messagesOf, without, withExtra, type ReaderOutput } from "./common.ts";
-import { replayContext, type CompactionStep } from "../compactions/common.ts";
+import { countOffTree, extraFields, isRecord, without, withExtra, type ReaderOutput } from "./common.ts";
+import { replayedHistory, type CompactionStep } from "../compactions/common.ts";
 
 const SNAPSHOT = "<state_snapshot>";
 
@@ -125,7 +125,6 @@ class GeminiReader {
   finish(form: "json" | "jsonl"): ReaderOutput {
     let header: Record<string, unknown> = this.header;
     for (const update of this.headerUpdates) header = { ...header, ...update.set };
-    const replay = (path: Entry[]) => replayContext(messagesOf(path), contextItems(path), sourceIdentity);
     return {
       format: "gemini",
       formatVersion: form,
@@ -135,8 +134,7 @@ class GeminiReader {
       toolCallIds: this.toolCallIds,
       offTreeRecords: this.offTreeRecords,
       defaultLeafId: this.tip,
-      recorded: (path) => replay(path).recorded,
-      compactions: (path) => replay(path).compactions,
+      ...replayedHistory(contextItems, sourceIdentity),
       usage: geminiUsage,
     };
   }

@@ -15,8 +15,8 @@
  */
 import type { Block, Entry, Message, UsageSeries } from "../model.ts";
 import { SessionError } from "../model.ts";
-import { extraFields, isRecord, messagesOf, without, withExtra, type ReaderOutput } from "./common.ts";
-import { replayContext, type CompactionStep } from "../compactions/common.ts";
+import { extraFields, isRecord, without, withExtra, type ReaderOutput } from "./common.ts";
+import { replayedHistory, type CompactionStep } from "../compactions/common.ts";
 
 /** What OpenCode sends in place of a pruned tool output (its message-v2 toModelMessage). */
 export const PRUNED_OUTPUT = "[Old tool result content cleared]";
@@ -48,7 +48,6 @@ export function readOpenCode(value: unknown, strict: boolean): ReaderOutput {
     previousId = info.id;
   });
   const info = value.info as Record<string, unknown>;
-  const replay = (path: Entry[]) => replayContext(messagesOf(path), contextItems(path), prunedIdentity);
   return {
     format: "opencode",
     formatVersion: typeof info.version === "string" ? info.version : undefined,
@@ -58,8 +57,7 @@ export function readOpenCode(value: unknown, strict: boolean): ReaderOutput {
     toolCallIds,
     offTreeRecords: {},
     defaultLeafId: previousId,
-    recorded: (path) => replay(path).recorded,
-    compactions: (path) => replay(path).compactions,
+    ...replayedHistory(contextItems, prunedIdentity),
     usage: openCodeUsage,
   };
 }

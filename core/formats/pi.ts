@@ -7,7 +7,7 @@
 import type { Block, Entry, Message } from "../model.ts";
 import type { JsonLine } from "../jsonl.ts";
 import { SessionError } from "../model.ts";
-import { extraFields, isRecord, without, withExtra, type ReaderOutput } from "./common.ts";
+import { extraFields, isRecord, textOrThinkingBlock, without, withExtra, type ReaderOutput } from "./common.ts";
 import { piCompactionHistory } from "../compactions/pi.ts";
 import { piUsage } from "../usage/pi.ts";
 
@@ -180,14 +180,9 @@ function piContent(content: unknown, toolCallIds: Set<string>): Block[] {
   if (!Array.isArray(content)) return content === undefined ? [] : [{ type: "raw", value: content }];
   return content.map((block): Block => {
     if (!isRecord(block)) return { type: "raw", value: block };
+    const plain = textOrThinkingBlock(block);
+    if (plain) return plain;
     switch (block.type) {
-      case "text":
-        if (typeof block.text === "string") return withExtra({ type: "text", text: block.text }, extraFields(block, ["text"]));
-        break;
-      case "thinking":
-        if (typeof block.thinking === "string")
-          return withExtra({ type: "thinking", text: block.thinking }, extraFields(block, ["thinking"]));
-        break;
       case "toolCall":
         if (typeof block.id === "string" && typeof block.name === "string") {
           toolCallIds.add(block.id);
