@@ -30,5 +30,9 @@ describeWithFixtures("npm run bench", () => {
     const tokenRows = lines.filter((line) => line.startsWith("| view of "));
     expect(tokenRows).toHaveLength(2);
     for (const row of tokenRows) expect(row.split("|")[4]!.trim()).toMatch(/^\d+\.\d\d×$/);
+    // Each reader's MB/s next to its floor, the shapes without a real file on generated sessions (issue #18).
+    const readerRows = lines.filter((line) => /^\| (claude|codex|copilot|gemini|openai|opencode|pi|cline)\b/.test(line));
+    expect(readerRows.map((row) => row.split("|")[1]!.trim())).toEqual(expect.arrayContaining(["copilot", "gemini", "opencode", "cline (generated task folder)", "gemini (generated JSONL chat)"]));
+    for (const row of readerRows) expect(row.split("|").slice(2, -1).map((cell) => cell.trim())).toEqual([expect.stringMatching(/^\d+\.\d\d$/), expect.stringMatching(/^\d+\.\d$/), expect.stringMatching(/^\d+\.\d$/), expect.stringMatching(/^\d+\.\d\d×$/)]);
   }, 120_000);
 });
