@@ -4,7 +4,10 @@
  * when present), or a Claude Code session with its subagent transcripts
  * (`agent-<id>.jsonl`, `agent-<id>.meta.json`). The app's folder drop and the
  * CLI's folder argument hand the files over by name; a single file goes to
- * loadSession as before.
+ * loadSession as before. Saved tool outputs handed over with their session
+ * (Claude Code's `tool-results/`, Gemini CLI's `tool-outputs/`) are the
+ * targets of previews the transcript already marks, not transcript: they are
+ * left out before the session is read.
  */
 import { decodeSessionBytes } from "./decode.ts";
 import { looksLikeClaude } from "./formats/claude.ts";
@@ -34,8 +37,15 @@ export function isTaskFolder(files: readonly NamedFile[]): boolean {
   return files.some((file) => baseName(file.name) === CLINE_HISTORY);
 }
 
-export function loadSessionFiles(files: readonly NamedFile[], options: LoadOptions = {}): Session {
-  if (files.length === 0) throw new SessionError(0, "no files given");
+/** A saved tool output: a `.txt` in a `tool-results/` (Claude Code) or `tool-outputs/` / older `tool_output/` (Gemini CLI) folder. */
+export function isToolOutputSidecar(name: string): boolean {
+  return /(?:^|[/\\])(?:tool-results|tool-outputs|tool_output)[/\\](?:[^/\\]+[/\\])?[^/\\]+\.txt$/.test(name);
+}
+
+export function loadSessionFiles(given: readonly NamedFile[], options: LoadOptions = {}): Session {
+  if (given.length === 0) throw new SessionError(0, "no files given");
+  const files = given.filter((file) => !isToolOutputSidecar(file.name));
+  if (files.length === 0) throw new SessionError(0, `${given.length} saved tool output file(s) and no session file`);
   if (isTaskFolder(files)) return loadTaskFolder(files, options.strict ?? false);
   if (files.length === 1) return loadSession(files[0]!.bytes, options);
   if (files.some((file) => subagentIdOf(baseName(file.name)) !== null)) return loadWithSubagents(files, options.strict ?? false);

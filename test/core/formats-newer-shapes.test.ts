@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { loadSession } from "../../core/session.ts";
+import { loadSessionFiles } from "../../core/session-files.ts";
 import { readFixture, describeWithFixtures, fixturesPresent } from "../helpers/fixtures.ts";
 
 const lines = (records: unknown[]) => records.map((r) => JSON.stringify(r)).join("\n") + "\n";
@@ -54,6 +55,14 @@ describeWithFixtures("Claude Code 2.1.x", () => {
     const block = marked[0]!.blocks[0]!;
     expect(block.type === "text" && block.text.startsWith("<persisted-output>")).toBe(true);
     expect(marked[0]!.meta.agentOmission).toMatchObject({ marker: "persisted-output", size: expect.stringMatching(/KB$/), savedTo: expect.stringMatching(/\.txt$/) });
+  });
+
+  it("handed over with a saved tool output beside it, the session is read and the sidecar left out", () => {
+    const files = [
+      { name: "f9-f6f611b469.jsonl", bytes: readFixture("claude/entireio__cli__f9-f6f611b469.jsonl") },
+      { name: "f9-f6f611b469/tool-results/toolu_01.txt", bytes: new TextEncoder().encode("the full output") },
+    ];
+    expect(loadSessionFiles(files).branch(null).map((m) => m.id)).toEqual(session.branch(null).map((m) => m.id));
   });
 
   it("isMeta user lines say so at the top of meta", () => {

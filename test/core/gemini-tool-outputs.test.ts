@@ -11,6 +11,7 @@
 import { describe, expect, it } from "vitest";
 import { discoverSessions, type ListedFile } from "../../core/library/discover.ts";
 import { loadSession } from "../../core/session.ts";
+import { loadSessionFiles } from "../../core/session-files.ts";
 
 const SESSION_ID = "7c1e2f3a-0b9d-4c5e-8f10-223344556677";
 const SIDECAR_DIR = `/home/dev/.gemini/tmp/ab12/tool-outputs/session-${SESSION_ID}`;
@@ -92,5 +93,21 @@ describe("discoverSessions: Gemini CLI saved tool outputs", () => {
       { path: `${root}/tool-outputs/session-${SESSION_ID}/grep_c2.txt`, reason: `a Gemini CLI saved tool output whose chat (session ${SESSION_ID}) is not in the folder` },
       { path: `${root}/tool_output/write_file_35.txt`, reason: "a Gemini CLI saved tool output of an older release, not filed under one session" },
     ]);
+  });
+});
+
+describe("loadSessionFiles: a chat handed over with its saved tool outputs", () => {
+  const encode = (value: string) => new TextEncoder().encode(value);
+  const chatFile = { name: "ab12/chats/session-2026-11-02T10-00-7c1e2f3a.jsonl", bytes: encode(text) };
+  const sidecar = (name: string) => ({ name, bytes: encode("PASS a\n".repeat(1000)) });
+
+  it("reads the chat and leaves the sidecars out (newer per-session folder, older per-project one, either separator)", () => {
+    const session = loadSessionFiles([chatFile, sidecar(`ab12/tool-outputs/session-${SESSION_ID}/run_shell_command_c1.txt`), sidecar("ab12\\tool_output\\grep_7.txt")], { strict: true });
+    expect(session.format).toBe("gemini");
+    expect(session.branch(null).map((m) => m.id)).toEqual(loadSession(text, { strict: true }).branch(null).map((m) => m.id));
+  });
+
+  it("refuses sidecars without their session, saying so", () => {
+    expect(() => loadSessionFiles([sidecar(`ab12/tool-outputs/session-${SESSION_ID}/grep_c2.txt`)])).toThrow("1 saved tool output file(s) and no session file");
   });
 });
