@@ -1,7 +1,9 @@
 /** Plain words for the audit's figures, shared by the timeline, dividers, the dropped panel and the presenter. */
+import type { CompactionKind } from "../../../core/model.ts";
 import type { AuditEntry } from "../../store/audit.ts";
 
-const KINDS: Record<string, string> = {
+/** Every kind the core records has its words here: a new kind without them is a type error. */
+const KINDS: Record<CompactionKind, string> = {
   "pi-compaction": "Pi compaction",
   "pi-branch-summary": "Pi branch summary",
   "claude-compact": "compact (summary)",
@@ -15,10 +17,11 @@ const KINDS: Record<string, string> = {
   "opencode-compaction": "OpenCode compaction",
   "opencode-prune": "OpenCode prune",
   "copilot-compaction": "Copilot compaction",
+  "copilot-truncation": "Copilot truncation (oldest messages dropped)",
 };
 
 export function kindLabel(kind: string): string {
-  return KINDS[kind] ?? kind.replace(/[-_]/g, " ");
+  return KINDS[kind as CompactionKind] ?? kind.replace(/[-_]/g, " ");
 }
 
 /** "12/15 facts kept" once the audit is in; what it is waiting for before. */
