@@ -8,6 +8,7 @@ import type { LoadPreview, LoadSource, SessionSummary, ViewSummary } from "../wo
 import { checkrideForView } from "./checkride.ts";
 import { writeDeepLink } from "./deep-links.ts";
 import { jumpToMessage, requestScroll } from "./navigation.ts";
+import { compactionToOpen, type LoadIntent } from "./opening.ts";
 import { noteCheckrideCleared } from "./tokens.ts";
 import { client, get, initialShare, messageOf, ready, resetState, set, summaryEndpoint, viewId, type AppState, type ScreenState } from "./state.ts";
 
@@ -85,7 +86,7 @@ function restoreBeforePreview(): void {
 }
 
 /** Loads a file, a demo or bytes; a load in progress is cancelled first. */
-export async function loadSource(source: LoadSource): Promise<void> {
+export async function loadSource(source: LoadSource, intent: LoadIntent = {}): Promise<void> {
   const engine = client();
   const previous = get().loading;
   if (previous) engine.cancel(previous.id);
@@ -102,11 +103,14 @@ export async function loadSource(source: LoadSource): Promise<void> {
   });
   set({ loading: { id: pending.id, name, progress: null }, loadError: null });
   try {
-    const { session, view } = await pending.promise;
+    const { session, view: loaded } = await pending.promise;
+    if (get().loading?.id !== pending.id) return;
+    // Asked before the screen changes, so it goes straight from the preview to the audit, never through the strategy view.
+    const view = await auditViewOr(loaded, compactionToOpen(source, session, link !== null, intent));
     if (get().loading?.id !== pending.id) return;
     const previewed = get().beforePreview !== null;
-    // After a preview the original pane already shows this branch: keep it on screen.
-    const shown = showView(view, previewed && get().view?.leafId === view.leafId);
+    // After a preview the original pane already shows this branch: keep it on screen (an audit's "before" is other rows).
+    const shown = showView(view, previewed && view === loaded && get().view?.leafId === view.leafId);
     set({
       ...shown,
       beforePreview: null,
@@ -116,8 +120,8 @@ export async function loadSource(source: LoadSource): Promise<void> {
       session,
       lastSource: source,
       sessionSerial: previewed ? get().sessionSerial : get().sessionSerial + 1,
-      strategy: view.strategy,
-      leafId: view.leafId,
+      strategy: loaded.strategy,
+      leafId: loaded.leafId,
       crashed: null,
       showWarnings: false,
     });
@@ -129,6 +133,17 @@ export async function loadSource(source: LoadSource): Promise<void> {
     const engineError = error instanceof EngineError ? error : undefined;
     // The previous session stays: only the error is new.
     set({ loading: null, loadError: engineError?.cancelled ? null : { name, message: messageOf(error), line: engineError?.line } });
+  }
+}
+
+/** The audit view of compaction #index of a view just loaded; the view itself when none is asked or it cannot be built. */
+async function auditViewOr(view: ViewSummary, index: number | null): Promise<ViewSummary> {
+  if (index === null) return view;
+  try {
+    return await client().request({ type: "auditView", view: view.id, index }).promise;
+  } catch {
+    // The strategy view is still a true view of the session; the timeline offers the audit again.
+    return view;
   }
 }
 

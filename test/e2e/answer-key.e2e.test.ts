@@ -7,7 +7,7 @@
 import { join } from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { describeWithFixtures, fixturePath } from "../helpers/fixtures.ts";
-import { SCREENSHOTS, openApp, startHarness, type Harness, type OpenedPage } from "./harness.ts";
+import { SCREENSHOTS, openApp, startHarness, toStrategies, type Harness, type OpenedPage } from "./harness.ts";
 
 let harness: Harness;
 const SESSION = fixturePath("pi/badlogic__pi-mono__before-compaction.jsonl");
@@ -23,6 +23,7 @@ async function runOn(opened: OpenedPage) {
   const { page } = opened;
   await page.getByTestId("file-input").setInputFiles(SESSION);
   await page.waitForFunction(() => document.querySelector(".session-name")?.textContent?.includes("before-compaction") && document.querySelector("[data-testid=active-pane] [data-testid=message-row]"));
+  await toStrategies(page);
   await page.getByTestId("checkride-toggle").click();
   const panel = page.getByTestId("checkride-panel");
   await panel.getByRole("button", { name: "Run checkride" }).click();

@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ROOT, runCli } from "../helpers/cli.ts";
 import { fixturePath } from "../helpers/fixtures.ts";
-import { SCREENSHOTS, foreignRequests, openApp, startHarness, type Harness, type OpenedPage } from "./harness.ts";
+import { SCREENSHOTS, foreignRequests, openApp, startHarness, toStrategies, type Harness, type OpenedPage } from "./harness.ts";
 
 let harness: Harness;
 beforeAll(async () => {
@@ -27,6 +27,7 @@ async function loadFile(opened: OpenedPage, path: string): Promise<void> {
   await opened.page.waitForFunction((name) => document.querySelector(".session-name")?.textContent?.includes(name), path.split("/").pop()!, { timeout: 30_000 });
   // The name shows with the preview; the load is over when its progress banner goes.
   await opened.page.getByTestId("load-progress").waitFor({ state: "detached", timeout: 30_000 });
+  await toStrategies(opened.page);
 }
 
 describe("the inspector in Chromium", () => {

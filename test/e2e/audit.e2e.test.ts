@@ -53,9 +53,9 @@ describeWithFixtures("recorded compactions in the app", () => {
     await timeline.locator(".timeline-mark").nth(1).waitFor({ timeout: 30_000 });
     expect(await timeline.locator(".timeline-mark").count()).toBe(2);
     expect(await timeline.textContent()).toContain("2 recorded compactions");
-    // "Recorded compactions" opens the audit of the last one.
-    await page.getByRole("button", { name: "Recorded compactions" }).click();
+    // A file that records compactions opens on the audit of the last one, straight from the load.
     await page.locator(".pane-title h2", { hasText: "Before compaction #2" }).waitFor({ timeout: 30_000 });
+    expect(await page.getByRole("button", { name: "Recorded compactions" }).getAttribute("aria-pressed")).toBe("true");
     await page.locator(".pane-title h2", { hasText: "After compaction #2" }).waitFor();
     await timeline.locator('.timeline-mark[data-compaction-index="2"][aria-pressed="true"]').waitFor();
     const original = page.getByTestId("original-pane");

@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startFakeEndpoint, type FakeEndpoint } from "../helpers/fake-endpoint.ts";
 import { fixturePath } from "../helpers/fixtures.ts";
-import { SCREENSHOTS, foreignRequests, openApp, startHarness, type Harness, type OpenedPage } from "./harness.ts";
+import { SCREENSHOTS, foreignRequests, openApp, startHarness, toStrategies, type Harness, type OpenedPage } from "./harness.ts";
 
 let harness: Harness;
 let endpoint: FakeEndpoint;
@@ -32,6 +32,7 @@ afterAll(async () => {
 async function loadTree(opened: OpenedPage) {
   await opened.page.getByTestId("file-input").setInputFiles(TREE);
   await opened.page.waitForFunction(() => document.querySelector(".session-name")?.textContent?.includes("pi-v3-tree.jsonl") && document.querySelector("[data-testid=active-pane] [data-testid=message-row]"));
+  await toStrategies(opened.page);
 }
 
 async function statuses(opened: OpenedPage, strategy: string) {

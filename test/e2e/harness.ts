@@ -70,3 +70,16 @@ export async function openApp(harness: Harness, hash = "", viewport = { width: 1
 export function foreignRequests(requests: string[], origin: string): string[] {
   return requests.filter((url) => !url.startsWith(origin) && !url.startsWith("data:") && !url.startsWith("blob:"));
 }
+
+/**
+ * A file that records compactions opens on the audit of its last one. Tests
+ * about the strategy comparison go to it as a user would, with "Strategies";
+ * on any other file this does nothing.
+ */
+export async function toStrategies(page: Page): Promise<void> {
+  await page.getByTestId("load-progress").waitFor({ state: "detached", timeout: 60_000 });
+  if ((await page.locator(".pane-title h2", { hasText: /^Before compaction #/ }).count()) === 0) return;
+  await page.getByRole("button", { name: "Strategies" }).click();
+  await page.locator(".pane-title h2", { hasText: "Original branch" }).waitFor({ timeout: 30_000 });
+  await page.locator("[data-testid=active-pane] [data-testid=message-row]").first().waitFor({ timeout: 30_000 });
+}

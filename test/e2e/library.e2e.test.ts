@@ -108,6 +108,7 @@ describeWithFixtures("the library in Chromium", () => {
     await rows.first().getByRole("button").click();
     const compactionRows = page.getByTestId("library-compaction-row");
     expect(await compactionRows.count()).toBeGreaterThan(0);
+    const clickedIndex = await compactionRows.first().getAttribute("data-compaction-index");
     await compactionRows.first().click();
     const name = shown[0]!.path.split("/").pop()!;
     await page.waitForFunction((n) => document.querySelector(".session-name")?.textContent?.includes(n), name, { timeout: 60_000 });
@@ -115,6 +116,9 @@ describeWithFixtures("the library in Chromium", () => {
     expect(await page.getByTestId("library-table").count()).toBe(0);
     // The compaction clicked is named, with the facts it dropped.
     expect(await page.getByTestId("library-compaction-banner").textContent()).toMatch(/compaction \d+ .*facts present in context after it \d+\/\d+/);
+    // The inspector opens on the audit of the compaction clicked: before it on the left, after it on the right.
+    await page.locator(".pane-title h2", { hasText: `Before compaction #${clickedIndex}` }).waitFor({ timeout: 60_000 });
+    await page.locator(".pane-title h2", { hasText: `After compaction #${clickedIndex}` }).waitFor();
     await page.screenshot({ path: join(SCREENSHOTS, "library-opened-1440-light.png") });
 
     // Back: the same table, not indexed again.

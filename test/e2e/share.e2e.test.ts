@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fixturePath } from "../helpers/fixtures.ts";
 import { PLANTED, sessionWithSecrets } from "../helpers/secrets.ts";
-import { SCREENSHOTS, openApp, startHarness, type Harness, type OpenedPage } from "./harness.ts";
+import { SCREENSHOTS, openApp, startHarness, toStrategies, type Harness, type OpenedPage } from "./harness.ts";
 
 let harness: Harness;
 beforeAll(async () => {
@@ -22,6 +22,7 @@ async function load(opened: OpenedPage, file: string | { name: string; mimeType:
   await opened.page.getByTestId("file-input").setInputFiles(file);
   const name = typeof file === "string" ? file.split("/").pop()! : file.name;
   await opened.page.waitForFunction((n) => document.querySelector(".session-name")?.textContent?.includes(n) && document.querySelector("[data-testid=active-pane] [data-testid=message-row]"), name);
+  await toStrategies(opened.page);
 }
 
 describe("sharing", () => {

@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { runCli } from "../helpers/cli.ts";
 import { describeWithFixtures, fixturePath } from "../helpers/fixtures.ts";
-import { SCREENSHOTS, foreignRequests, openApp, startHarness, type Harness, type OpenedPage } from "./harness.ts";
+import { SCREENSHOTS, foreignRequests, openApp, startHarness, toStrategies, type Harness, type OpenedPage } from "./harness.ts";
 
 const CLAUDE = fixturePath("claude/entireio__cli__d0-161e0df1cb.jsonl");
 const CODEX = fixturePath("codex/EntityProcess__agentv__rollout-019f03e0-321f-7eb2-83cc-b54ecd71be23.jsonl");
@@ -31,6 +31,7 @@ async function loadExact(opened: OpenedPage, path: string): Promise<void> {
   await page.getByTestId("file-input").setInputFiles(path);
   await page.waitForFunction((name) => document.querySelector(".session-name")?.textContent?.includes(name), path.split("/").pop()!, { timeout: 60_000 });
   await page.getByTestId("load-progress").waitFor({ state: "detached", timeout: 60_000 });
+  await toStrategies(page);
   // The budgeted figures are replaced by the worker's exact count.
   await page.locator(".stats[data-tokens-exact=true] [data-testid=stats-usage-explainer], .stats[data-tokens-exact=true] [data-testid=stats-context-window]").first().waitFor({ timeout: 60_000 });
 }

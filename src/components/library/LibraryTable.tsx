@@ -109,7 +109,7 @@ function Row({ index, style, rows, expanded, pending }: RowComponentProps<RowPro
     const c = item.row;
     const open = () => openFromLibrary(c.path, c.index);
     return (
-      <div style={style} className="library-row compaction" role="row" tabIndex={0} data-testid="library-compaction-row" onClick={open} onKeyDown={(e) => activate(e, open)} title="Open this session in the inspector on this compaction">
+      <div style={style} className="library-row compaction" role="row" tabIndex={0} data-testid="library-compaction-row" data-compaction-index={c.index} onClick={open} onKeyDown={(e) => activate(e, open)} title="Open this session in the inspector on this compaction">
         <span className="cell wide">
           ↳ Compaction {c.index} · {c.compactionKind}
           {c.trigger ? ` (${c.trigger})` : ""} <span className="dim">· dropped {c.dropped.humanMessages.length} human messages, {c.dropped.toolOutputs.length} tool outputs</span>
