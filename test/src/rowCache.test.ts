@@ -15,7 +15,8 @@ import { readFixture, describeWithFixtures } from "../helpers/fixtures.ts";
 const nextFrame = () => new Promise((resolve) => requestAnimationFrame(() => resolve(undefined)));
 /** Every page asked for has arrived (or was dropped), and the frame that tells the rows has passed. */
 const settle = async (cache?: RowCache) => {
-  await vi.waitFor(() => expect(cache?.pending ?? 0).toBe(0));
+  // Generous: on a loaded machine one page of a 12 MB session can take more than vi.waitFor's default second.
+  await vi.waitFor(() => expect(cache?.pending ?? 0).toBe(0), { timeout: 20_000 });
   await nextFrame();
 };
 
