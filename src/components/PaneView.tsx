@@ -128,7 +128,8 @@ function MessageRow({ index: position, style, ariaAttributes, pane, view, visibl
       aria-selected={selected}
       onClick={() => void select({ pane, index }, false)}
     >
-      {row.dividers?.map((divider) => <CompactionDivider key={divider.index} divider={divider} />)}
+      {/* One-line rows have one fixed height: there a compaction is a chip in the line, not a divider above it. */}
+      {compact ? null : row.dividers?.map((divider) => <CompactionDivider key={divider.index} divider={divider} />)}
       {compact ? (
         <CompactRowContent row={row} />
       ) : (

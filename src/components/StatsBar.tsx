@@ -22,11 +22,15 @@ export function StatsBar() {
   const { stats } = view;
   const figures = figuresFor(view, tokens);
   const ratio = figures.original > 0 ? figures.active / figures.original : 0;
+  // Auditing compaction #N the panes are the agent's own contexts either side of it: the figures say so,
+  // and a strategy's own counts (moved out, prose kept, metadata) have no meaning there.
+  const audit = view.audit;
+  const names = audit ? { original: `Before #${audit.index}`, active: `After #${audit.index}` } : { original: "Original", active: "Active" };
   return (
     <div className="stats" aria-label="Compaction statistics" data-tokens-exact={figures.exact ? "true" : "false"}>
       <dl className="stat-list">
         <div>
-          <dt>Original</dt>
+          <dt>{names.original}</dt>
           <dd title={`${formatCount(stats.originalChars)} characters`}>
             <TokenCount tokens={figures.original} estimated={figures.estimated.original} testId="stats-original-tokens" />
             <span className="dim chars-figure">
@@ -35,7 +39,7 @@ export function StatsBar() {
           </dd>
         </div>
         <div>
-          <dt>Active</dt>
+          <dt>{names.active}</dt>
           <dd title={`${formatCount(stats.activeChars)} characters`}>
             <TokenCount tokens={figures.active} estimated={figures.estimated.active} testId="stats-active-tokens" />{" "}
             <span title={ratio > 1 ? "Larger than the original: what replaced the moved-out content (markers, a brief, a summary slot) costs more tokens than that content did." : "Share of the original branch's tokens."}>
@@ -46,6 +50,15 @@ export function StatsBar() {
             </span>
           </dd>
         </div>
+        {audit ? (
+          <div>
+            <dt>Messages</dt>
+            <dd title="Messages of the context just before the compaction, and just after it (the summary and what was kept)">
+              {formatCount(view.original.count)} → {formatCount(view.active.count)} ({formatCount(audit.dropped)} left the context)
+            </dd>
+          </div>
+        ) : (
+          <>
         <div>
           <dt>Moved out</dt>
           <dd>
@@ -62,6 +75,8 @@ export function StatsBar() {
           <dt>Metadata kept</dt>
           <dd>{formatCount(stats.metadataFields)} fields</dd>
         </div>
+          </>
+        )}
       </dl>
       <dl className="stat-list">
         <div className="stats-usage">
@@ -84,7 +99,7 @@ export function StatsBar() {
         </div>
       </dl>
       {tokens.error?.viewId === view.id ? <p className="dim">Counting tokens failed ({tokens.error.message}); the figures above are estimates.</p> : null}
-      <CompositionBar figures={figures} />
+      <CompositionBar figures={figures} caption={audit ? `After compaction #${audit.index}` : "Active context"} />
     </div>
   );
 }

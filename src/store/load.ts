@@ -37,7 +37,10 @@ export function showView(view: ViewSummary, sameOriginal = false): Partial<AppSt
   else rowCaches.original.reset(view.id);
   rowCaches.active.reset(view.id);
   const checkride = { ...get().checkride, ...checkrideForView(view, get().view) };
-  return { view, recovered: {}, expandedThinking: {}, selected: null, detail: null, search: null, checkride };
+  // Auditing a compaction, the summary that replaced what left is what the user came to read: it opens whole.
+  const summaryRow = view.audit?.summaryRow ?? -1;
+  const expandedThinking: Record<string, boolean> = summaryRow >= 0 ? { [`active:${summaryRow}:0`]: true } : {};
+  return { view, recovered: {}, expandedThinking, selected: null, detail: null, search: null, checkride };
 }
 
 function screenOf(state: AppState): ScreenState {

@@ -121,13 +121,15 @@ describeWithFixtures("layout on real sessions", () => {
   it("the split is keyboard resizable and remembered after a reload", async () => {
     const page = await open(1280, 720, "light", SESSIONS[0]!.path);
     await page.locator("[data-testid=original-pane] [data-testid=message-row]").first().click();
+    // The panel is open with its content (the handle belongs to it) before the keys go to the handle.
+    await page.locator(".detail").waitFor();
     const handle = page.getByTestId("split-handle");
     const before = Number(await handle.getAttribute("aria-valuenow"));
     await handle.focus();
     await handle.press("ArrowUp");
     await handle.press("ArrowUp");
-    const after = Number(await handle.getAttribute("aria-valuenow"));
-    expect(after).toBe(before + 48);
+    await expect.poll(async () => Number(await handle.getAttribute("aria-valuenow"))).toBe(before + 48);
+    const after = before + 48;
     expect(await page.getByTestId("bottom-panels").evaluate((e) => Math.round(e.getBoundingClientRect().height))).toBe(after);
     await page.reload();
     await page.getByTestId("file-input").setInputFiles(fixturePath(SESSIONS[0]!.path));

@@ -33,13 +33,18 @@ export function CompactRowContent({ row }: { row: RowProjection }) {
   return (
     <div className="row-header">
       <span className={`role role-badge-${row.role}`}>{ROLE_LABELS[row.role] ?? row.role}</span>
+      {row.dividers?.map((divider) => (
+        <span key={divider.index} className="chip chip-compaction" data-testid="compaction-divider" data-compaction-index={divider.index} title="The agent compacted its context here, before this message">
+          compaction #{divider.index}
+        </span>
+      ))}
       <span className="compact-preview one-line" title={text.length > 80 ? "Select the row to read it whole" : undefined}>
         {chip ? <span className="chip">{chip}</span> : null}
         <Highlighted text={text} />
       </span>
       <span className="row-id">
+        {row.line !== undefined ? <span className="dim">line {row.line} · </span> : null}
         <ShortId id={row.id} what="message id" />
-        {row.line !== undefined ? <span className="dim"> · line {row.line}</span> : null}
       </span>
     </div>
   );

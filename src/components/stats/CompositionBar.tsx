@@ -15,14 +15,15 @@ const COLORS: Record<string, string> = {
   other: "var(--c7)",
 };
 
-export function CompositionBar({ figures }: { figures: ViewTokenFigures }) {
+/** `caption`: what the active pane holds ("Active context", or "After compaction #N" in an audit). */
+export function CompositionBar({ figures, caption }: { figures: ViewTokenFigures; caption: string }) {
   const parts = figures.composition;
   const total = parts.reduce((sum, part) => sum + part.tokens, 0) || 1;
   const share = (tokens: number) => Math.round((tokens / total) * 100);
   const estimate = parts.some((part) => part.estimated > 0);
   return (
     <div className="composition-block" data-testid="composition">
-      <div className="composition" role="img" aria-label={`Active context by tokens of the model's view: ${parts.map((p) => `${p.label} ${share(p.tokens)}%`).join(", ")}`}>
+      <div className="composition" role="img" aria-label={`${caption} by tokens of the model's view: ${parts.map((p) => `${p.label} ${share(p.tokens)}%`).join(", ")}`}>
         {parts.map((part) => (
           <div
             key={part.category}
@@ -36,7 +37,7 @@ export function CompositionBar({ figures }: { figures: ViewTokenFigures }) {
         ))}
       </div>
       <ul className="composition-legend">
-        <li className="composition-caption">Active context{estimate ? " (estimate, counting…)" : ""}:</li>
+        <li className="composition-caption">{caption}{estimate ? " (estimate, counting…)" : ""}:</li>
         {parts.map((part) => (
           <li key={part.category}>
             <span className="swatch" style={{ background: COLORS[part.category] ?? "var(--dim)" }} /> {part.label} {share(part.tokens)}% · {formatCount(part.tokens)}

@@ -30,7 +30,8 @@ export function StrategyNote() {
     return () => observer.disconnect();
   }, [strategy, same, expanded]);
 
-  if (!guide || !view) return null;
+  // Auditing a recorded compaction, no strategy is on screen: the dropped panel says what the panes show.
+  if (!guide || !view || view.audit) return null;
   return (
     <div className={`strategy-note${expanded ? " expanded" : ""}`} data-testid="strategy-description">
       <p ref={text} className="strategy-note-text">

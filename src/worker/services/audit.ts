@@ -10,6 +10,7 @@ import type { Message, RecordedCompaction, Session } from "../../../core/model.t
 import { DIVIDER_HEIGHT } from "../../layout/rows.ts";
 import { alignPanes } from "../alignment.ts";
 import { buildPaneModel, paneGeometry, projectRow } from "../projection.ts";
+import { budgetedTokens } from "./tokens.ts";
 import type { AuditOnView, CompactionAuditView, DividerInfo, Pane, RowProjection, TimelineData } from "../protocol.ts";
 import type { Screen, View } from "../view.ts";
 
@@ -80,6 +81,7 @@ export function buildAuditView(session: Session, base: View, index: number, id: 
       id,
       strategy: "recorded",
       audit,
+      tokens: budgetedTokens(session, compaction.before, compaction.after),
       stats: {
         ...base.summary.stats,
         payloads: 0,

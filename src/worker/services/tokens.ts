@@ -37,10 +37,12 @@ export function budgetedTokens(session: Session, branch: readonly Message[], act
 /** Every figure counted with the tokenizer (slices of 10 ms, so other requests get their turn). */
 export async function exactTokens(screen: Screen, signal?: { readonly aborted: boolean }): Promise<ViewTokenFigures> {
   const { session } = screen.loaded;
-  const { checkpoint } = screen.view;
+  // The panes' own messages: a strategy view's are its branch and checkpoint; an audit view's are the
+  // contexts just before and just after the recorded compaction (its checkpoint is the strategy's behind it).
   const branch = screen.view.original.messages;
+  const activeContext = screen.view.active.messages;
   const original = await countInSlices(branch, session.format, { signal });
-  const active = await countInSlices(checkpoint.active, session.format, { signal });
+  const active = await countInSlices(activeContext, session.format, { signal });
   const leaf = screen.view.summary.leafId ?? session.defaultLeafId;
   const against = usageAgainstView(session, leaf);
   const last = against.last;
@@ -50,7 +52,7 @@ export async function exactTokens(screen: Screen, signal?: { readonly aborted: b
     original: original.total,
     active: active.total,
     estimated: { original: 0, active: 0 },
-    composition: composition(checkpoint.active, session.format),
+    composition: composition(activeContext, session.format),
     usage: {
       turns: against.series.turns.length,
       last: last ? { line: last.line, recorded: last.contextTokens, input: last.input, cacheRead: last.cacheRead, cacheWrite: last.cacheWrite, modelView: against.lastTurnViewTokens ?? 0 } : null,
