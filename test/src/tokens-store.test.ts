@@ -5,7 +5,7 @@ import { tokenStats } from "../../core/composition.ts";
 import { compactSession } from "../../core/compact.ts";
 import { loadSession } from "../../core/session.ts";
 import { loadTokenizer } from "../../core/tokens.ts";
-import { connect, countViewTokens, loadSource, recompact, useApp, useTokens } from "../../src/store/store.ts";
+import { connect, countViewTokens, loadSource, openAudit, recompact, useApp, useTokens } from "../../src/store/store.ts";
 import { InProcessClient } from "../helpers/in-process-client.ts";
 import { describeWithFixtures, readFixture } from "../helpers/fixtures.ts";
 
@@ -51,5 +51,28 @@ describeWithFixtures("tokens slice", () => {
     useApp.setState({ checkride: { ...useApp.getState().checkride, results: [] } });
     await recompact({ fromPrevious: true });
     expect(useTokens.getState().clearedCheckride).toMatch(/compacted again/);
+  }, 60_000);
+});
+
+describeWithFixtures("tokens of an audit view", () => {
+  it("auditing a recorded compaction, the figures are of the contexts just before and just after it, not of the strategy behind", async () => {
+    await loadSource(bytes(FILE));
+    const strategyView = useApp.getState().view!;
+    await openAudit(1);
+    const view = useApp.getState().view!;
+    expect(view.audit?.index).toBe(1);
+    expect(view.id).not.toBe(strategyView.id);
+    await countViewTokens(view.id);
+    const exact = useTokens.getState().exact!;
+    expect(exact.viewId).toBe(view.id);
+    await loadTokenizer();
+    const session = loadSession(readFixture(FILE));
+    const compaction = session.recordedCompactions(session.defaultLeafId)[0]!;
+    const expected = tokenStats(compaction.before, compaction.after, session.format);
+    expect(exact.figures.original).toBe(expected.originalTokens);
+    expect(exact.figures.active).toBe(expected.activeTokens);
+    expect(exact.figures.composition.reduce((sum, p) => sum + p.tokens, 0)).toBe(expected.activeTokens);
+    // The budgeted figures the view arrives with are of the same contexts (estimates allowed, not the strategy's).
+    expect(view.tokens.active).toBeLessThan(expected.originalTokens);
   }, 60_000);
 });
