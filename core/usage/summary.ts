@@ -22,8 +22,11 @@ export interface UsageAgainstView {
 
 export function usageAgainstView(session: Session, leafId: string | null, tokenizer: Tokenizer = O200K): UsageAgainstView {
   const series = session.usage(leafId);
-  const first = series.turns[0];
-  const last = series.turns.at(-1) ?? null;
+  // Only turns that state what the model read count here: Copilot CLI records output tokens on every
+  // message but the context size only when a compaction starts (its other turns say 0, meaning "not recorded").
+  const stated = series.turns.filter(statesContext);
+  const first = stated[0];
+  const last = stated.at(-1) ?? null;
   const viewAt = (turn: UsageTurn) => contextTokens(contextAtTurn(session, turn), session.format, tokenizer).total;
   return {
     series,
@@ -32,4 +35,9 @@ export function usageAgainstView(session: Session, leafId: string | null, tokeni
     notInTranscriptAtFirstTurn: first ? first.contextTokens - viewAt(first) : null,
     tokenizer: tokenizer.label,
   };
+}
+
+/** A turn whose record states the size of the context the model read (a real call never reads 0 tokens). */
+export function statesContext(turn: UsageTurn): boolean {
+  return turn.contextTokens > 0;
 }

@@ -6,6 +6,7 @@
  */
 import { auditOneCompaction, compactionMarks } from "../../../core/audit/session.ts";
 import { contextSize, sizeTokenizer } from "../../../core/audit/size.ts";
+import { statesContext } from "../../../core/usage/summary.ts";
 import type { Message, RecordedCompaction, Session } from "../../../core/model.ts";
 import { DIVIDER_HEIGHT } from "../../layout/rows.ts";
 import { alignPanes } from "../alignment.ts";
@@ -19,7 +20,9 @@ export function timelineOf(screen: Screen): TimelineData {
   const { session } = screen.loaded;
   const leafId = screen.view.summary.leafId;
   const marks = compactionMarks(session, leafId);
-  const usage = session.usage(leafId);
+  const series = session.usage(leafId);
+  // The chart draws what the model read: turns that record only output (context 0: not stated) are left out.
+  const usage = { ...series, turns: series.turns.filter(statesContext) };
   const branch = session.branch(leafId);
   const lines = branch.map((m) => m.line ?? 0).filter((l) => l > 0);
   const firstLine = lines[0] ?? 1;

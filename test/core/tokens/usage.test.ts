@@ -189,3 +189,18 @@ describeWithFixtures("on every real session with recorded usage, the model's vie
     expect(notInTranscriptAtFirstTurn).toBeGreaterThan(0);
   });
 });
+
+describeWithFixtures("a file that records output tokens per turn but the context only at compactions (Copilot CLI)", () => {
+  it("the last and first turns set beside the model's view are ones that state the context; output-only turns (0 read) are not", () => {
+    const copilot = fixturesByLoadability().loaded.find((f) => f.session.format === "copilot");
+    expect(copilot, "the Copilot fixture loads").toBeDefined();
+    const { series, last, notInTranscriptAtFirstTurn } = usageAgainstView(copilot!.session, null);
+    const stating = series.turns.filter((turn) => turn.contextTokens > 0);
+    // The file itself: many output-only turns, and context figures only where a compaction started.
+    expect(series.turns.length).toBeGreaterThan(stating.length);
+    expect(stating.length).toBeGreaterThan(0);
+    expect(last).toEqual(stating.at(-1));
+    expect(last!.contextTokens).toBeGreaterThan(0);
+    expect(notInTranscriptAtFirstTurn).not.toBeNull();
+  });
+});

@@ -1,0 +1,120 @@
+/**
+ * The newer agents' sessions in Chromium: each real file of Gemini CLI,
+ * GitHub Copilot CLI and OpenCode, and the composed shapes no public file
+ * shows (a Gemini JSONL session, a Roo condensation, an OpenCode prune, a
+ * Cline task folder), loads as its own format with exactly the recorded
+ * compactions the CLI's `audit` lists; a file with compactions opens on the
+ * audit of the last one.
+ */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Page } from "playwright-core";
+import { runCli } from "../helpers/cli.ts";
+import { clineTask, geminiJsonl, openCodePruned, rooHistory } from "../helpers/composed-sessions.ts";
+import { describeWithFixtures, fixturePath } from "../helpers/fixtures.ts";
+import { SCREENSHOTS, foreignRequests, openApp, startHarness, type Harness } from "./harness.ts";
+
+let harness: Harness;
+let temp: string;
+beforeAll(async () => {
+  harness = await startHarness();
+  temp = mkdtempSync(join(tmpdir(), "si-formats-"));
+});
+afterAll(async () => {
+  await harness?.close();
+  if (temp) rmSync(temp, { recursive: true, force: true });
+});
+
+/** What the CLI says of a file or a folder: its format and how many compactions it records. */
+function cliFigures(path: string): { format: string; compactions: number } {
+  const inspect = runCli(["inspect", path, "--json"]);
+  expect(inspect.status, inspect.stderr).toBe(0);
+  const audit = runCli(["audit", path, "--json"]);
+  expect(audit.status, audit.stderr).toBe(0);
+  // A file gives one object; a folder (a Cline task) one JSON line per session and per compaction.
+  const compactions = audit.stdout.startsWith('{"kind"')
+    ? audit.stdout.trim().split("\n").filter((line) => JSON.parse(line).kind === "compaction").length
+    : JSON.parse(audit.stdout).compactions.length;
+  return { format: JSON.parse(inspect.stdout).format, compactions };
+}
+
+/** The format and compactions the app shows for the session on screen. */
+async function expectOnScreen(page: Page, expected: { format: string; compactions: number }): Promise<void> {
+  await page.getByTestId("load-progress").waitFor({ state: "detached", timeout: 60_000 });
+  await page.locator(".stats-session", { hasText: expected.format }).waitFor({ timeout: 60_000 });
+  const timeline = page.getByTestId("compaction-timeline");
+  if (expected.compactions === 0) {
+    await page.locator(".pane-title h2", { hasText: "Original branch" }).waitFor({ timeout: 30_000 });
+    await timeline.locator("strong, :scope").filter({ hasText: /No recorded compactions|records no compactions/ }).first().waitFor({ timeout: 30_000 });
+    return;
+  }
+  await page.locator(".pane-title h2", { hasText: `Before compaction #${expected.compactions}` }).waitFor({ timeout: 60_000 });
+  await timeline.locator(".timeline-mark").nth(expected.compactions - 1).waitFor({ timeout: 30_000 });
+  expect(await timeline.locator(".timeline-mark").count()).toBe(expected.compactions);
+  await page.locator("[data-testid=active-pane] [data-testid=message-row]").first().waitFor();
+}
+
+describeWithFixtures("real sessions of the newer agents", () => {
+  for (const relative of ["gemini/savekirk__session-bridge__gemini-session-cdb14b05.json", "copilot/polecatspeaks__StarCar__events-11-9681650804.jsonl", "opencode/savekirk__session-bridge__opencode-export-ses_277daa810ffe.json"]) {
+    const agent = relative.split("/")[0]!;
+    it(`${agent}: its own format, the compactions it records`, async () => {
+      const path = fixturePath(relative);
+      const expected = cliFigures(path);
+      expect(expected.format).toBe(agent);
+      const opened = await openApp(harness);
+      await opened.page.getByTestId("file-input").setInputFiles(path);
+      await expectOnScreen(opened.page, expected);
+      await opened.page.screenshot({ path: join(SCREENSHOTS, `formats-${agent}-1440-light.png`) });
+      expect(foreignRequests(opened.requests, harness.origin)).toEqual([]);
+      expect(opened.errors).toEqual([]);
+      await opened.context.close();
+    });
+  }
+});
+
+describe("composed shapes of the newer agents", () => {
+  const composed: [string, string, () => string][] = [
+    ["gemini", "session-2025-01-01T10-00-abcdef12.jsonl", geminiJsonl],
+    ["cline", "api_conversation_history.json", rooHistory],
+    ["opencode", "opencode-export-pruned.json", openCodePruned],
+  ];
+  for (const [format, name, make] of composed) {
+    it(`${format} (${name}): its own format, the compactions it records`, async () => {
+      const dir = join(temp, format);
+      mkdirSync(dir, { recursive: true });
+      const path = join(dir, name);
+      writeFileSync(path, make());
+      const expected = cliFigures(path);
+      expect(expected.compactions).toBeGreaterThan(0);
+      const opened = await openApp(harness);
+      await opened.page.getByTestId("file-input").setInputFiles(path);
+      await expectOnScreen(opened.page, expected);
+      expect(opened.errors).toEqual([]);
+      await opened.context.close();
+    });
+  }
+
+  it("a Cline task folder through the folder input: one library row, opened on its compaction", async () => {
+    const root = join(temp, "cline-folder");
+    for (const file of clineTask()) {
+      const path = join(root, file.name);
+      mkdirSync(dirname(path), { recursive: true });
+      writeFileSync(path, file.bytes);
+    }
+    const task = join(root, "tasks/1700000000000");
+    const expected = cliFigures(task);
+    expect(expected.format).toBe("cline");
+    const opened = await openApp(harness);
+    const { page } = opened;
+    await page.getByTestId("folder-input").setInputFiles(root);
+    const row = page.locator("[data-testid=library-row]:not([data-pending])");
+    await row.first().waitFor({ timeout: 60_000 });
+    expect(await page.getByTestId("library-row").count()).toBe(1);
+    await row.first().click();
+    await expectOnScreen(page, expected);
+    expect(opened.errors).toEqual([]);
+    await opened.context.close();
+  });
+});
