@@ -77,12 +77,12 @@ describe("sharing", () => {
     await context.close();
   });
 
-  // The presenter now tells the recorded compactions first (test/e2e/audit.e2e.test.ts covers that story);
-  // this older walk through omissions and the PNG capture waits to be rewritten for it (noted in the closing note).
-  it.skip("presenter mode: large panes and the score, arrows step through omissions, a PNG capture", async () => {
+  // On a file that records no compaction the presenter steps through the omission markers; the story of
+  // recorded compactions is test/e2e/audit.e2e.test.ts's.
+  it("presenter mode: large panes and the score, arrows step through omissions, a PNG capture", async () => {
     const opened = await openApp(harness);
     const { page } = opened;
-    await load(opened, fixturePath("composed/pi-v3-tree.jsonl"));
+    await load(opened, fixturePath("pi/JohnnyLai92__pi-mono__6edf3497.jsonl"));
     await page.getByTestId("present-toggle").click();
     await page.getByTestId("presenter-bar").waitFor();
     expect(await page.locator(".toolbar").isVisible()).toBe(false);
