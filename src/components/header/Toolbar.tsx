@@ -3,16 +3,16 @@ import type { ChangeEvent } from "react";
 import { DEMOS, demoSource } from "../../demos.ts";
 import { FolderButton } from "../library/FolderButton.tsx";
 import { loadSource, recompact, useApp } from "../../store/store.ts";
+import { useLibrary } from "../../store/library.ts";
 import { strategyShortLabel } from "../strategy/guide.ts";
 
 export function Toolbar() {
-  const strategies = useApp((s) => s.strategies);
-  const strategy = useApp((s) => s.strategy);
   const session = useApp((s) => s.session);
   const view = useApp((s) => s.view);
-  const leafId = useApp((s) => s.leafId);
   const busy = useApp((s) => s.busy);
   const disabled = !session || busy !== null || !view || view.pending === true;
+  // On the library screen the session behind it is not shown: controls that would change it stay out of reach.
+  const libraryShown = useLibrary((s) => s.folder !== null && s.screen === "library");
 
   const onFile = (event: ChangeEvent<HTMLInputElement>) => {
     const file = event.target.files?.[0];
@@ -46,6 +46,20 @@ export function Toolbar() {
           ))}
         </select>
       </label>
+      {libraryShown ? null : <StrategyControls disabled={disabled} />}
+    </div>
+  );
+}
+
+/** What makes the view of the session on screen: the strategy, the branch, another round. */
+function StrategyControls({ disabled }: { disabled: boolean }) {
+  const strategies = useApp((s) => s.strategies);
+  const strategy = useApp((s) => s.strategy);
+  const session = useApp((s) => s.session);
+  const view = useApp((s) => s.view);
+  const leafId = useApp((s) => s.leafId);
+  return (
+    <>
       <label className="field">
         <span>Strategy</span>
         <select data-testid="strategy-select" value={strategy} disabled={disabled} onChange={(e) => void recompact({ strategy: e.target.value })}>
@@ -76,6 +90,6 @@ export function Toolbar() {
       >
         Compact again (round {(view?.round ?? 0) + 2})
       </button>
-    </div>
+    </>
   );
 }
