@@ -9,7 +9,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ROOT, runCli } from "../helpers/cli.ts";
-import { fixturePath } from "../helpers/fixtures.ts";
+import { fixturePath, itWithFixtures } from "../helpers/fixtures.ts";
 import { SCREENSHOTS, foreignRequests, openApp, startHarness, toStrategies, type Harness, type OpenedPage } from "./harness.ts";
 
 let harness: Harness;
@@ -48,7 +48,7 @@ describe("the inspector in Chromium", () => {
     await opened.context.close();
   });
 
-  it("loads a real Pi session, shows both panes and markers, recovers one with a verified hash", async () => {
+  itWithFixtures("loads a real Pi session, shows both panes and markers, recovers one with a verified hash", async () => {
     const opened = await openApp(harness);
     const { page } = opened;
     await loadFile(opened, REAL_PI);
@@ -79,7 +79,7 @@ describe("the inspector in Chromium", () => {
     await opened.context.close();
   });
 
-  it("a bad file shows load-error with the reason and line; the previous session stays", async () => {
+  itWithFixtures("a bad file shows load-error with the reason and line; the previous session stays", async () => {
     const opened = await openApp(harness);
     const { page } = opened;
     await loadFile(opened, fixturePath("composed/pi-v3-tree.jsonl"));
@@ -98,7 +98,7 @@ describe("the inspector in Chromium", () => {
     await opened.context.close();
   });
 
-  it("lenient warnings are listed; branches can be switched; the strategy control is there", async () => {
+  itWithFixtures("lenient warnings are listed; branches can be switched; the strategy control is there", async () => {
     const opened = await openApp(harness);
     const { page } = opened;
     await loadFile(opened, fixturePath("claude/entireio__cli__d0-161e0df1cb.jsonl"));
@@ -115,7 +115,7 @@ describe("the inspector in Chromium", () => {
     await opened.context.close();
   });
 
-  it("keyboard: j selects, n jumps to an omission, Enter recovers, / finds, ? helps", async () => {
+  itWithFixtures("keyboard: j selects, n jumps to an omission, Enter recovers, / finds, ? helps", async () => {
     const opened = await openApp(harness);
     const { page } = opened;
     await loadFile(opened, fixturePath("composed/pi-v3-tree.jsonl"));
@@ -142,7 +142,7 @@ describe("the inspector in Chromium", () => {
     await opened.context.close();
   });
 
-  it("a deep link survives a reload once the same file is dropped again", async () => {
+  itWithFixtures("a deep link survives a reload once the same file is dropped again", async () => {
     const opened = await openApp(harness);
     const { page } = opened;
     await loadFile(opened, fixturePath("composed/pi-v3-tree.jsonl"));
@@ -157,7 +157,7 @@ describe("the inspector in Chromium", () => {
     await opened.context.close();
   });
 
-  it("the prose cap shows capped blocks and a word diff; recompaction keeps the markers", async () => {
+  itWithFixtures("the prose cap shows capped blocks and a word diff; recompaction keeps the markers", async () => {
     const opened = await openApp(harness);
     const { page } = opened;
     await loadFile(opened, fixturePath("composed/pi-v3-tree.jsonl"));
@@ -182,7 +182,7 @@ describe("the inspector in Chromium", () => {
     await opened.context.close();
   });
 
-  it("export downloads a checkpoint that names its source", async () => {
+  itWithFixtures("export downloads a checkpoint that names its source", async () => {
     const opened = await openApp(harness);
     const { page } = opened;
     await loadFile(opened, fixturePath("composed/pi-v3-tree.jsonl"));
@@ -197,7 +197,7 @@ describe("the inspector in Chromium", () => {
     await opened.context.close();
   });
 
-  it("exports byte for byte the checkpoint the CLI writes for the same real session", async () => {
+  itWithFixtures("exports byte for byte the checkpoint the CLI writes for the same real session", async () => {
     // The worker hashes with core/sha256.ts and WebCrypto, the CLI with Node's native SHA-256 and
     // its own writer: the files must still be the same bytes (the CLI adds a final newline).
     const opened = await openApp(harness);

@@ -10,7 +10,7 @@ import { join } from "node:path";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { generatePiSession } from "../../bench/generate.ts";
-import { fixturePath } from "../helpers/fixtures.ts";
+import { fixturePath, itWithFixtures } from "../helpers/fixtures.ts";
 import { openApp, startHarness, type Harness } from "./harness.ts";
 
 let harness: Harness;
@@ -79,7 +79,7 @@ it("cancel after the preview puts back the header, the stats, both panes and the
   await opened.context.close();
 });
 
-it("loads and cancels in quick succession end on one consistent session", async () => {
+itWithFixtures("loads and cancels in quick succession end on one consistent session", async () => {
   const opened = await openApp(harness);
   const { page } = opened;
   await page.getByTestId("message-row").first().waitFor();

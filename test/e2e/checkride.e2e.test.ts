@@ -5,9 +5,9 @@
  * and malformed JSON are inconclusive, never fail).
  */
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it } from "vitest";
 import { startFakeEndpoint, type FakeEndpoint } from "../helpers/fake-endpoint.ts";
-import { fixturePath } from "../helpers/fixtures.ts";
+import { describeWithFixtures, fixturePath } from "../helpers/fixtures.ts";
 import { SCREENSHOTS, foreignRequests, openApp, startHarness, toStrategies, type Harness, type OpenedPage } from "./harness.ts";
 
 let harness: Harness;
@@ -40,7 +40,7 @@ async function statuses(opened: OpenedPage, strategy: string) {
   return Object.fromEntries(await card.getByTestId("probe-row").evaluateAll((rows) => rows.map((r) => [r.getAttribute("data-probe-id"), r.getAttribute("data-status")])));
 }
 
-describe("checkride in the app", () => {
+describeWithFixtures("checkride in the app", () => {
   it("switching strategies re-compacts; the matrix compares all; rounds show a planted fact per strategy", async () => {
     const opened = await openApp(harness);
     const { page } = opened;

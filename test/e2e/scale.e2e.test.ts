@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { generatePiSession } from "../../bench/generate.ts";
-import { fixturePath } from "../helpers/fixtures.ts";
+import { fixturePath, itWithFixtures } from "../helpers/fixtures.ts";
 import { SCREENSHOTS, openApp, startHarness, type Harness } from "./harness.ts";
 
 const SIZE_MB = Number(process.env.SCALE_MB ?? 100);
@@ -135,7 +135,7 @@ it("a long load shows its progress and can be cancelled: the previous session st
   await opened.context.close();
 });
 
-it("a second file opened while a long load runs cancels the first: only the second lands", async () => {
+itWithFixtures("a second file opened while a long load runs cancels the first: only the second lands", async () => {
   const opened = await openApp(harness);
   const { page } = opened;
   await page.getByTestId("message-row").first().waitFor();

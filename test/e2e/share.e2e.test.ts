@@ -6,7 +6,7 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { fixturePath } from "../helpers/fixtures.ts";
+import { fixturePath, itWithFixtures } from "../helpers/fixtures.ts";
 import { PLANTED, sessionWithSecrets } from "../helpers/secrets.ts";
 import { SCREENSHOTS, openApp, startHarness, toStrategies, type Harness, type OpenedPage } from "./harness.ts";
 
@@ -79,7 +79,7 @@ describe("sharing", () => {
 
   // On a file that records no compaction the presenter steps through the omission markers; the story of
   // recorded compactions is test/e2e/audit.e2e.test.ts's.
-  it("presenter mode: large panes and the score, arrows step through omissions, a PNG capture", async () => {
+  itWithFixtures("presenter mode: large panes and the score, arrows step through omissions, a PNG capture", async () => {
     const opened = await openApp(harness);
     const { page } = opened;
     await load(opened, fixturePath("pi/JohnnyLai92__pi-mono__6edf3497.jsonl"));

@@ -55,3 +55,6 @@ export function allFixtures(): string[] {
   }
   return out.sort();
 }
+
+/** One test over real sessions in a file whose other tests need none: skipped, with the reason in its name's log, where they are absent. */
+export const itWithFixtures = it.skipIf(!fixturesPresent);
