@@ -8,6 +8,8 @@ export function SessionActions() {
   const busy = useApp((s) => s.busy);
   const checkrideOpen = useApp((s) => s.checkride.open);
   const disabled = !session || busy !== null || !view || view.pending === true;
+  // Auditing a recorded compaction the panes show the agent's own contexts, not a checkpoint of ours.
+  const auditing = view?.audit !== undefined && view.audit !== null;
   if (!session) return null;
   return (
     <div className="session-actions" role="toolbar" aria-label="Session actions">
@@ -23,7 +25,13 @@ export function SessionActions() {
       <button type="button" className="small" disabled={disabled} onClick={() => setPresenting(true)} data-testid="present-toggle" title="Large type, the two panes and the score only; arrow keys step through omissions">
         Present
       </button>
-      <button type="button" className="small" disabled={disabled} onClick={async () => download(await exportCheckpoint())} title="Download the checkpoint JSON (session-inspector/checkpoint@1). It contains the original payloads.">
+      <button
+        type="button"
+        className="small"
+        disabled={disabled || auditing}
+        onClick={async () => download(await exportCheckpoint())}
+        title={auditing ? "A checkpoint is a strategy's result: choose Strategies on the timeline to export one." : "Download the checkpoint JSON (session-inspector/checkpoint@1). It contains the original payloads."}
+      >
         Export checkpoint
       </button>
     </div>

@@ -83,7 +83,7 @@ function StrategyControls({ disabled }: { disabled: boolean }) {
       </label>
       <button
         type="button"
-        disabled={disabled}
+        disabled={disabled || (view?.audit ?? null) !== null}
         onClick={() => void recompact({ fromPrevious: true })}
         data-testid="recompact-button"
         title="Runs the strategy again on top of the result on screen, as an agent does at its next compaction: every recovery id and hash of the earlier round must survive."
