@@ -8,7 +8,7 @@
  */
 import { useCallback, useDeferredValue, useEffect, useMemo, useSyncExternalStore, type CSSProperties, type ReactElement } from "react";
 import { List, useListRef, type ListImperativeAPI } from "react-window";
-import { COMPACT_ROW, EXPANDED_BOX, RECOVERED_BOX } from "../layout/rows.ts";
+import { COMPACT_ROW, EXPANDED_BOX, RECOVERED_BOX, SUMMARY_BOX } from "../layout/rows.ts";
 import type { RowCache } from "../store/rowCache.ts";
 import { select, useApp, visibleRows, type RecoveryState, type SearchState, type Selection } from "../store/store.ts";
 import type { Pane, RowProjection, ViewSummary } from "../worker/protocol.ts";
@@ -81,12 +81,17 @@ function findMark(search: SearchState | null, pane: Pane, index: number): "match
   return pane === stepping && search[stepping][search.cursor] === index ? "current" : "match";
 }
 
-function extraHeight(row: RowProjection | undefined, pane: Pane, boxes: OpenBoxes): number {
+/** Height of a block opened in place: the audit's summary (first block of its row in the after pane) gets the taller box. */
+export function expandedBoxHeight(view: ViewSummary, pane: Pane, index: number, blockIndex: number): number {
+  return pane === "active" && blockIndex === 0 && view.audit !== undefined && view.audit.summaryRow === index ? SUMMARY_BOX : EXPANDED_BOX;
+}
+
+function extraHeight(row: RowProjection | undefined, pane: Pane, boxes: OpenBoxes, view: ViewSummary): number {
   if (!row) return 0;
   let extra = 0;
   row.blocks.forEach((block, i) => {
     if (block.recoveryId && boxes.recovered[block.recoveryId]) extra += RECOVERED_BOX;
-    if (block.type !== "omitted" && boxes.expandedThinking[`${pane}:${row.index}:${i}`]) extra += EXPANDED_BOX;
+    if (block.type !== "omitted" && boxes.expandedThinking[`${pane}:${row.index}:${i}`]) extra += expandedBoxHeight(view, pane, row.index, i);
   });
   return extra;
 }
@@ -97,7 +102,7 @@ function rowHeight(position: number, props: RowProps): number {
   const index = realIndex(props.visible, position);
   const base = props.view[props.pane].heights[index] ?? 40;
   if (!props.boxes.any) return base;
-  return base + extraHeight(props.cache.peek(index), props.pane, props.boxes);
+  return base + extraHeight(props.cache.peek(index), props.pane, props.boxes, props.view);
 }
 
 function MessageRow({ index: position, style, ariaAttributes, pane, view, visible, onJump, cache, compact }: { index: number; style: CSSProperties; ariaAttributes: Record<string, unknown> } & RowProps): ReactElement {
@@ -139,7 +144,7 @@ function MessageRow({ index: position, style, ariaAttributes, pane, view, visibl
           <div key={i}>
             <RowBlock block={block} rowKey={`${pane}:${index}`} blockIndex={i} onJump={onJump} />
             {block.recoveryId ? <RecoveredBox recoveryId={block.recoveryId} /> : null}
-            {block.type !== "omitted" ? <ExpandedBlock pane={pane} index={index} blockIndex={i} expandKey={`${pane}:${index}:${i}`} /> : null}
+            {block.type !== "omitted" ? <ExpandedBlock pane={pane} index={index} blockIndex={i} expandKey={`${pane}:${index}:${i}`} height={expandedBoxHeight(view, pane, index, i)} /> : null}
           </div>
         ))}
         {row.hiddenBlocks > 0 ? <div className="more-blocks">… +{row.hiddenBlocks} more blocks (select the row to see all)</div> : null}

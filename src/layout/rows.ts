@@ -18,6 +18,8 @@ export const RECOVERED_BOX = 200;
 export const EXPANDED_THINKING_BOX = 200;
 /** A text, thinking or tool-call block opened in place: one box height for all. */
 export const EXPANDED_BOX = EXPANDED_THINKING_BOX;
+/** The audit's summary, opened on arrival: what the auditor came to read gets more room than other blocks. */
+export const SUMMARY_BOX = 440;
 /** Blocks shown in a row; the rest are one "+N more" line (all are in the detail view). */
 export const MAX_ROW_BLOCKS = 8;
 export const MAX_PREVIEW_LINES = 3;
