@@ -5,14 +5,22 @@
  * size gives the same bytes. Used by the benchmarks and the browser scale test.
  */
 export function generatePiSession(targetBytes: number): string {
-  const lines: string[] = [];
+  return [...piSessionLines(targetBytes)].join("\n") + "\n";
+}
+
+/**
+ * The same session line by line (without their newlines), for sessions past
+ * V8's string limit (about 512 MB), which cannot be one string:
+ * `npm run generate -- 1000 FILE` writes one of about 1,000 MB.
+ */
+export function* piSessionLines(targetBytes: number): Generator<string> {
   let size = 0;
-  const push = (value: unknown) => {
-    const line = JSON.stringify(value);
-    lines.push(line);
-    size += line.length + 1;
+  const line = (value: unknown): string => {
+    const text = JSON.stringify(value);
+    size += text.length + 1;
+    return text;
   };
-  push({ type: "session", version: 3, id: "01900000-0000-7000-8000-00000000bench", timestamp: "2026-01-01T00:00:00.000Z", cwd: "/home/dev/bench" });
+  yield line({ type: "session", version: 3, id: "01900000-0000-7000-8000-00000000bench", timestamp: "2026-01-01T00:00:00.000Z", cwd: "/home/dev/bench" });
   let parent: string | null = null;
   let n = 0;
   const id = () => (n++).toString(16).padStart(8, "0");
@@ -20,11 +28,11 @@ export function generatePiSession(targetBytes: number): string {
     Array.from({ length: 60 }, (_, i) => `${String(i + 1).padStart(4)}  export function handler${turn}_${i}(input: Input): Output { return transform(input, ${i}); }`).join("\n");
   for (let turn = 0; size < targetBytes; turn++) {
     const user = id();
-    push({ type: "message", id: user, parentId: parent, timestamp: "2026-01-01T00:00:01.000Z", message: { role: "user", content: `Turn ${turn}: refactor src/module${turn % 97}.ts so the handler stops throwing on empty input. Never touch migrations/.`, timestamp: 1767225601000 + turn } });
+    yield line({ type: "message", id: user, parentId: parent, timestamp: "2026-01-01T00:00:01.000Z", message: { role: "user", content: `Turn ${turn}: refactor src/module${turn % 97}.ts so the handler stops throwing on empty input. Never touch migrations/.`, timestamp: 1767225601000 + turn } });
     const assistant = id();
     const callId = `toolu_${turn.toString(36)}`;
     const failing = turn % 9 === 4;
-    push({
+    yield line({
       type: "message",
       id: assistant,
       parentId: user,
@@ -45,7 +53,7 @@ export function generatePiSession(targetBytes: number): string {
       },
     });
     const result = id();
-    push({
+    yield line({
       type: "message",
       id: result,
       parentId: assistant,
@@ -61,5 +69,4 @@ export function generatePiSession(targetBytes: number): string {
     });
     parent = result;
   }
-  return lines.join("\n") + "\n";
 }

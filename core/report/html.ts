@@ -27,13 +27,13 @@ function hexToBase64(hex: string): string {
   return out;
 }
 
-function cspHash(source: string): string {
+export function cspHash(source: string): string {
   return `'sha256-${hexToBase64(sha256HexSync(new TextEncoder().encode(source)))}'`;
 }
 
-const COLORS = ["#2357c6", "#6b3fb3", "#0f766e", "#a15c00", "#b3261e", "#5b6472", "#9aa3af"];
+export const COLORS = ["#2357c6", "#6b3fb3", "#0f766e", "#a15c00", "#b3261e", "#5b6472", "#9aa3af"];
 
-const STYLE = `
+export const STYLE = `
 :root { color-scheme: light dark; --bg:#fff; --text:#1d1f23; --dim:#6a6f78; --border:#dcdde0; --ok:#1b7f3b; --okbg:#e3f4e8; --bad:#b3261e; --badbg:#fbe6e4; --warn:#8a5a00; --warnbg:#fff2d6; }
 @media (prefers-color-scheme: dark) { :root { --bg:#16181c; --text:#e6e7ea; --dim:#9aa0aa; --border:#33373e; --ok:#6fd68f; --okbg:#16301f; --bad:#ff8a80; --badbg:#3a1c1a; --warn:#f3c46b; --warnbg:#3a2e12; } }
 body { margin: 0 auto; max-width: 1400px; padding: 16px 24px 48px; background: var(--bg); color: var(--text); font: 14px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; }
@@ -51,7 +51,7 @@ table { border-collapse: collapse; font-size: 13px; } th, td { border: 1px solid
 .notice { background: var(--warnbg); color: var(--warn); padding: 6px 10px; border-radius: 6px; }
 `;
 
-const SCRIPT = `
+export const SCRIPT = `
 (function () {
   var data = JSON.parse(document.getElementById("rows").textContent);
   var pairs = [];
@@ -96,7 +96,7 @@ const SCRIPT = `
 `;
 
 /** JSON safe inside a <script> element: no "</script>", no HTML comment openers. */
-function scriptJson(value: unknown): string {
+export function scriptJson(value: unknown): string {
   return JSON.stringify(value).replace(/</g, "\\u003c").replace(/>/g, "\\u003e").replace(/&/g, "\\u0026").replace(/\u2028/g, "\\u2028").replace(/\u2029/g, "\\u2029");
 }
 
