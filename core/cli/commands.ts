@@ -11,7 +11,7 @@ import { sessionCwd } from "../session-info.ts";
 import { inspectSession } from "../inspect.ts";
 import { loadTokenizer } from "../tokens.ts";
 import { redactCheckpoint, scanMessages, type Finding } from "../redact.ts";
-import { renderHtml } from "../report/html.ts";
+import { htmlPieces } from "../report/html.ts";
 import { keepSerializedViews } from "../serialized.ts";
 import { renderMarkdown } from "../report/markdown.ts";
 import { buildReport } from "../report/model.ts";
@@ -196,7 +196,8 @@ export async function runReport(args: ParsedArgs): Promise<number> {
     redact: masked,
     memory: memoryFile ? new TextDecoder().decode(readInput(memoryFile)) : undefined,
   });
-  writeOutput(output === "md" ? renderMarkdown(report) : renderHtml(report), stringFlag(args, "output"));
+  // The HTML goes to the file a piece at a time: a 1 GB session's report is past the string limit.
+  writeOutput(output === "md" ? renderMarkdown(report) : htmlPieces(report), stringFlag(args, "output"));
   return 0;
 }
 

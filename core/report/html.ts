@@ -100,7 +100,21 @@ export function scriptJson(value: unknown): string {
   return JSON.stringify(value).replace(/</g, "\\u003c").replace(/>/g, "\\u003e").replace(/&/g, "\\u0026").replace(/\u2028/g, "\\u2028").replace(/\u2029/g, "\\u2029");
 }
 
+/** The report as one string: for the app's download, where sessions are far below the string limit. */
 export function renderHtml(report: ReportData): string {
+  return [...htmlPieces(report)].join("");
+}
+
+/**
+ * The report in pieces, for writing straight to a file: the side-by-side
+ * rows (every message on the branch and in the active context) are one
+ * piece each, so no piece grows with the session; the rest is bounded by the
+ * strategies, the probes and OMISSION_LIMIT. A 1 GB session's report is
+ * past V8's string limit (about 512 MB) and could not be one string. The
+ * pieces joined are the page the one-string template made, byte for byte
+ * (test/core/report-html-stream.test.ts).
+ */
+export function* htmlPieces(report: ReportData): Generator<string> {
   const e = escapeHtml;
   const { source } = report;
   const csp = `default-src 'none'; script-src ${cspHash(SCRIPT)}; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'`;
@@ -130,18 +144,16 @@ ${r.probes
 </table></section>`,
     )
     .join("\n");
-  const omissions = report.strategies
-    .map(
-      (s) => `<details${s.name === report.primary ? " open" : ""}><summary>${e(s.name)}: ${s.omissionCount} payloads moved out${s.omissionCount > s.omissions.length ? ` (first ${s.omissions.length} listed)` : ""}</summary>
+  const omissions = report.strategies.map(
+    (s) => `<details${s.name === report.primary ? " open" : ""}><summary>${e(s.name)}: ${s.omissionCount} payloads moved out${s.omissionCount > s.omissions.length ? ` (first ${s.omissions.length} listed)` : ""}</summary>
 <table><tr><th>recovery id</th><th>kind</th><th>bytes</th><th>sha256</th><th>label</th></tr>
 ${s.omissions.map((o) => `<tr><td class="mono">${e(o.id)}</td><td>${e(o.kind)}</td><td>${o.bytes}</td><td class="mono">${e(o.sha256)}</td><td>${e(o.label)}</td></tr>`).join("\n")}
 </table></details>`,
-    )
-    .join("\n");
+  );
 
   const recorded = report.compactions ? compactionsHtml(report.compactions, e) : "";
 
-  return `<!doctype html>
+  yield `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
@@ -167,13 +179,26 @@ ${matrix}
 </table>
 <div class="cards">${cards}</div>
 <h2>What was moved out</h2>
-${omissions}
+`;
+  for (const [i, details] of omissions.entries()) yield i === 0 ? details : `\n${details}`;
+  yield `
 <h2>Side by side: original branch and the ${e(report.primary)} active context</h2>
 <div class="pager"><button id="prev" type="button">← previous</button><span id="page"></span><button id="next" type="button">next →</button></div>
 <div id="pairs"></div>
-<script type="application/json" id="rows">${scriptJson({ original: report.original, active: report.active })}</script>
+<script type="application/json" id="rows">`;
+  yield* rowsJson(report);
+  yield `</script>
 <script>${SCRIPT}</script>
 </body>
 </html>
 `;
+}
+
+/** `scriptJson({ original, active })`, a row at a time. */
+function* rowsJson(report: ReportData): Generator<string> {
+  for (const [key, rows] of [["original", report.original], ["active", report.active]] as const) {
+    yield key === "original" ? `{"${key}":[` : `],"${key}":[`;
+    for (const [i, row] of rows.entries()) yield i === 0 ? scriptJson(row) : `,${scriptJson(row)}`;
+  }
+  yield "]}";
 }

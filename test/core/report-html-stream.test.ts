@@ -17,6 +17,8 @@ import { loadSession } from "../../core/session.ts";
 import { STRATEGIES } from "../../core/strategies/index.ts";
 import { allFixtures, describeWithFixtures, fixturePath, readFixture } from "../helpers/fixtures.ts";
 import { referenceHtml } from "../helpers/report-html-reference.ts";
+import { generatePiSession } from "../../bench/generate.ts";
+import { htmlPieces } from "../../core/report/html.ts";
 
 const temp = mkdtempSync(join(tmpdir(), "si-report-"));
 const ALL = STRATEGIES.map((s) => s.name);
@@ -52,4 +54,20 @@ describeWithFixtures("report --output: the one-string renderer's bytes", () => {
     const written = await reportFile(fixture, []);
     expect(written).toBe(`${referenceHtml(await buildReport(session, sourceOf(fixture, bytes), { strategies: ALL, redact: findings }))}\n`);
   });
+});
+
+it("no piece grows with the session: a 3 MB session's report comes in pieces of a few KB", async () => {
+  const session = loadSession(generatePiSession(3e6));
+  const report = await buildReport(session, { name: "generated.jsonl", bytes: 3e6, sha256: "0".repeat(64) }, { strategies: ["transparent"] });
+  const pieces = [...htmlPieces(report)];
+  const total = pieces.reduce((sum, piece) => sum + piece.length, 0);
+  const longest = Math.max(...pieces.map((piece) => piece.length));
+  expect(pieces.join("")).toBe(referenceHtml(report));
+  expect(total).toBeGreaterThan(2e6);
+  // The longest is the page's head (style, tables of strategies and probes, the omissions of one strategy capped at 2,000 rows), not the rows.
+  expect(longest).toBeLessThan(total / 4);
+  // Every side-by-side row is its own piece: at most ROW_TEXT_LIMIT (4,000) characters of text, escaped.
+  const rowPieces = pieces.filter((piece) => /^,?\{"id":/.test(piece));
+  expect(rowPieces.length).toBe(report.original.length + report.active.length);
+  expect(Math.max(...rowPieces.map((piece) => piece.length))).toBeLessThan(4000 * 2);
 });
