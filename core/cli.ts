@@ -4,7 +4,8 @@
  * stdout; a problem exits 2 with one line on stderr (`error: <file>:<line>:
  * <reason>`), never a stack trace; `verify` exits 1 when a hash does not hold.
  */
-import { FileError, UsageError, lastRead, parseArgs } from "./cli/args.ts";
+import { UsageError, parseArgs } from "./cli/flags.ts";
+import { FileError, lastRead } from "./cli/input.ts";
 import { deepestMessage, isStackOverflow } from "./depth.ts";
 import { useNodeHasher } from "./cli/node-hash.ts";
 import { runCheckrideCommand, runCompact, runInspect, runReport, runRoundsCommand, runScan, runVerify } from "./cli/commands.ts";

@@ -6,8 +6,8 @@
  */
 import { auditSession } from "../audit/session.ts";
 import { compactionLine, compactionRow } from "../audit/rows.ts";
-import { UsageError, readInput, readSessionFile, stringFlag, type ParsedArgs } from "./args.ts";
-import { endpointFlags, leafFlag } from "./commands.ts";
+import { leafFlag, readerFlags, type ParsedArgs } from "./flags.ts";
+import { memoryFlag, readSessionFile } from "./input.ts";
 import { isDirectory } from "./folder.ts";
 import { runLibraryAudit } from "./library.ts";
 import { writeOutput } from "./output.ts";
@@ -17,13 +17,8 @@ export async function runAudit(args: ParsedArgs): Promise<number> {
   const target = args.positional[0];
   if (target !== undefined && isDirectory(target)) return runLibraryAudit(args, target);
   const { session } = readSessionFile(args);
-  const reader = stringFlag(args, "reader") ?? "literal";
-  if (reader !== "literal" && reader !== "endpoint") throw new UsageError(`unknown reader "${reader}" (literal or endpoint)`);
-  const endpoint = endpointFlags(args);
-  if (reader === "endpoint" && !endpoint) throw new UsageError("--reader endpoint needs --endpoint URL and --model NAME");
-  const memoryFile = stringFlag(args, "memory");
-  const memory = memoryFile ? new TextDecoder().decode(readInput(memoryFile)) : undefined;
-  const audit = await auditSession(session, { leafId: leafFlag(args, session), reader, endpoint, memory });
+  const { reader, endpoint } = readerFlags(args);
+  const audit = await auditSession(session, { leafId: leafFlag(args, session), reader, endpoint, memory: memoryFlag(args) });
   if (args.flags.has("json")) {
     writeOutput(JSON.stringify({ compactions: audit.compactions.map(compactionRow) }, null, 2), undefined);
     return 0;

@@ -7,7 +7,7 @@
  * on its own (every one far below the limit).
  */
 import { CHECKPOINT_SCHEMA, type Checkpoint } from "../checkpoint.ts";
-import { FileError, readInput } from "./args.ts";
+import { FileError, readInput } from "./input.ts";
 
 /** V8's longest string, in UTF-16 units; a file of at most this many bytes always decodes. */
 export const V8_STRING_LIMIT = 0x1fffffe8;

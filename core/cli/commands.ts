@@ -4,7 +4,6 @@ import { readCheckpoint } from "./checkpoint-file.ts";
 import { checkPreviousCheckpoint, matchPreviousSource, refusePreviousFor } from "./previous.ts";
 import { compactSession } from "../compact.ts";
 import { checkpointPieces } from "../checkpoint-json.ts";
-import type { EndpointConfig } from "../checkride/readers.ts";
 import { checkrideSession } from "../evaluate/evaluate.ts";
 import { deriveDistractor, runRounds } from "../evaluate/rounds.ts";
 import { sessionCwd } from "../session-info.ts";
@@ -15,27 +14,11 @@ import { htmlPieces } from "../report/html.ts";
 import { keepSerializedViews } from "../serialized.ts";
 import { renderMarkdown } from "../report/markdown.ts";
 import { buildReport } from "../report/model.ts";
-import { STRATEGIES, findStrategy } from "../strategies/index.ts";
-import { UsageError, readInput, readSessionFile, stringFlag, type ParsedArgs } from "./args.ts";
+import { UsageError, endpointFlags, leafFlag, readerFlags, strategyFlag, strategyList, stringFlag, wholeNumberFlag, type ParsedArgs } from "./flags.ts";
+import { memoryFlag, readSessionFile } from "./input.ts";
 import { refuseInputAsOutput, writeOutput } from "./output.ts";
 import { verifyCheckpoint } from "../verify.ts";
 import { basename } from "node:path";
-
-/** --endpoint URL --model M: the model that writes summaries (pi-default, handoff) and, with --reader endpoint, answers the quiz. */
-export function endpointFlags(args: ParsedArgs): EndpointConfig | undefined {
-  const url = stringFlag(args, "endpoint");
-  const model = stringFlag(args, "model");
-  if (!url && !model) return undefined;
-  if (!url || !model) throw new UsageError("--endpoint and --model go together");
-  const timeout = stringFlag(args, "timeout");
-  return { url, model, apiKey: process.env.SESSION_INSPECTOR_API_KEY, timeoutMs: timeout ? Number(timeout) * 1000 : undefined };
-}
-
-export function leafFlag(args: ParsedArgs, session: { byId: Map<string, unknown> }): string | null {
-  const leaf = stringFlag(args, "leaf") ?? null;
-  if (leaf !== null && !session.byId.has(leaf)) throw new UsageError(`no entry with id "${leaf}" (run inspect to list "leaves")`);
-  return leaf;
-}
 
 export async function runInspect(args: ParsedArgs): Promise<number> {
   const { session } = readSessionFile(args);
@@ -50,16 +33,10 @@ export async function runCompact(args: ParsedArgs): Promise<number> {
   // (the other commands make views they never write, and keep them longer).
   keepSerializedViews(true);
   refuseInputAsOutput(stringFlag(args, "output"), [args.positional[0], stringFlag(args, "previous")]);
-  const strategyName = stringFlag(args, "strategy") ?? "transparent";
-  if (!findStrategy(strategyName)) {
-    throw new UsageError(`unknown strategy "${strategyName}" (have: ${STRATEGIES.map((s) => s.name).join(", ")})`);
-  }
+  const strategyName = strategyFlag(args, "transparent");
   const options: Record<string, unknown> = {};
-  const cap = stringFlag(args, "max-prose-characters");
-  if (cap !== undefined) {
-    if (!/^\d+$/.test(cap)) throw new UsageError("--max-prose-characters takes a whole number of characters");
-    options.maxProseChars = Number(cap);
-  }
+  const cap = wholeNumberFlag(args, "max-prose-characters", "characters");
+  if (cap !== undefined) options.maxProseChars = cap;
   // The earlier checkpoint is checked whole before the session is read; the session's read also
   // hashes its first bytes, to tell a grown file from another one.
   const previousFile = stringFlag(args, "previous");
@@ -94,19 +71,12 @@ export async function runCompact(args: ParsedArgs): Promise<number> {
 export async function runCheckrideCommand(args: ParsedArgs): Promise<number> {
   const { session } = readSessionFile(args);
   const strategy = stringFlag(args, "strategy") ?? "all";
-  if (strategy !== "all" && !findStrategy(strategy)) {
-    throw new UsageError(`unknown strategy "${strategy}" (have: ${STRATEGIES.map((s) => s.name).join(", ")}, all)`);
-  }
-  const reader = stringFlag(args, "reader") ?? "literal";
-  if (reader !== "literal" && reader !== "endpoint") throw new UsageError(`unknown reader "${reader}" (literal or endpoint)`);
-  const endpoint = endpointFlags(args);
-  if (reader === "endpoint" && !endpoint) throw new UsageError("--reader endpoint needs --endpoint URL and --model NAME");
-  const memoryFile = stringFlag(args, "memory");
-  const memory = memoryFile ? new TextDecoder().decode(readInput(memoryFile)) : undefined;
+  const strategies = strategy === "all" ? "all" : [strategyFlag(args, "all")];
+  const { reader, endpoint } = readerFlags(args);
   const results = await checkrideSession(session, {
-    strategies: strategy === "all" ? "all" : [strategy],
+    strategies,
     leafId: leafFlag(args, session),
-    checkride: { reader, memory, endpoint },
+    checkride: { reader, memory: memoryFlag(args), endpoint },
     summaryEndpoint: endpoint,
   });
   if (args.flags.has("json")) {
@@ -132,27 +102,17 @@ export async function runCheckrideCommand(args: ParsedArgs): Promise<number> {
 /** Repeated compaction: N rounds per strategy, scored by the checkride; optionally with a planted fact. */
 export async function runRoundsCommand(args: ParsedArgs): Promise<number> {
   const { session } = readSessionFile(args);
-  const rounds = Number(stringFlag(args, "rounds") ?? "4");
-  if (!Number.isInteger(rounds) || rounds < 1) throw new UsageError("--rounds takes a whole number of rounds (1 or more)");
-  const strategyFlag = stringFlag(args, "strategy") ?? "all";
+  const rounds = wholeNumberFlag(args, "rounds", "rounds", 1) ?? 4;
   // The recorded compaction is what the file holds: it has no rounds of its own.
-  const names = strategyFlag === "all" ? STRATEGIES.map((s) => s.name).filter((n) => n !== "recorded") : strategyFlag.split(",");
-  for (const name of names) if (!findStrategy(name)) throw new UsageError(`unknown strategy "${name}"`);
+  const names = strategyList(args, "all", ["recorded"]);
   const plantText = stringFlag(args, "plant");
-  const plantAt = stringFlag(args, "plant-at");
+  const plantAt = wholeNumberFlag(args, "plant-at", "messages");
   const leaf = leafFlag(args, session);
   const branch = session.branch(leaf);
-  const plant = plantText ? { text: plantText, at: plantAt ? Number(plantAt) : Math.floor(branch.length / 4), distractor: stringFlag(args, "distractor") } : undefined;
+  const plant = plantText ? { text: plantText, at: plantAt ?? Math.floor(branch.length / 4), distractor: stringFlag(args, "distractor") } : undefined;
   const results = await runRounds(branch, names, rounds, { reader: "literal", plant, context: { cwd: sessionCwd(session) } });
   writeOutput(JSON.stringify({ rounds, plant: plant ? { ...plant, distractor: plant.distractor ?? deriveDistractor(plant.text) } : null, results }, null, 2), undefined);
   return 0;
-}
-
-function strategyList(args: ParsedArgs, fallback: string): string[] {
-  const flag = stringFlag(args, "strategy") ?? fallback;
-  const names = flag === "all" ? STRATEGIES.map((s) => s.name) : flag.split(",").map((n) => n.trim()).filter(Boolean);
-  for (const name of names) if (!findStrategy(name)) throw new UsageError(`unknown strategy "${name}" (have: ${STRATEGIES.map((s) => s.name).join(", ")}, all)`);
-  return names;
 }
 
 /** Secrets found on the branch, and which of them to mask (all, unless --keep names some or --no-redact). */
@@ -189,13 +149,7 @@ export async function runReport(args: ParsedArgs): Promise<number> {
   const findings = scanMessages(session.branch(leafId));
   const masked = chooseRedactions(args, findings);
   process.stderr.write(describeFindings(findings, masked) + "\n");
-  const memoryFile = stringFlag(args, "memory");
-  const report = await buildReport(session, { name: basename(file), bytes, sha256 }, {
-    strategies,
-    leafId,
-    redact: masked,
-    memory: memoryFile ? new TextDecoder().decode(readInput(memoryFile)) : undefined,
-  });
+  const report = await buildReport(session, { name: basename(file), bytes, sha256 }, { strategies, leafId, redact: masked, memory: memoryFlag(args) });
   // The HTML goes to the file a piece at a time: a 1 GB session's report is past the string limit.
   writeOutput(output === "md" ? renderMarkdown(report) : htmlPieces(report), stringFlag(args, "output"));
   return 0;

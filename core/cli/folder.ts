@@ -12,7 +12,7 @@ import { basename, dirname, join, relative } from "node:path";
 import type { FormatName } from "../model.ts";
 import { SessionError } from "../model.ts";
 import { loadSessionFiles, type NamedFile } from "../session-files.ts";
-import { FileError, type SessionFile } from "./args.ts";
+import { FileError, type SessionFile } from "./input.ts";
 
 const TASK_FILES = new Set(["api_conversation_history.json", "ui_messages.json", "task_metadata.json"]);
 const MAX_DEPTH = 3;

@@ -12,7 +12,7 @@ import { LibraryCache, type CachedRows } from "../library/cache.ts";
 import { discoverSessions, type SessionUnit } from "../library/discover.ts";
 import { CSV_COLUMNS, csvLine, type LibraryCompactionRow, type LibraryRow, type LibrarySessionRow, type LibrarySkippedRow, type SessionRows } from "../library/rows.ts";
 import { byFactsDropped, summarizeByAgent } from "../library/summary.ts";
-import { UsageError, stringFlag, type ParsedArgs } from "./args.ts";
+import { wholeNumberFlag, type ParsedArgs } from "./flags.ts";
 import { indexUnits } from "./library-pool.ts";
 import { walkFolder } from "./library-walk.ts";
 
@@ -102,9 +102,7 @@ export function orderedRows(result: LibraryResult): LibraryRow[] {
 }
 
 export async function runLibraryAudit(args: ParsedArgs, root: string): Promise<number> {
-  const jobsFlag = stringFlag(args, "jobs");
-  if (jobsFlag !== undefined && !/^[1-9]\d*$/.test(jobsFlag)) throw new UsageError("--jobs takes a whole number of threads (1 or more)");
-  const jobs = jobsFlag ? Number(jobsFlag) : availableParallelism();
+  const jobs = wholeNumberFlag(args, "jobs", "threads", 1) ?? availableParallelism();
   const cacheFile = args.flags.has("no-cache") ? null : libraryCacheFile(root);
   const started = Date.now();
   const progress = process.stderr.isTTY

@@ -5,7 +5,7 @@
  * checkpoint needs 4 MB of buffer, not a second copy of the checkpoint.
  */
 import { closeSync, fchmodSync, openSync, realpathSync, renameSync, rmSync, statSync, writeSync } from "node:fs";
-import { FileError } from "./args.ts";
+import { FileError } from "./input.ts";
 
 const BUFFER_BYTES = 4 * 1024 * 1024;
 

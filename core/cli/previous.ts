@@ -8,7 +8,8 @@
 import type { Checkpoint } from "../checkpoint.ts";
 import type { FormatName } from "../model.ts";
 import { verifyCheckpoint } from "../verify.ts";
-import { FileError, UsageError } from "./args.ts";
+import { UsageError } from "./flags.ts";
+import { FileError } from "./input.ts";
 
 /** The strategies that carry an earlier checkpoint's archive forward; the others refuse --previous. */
 export const RECOMPACTING_STRATEGIES: readonly string[] = ["transparent"];

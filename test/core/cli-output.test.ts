@@ -4,7 +4,7 @@ import { chmodSync, closeSync, existsSync, lstatSync, mkdtempSync, openSync, rea
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { FileError } from "../../core/cli/args.ts";
+import { FileError } from "../../core/cli/input.ts";
 import { BufferedWriter, writeOutput } from "../../core/cli/output.ts";
 
 const temp = mkdtempSync(join(tmpdir(), "si-output-"));

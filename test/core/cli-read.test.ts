@@ -2,7 +2,8 @@
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { expect, it } from "vitest";
-import { parseArgs, readSessionFile } from "../../core/cli/args.ts";
+import { parseArgs } from "../../core/cli/flags.ts";
+import { readSessionFile } from "../../core/cli/input.ts";
 import { loadSession } from "../../core/session.ts";
 import { allFixtures, fixturePath, describeWithFixtures } from "../helpers/fixtures.ts";
 

@@ -9,7 +9,7 @@ import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import { expect, it, vi } from "vitest";
-import { parseArgs } from "../../core/cli/args.ts";
+import { parseArgs } from "../../core/cli/flags.ts";
 import { runReport } from "../../core/cli/commands.ts";
 import { scanMessages } from "../../core/redact.ts";
 import { buildReport } from "../../core/report/model.ts";

@@ -1,4 +1,4 @@
-/** Argument parsing and file I/O for the CLI (Node only). */
+/** The CLI's input files: the session, read once in pieces, and the others its flags name (Node only). */
 import { createHash } from "node:crypto";
 import { closeSync, fstatSync, openSync, readFileSync, readSync } from "node:fs";
 import { isFormatName } from "../formats/detect.ts";
@@ -6,48 +6,7 @@ import { SessionError, type Session } from "../model.ts";
 import { PieceDecoder } from "../decode.ts";
 import { StreamingSessionLoader } from "../session-stream.ts";
 import { isDirectory, readSessionFolder } from "./folder.ts";
-
-export class UsageError extends Error {}
-
-export interface ParsedArgs {
-  command: string;
-  positional: string[];
-  flags: Map<string, string | true>;
-}
-
-const VALUE_FLAGS = new Set(["leaf", "format", "strategy", "max-prose-characters", "previous", "output", "reader", "endpoint", "model", "memory", "timeout", "rounds", "plant", "plant-at", "distractor", "keep", "jobs"]);
-const BOOLEAN_FLAGS = new Set(["strict", "json", "help", "redact", "no-redact", "csv", "no-cache", "no-token-counts"]);
-
-export function parseArgs(argv: string[]): ParsedArgs {
-  const [command = "help", ...rest] = argv;
-  const positional: string[] = [];
-  const flags = new Map<string, string | true>();
-  for (let i = 0; i < rest.length; i++) {
-    const arg = rest[i]!;
-    if (!arg.startsWith("--")) {
-      positional.push(arg);
-      continue;
-    }
-    const [name, inline] = arg.slice(2).split(/=(.*)/s, 2) as [string, string | undefined];
-    if (VALUE_FLAGS.has(name)) {
-      const value = inline ?? rest[++i];
-      if (value === undefined) throw new UsageError(`--${name} needs a value`);
-      // `--output=` would write a file with no name (and leave a `.partial` beside it).
-      if (value === "") throw new UsageError(`--${name} needs a value (it was empty)`);
-      flags.set(name, value);
-    } else if (BOOLEAN_FLAGS.has(name)) {
-      flags.set(name, true);
-    } else {
-      throw new UsageError(`unknown option --${name}`);
-    }
-  }
-  return { command, positional, flags };
-}
-
-export function stringFlag(args: ParsedArgs, name: string): string | undefined {
-  const value = args.flags.get(name);
-  return typeof value === "string" ? value : undefined;
-}
+import { UsageError, stringFlag, type ParsedArgs } from "./flags.ts";
 
 export interface SessionFile {
   file: string;
@@ -162,6 +121,12 @@ export function readInput(file: string): Uint8Array {
   } catch (error) {
     throw readError(file, error);
   }
+}
+
+/** --memory FILE: the text of the agent's memory file, which the checkride counts as known. */
+export function memoryFlag(args: ParsedArgs): string | undefined {
+  const file = stringFlag(args, "memory");
+  return file ? new TextDecoder().decode(readInput(file)) : undefined;
 }
 
 function readError(file: string, error: unknown): FileError {
