@@ -28,7 +28,17 @@ export function* piSessionLines(targetBytes: number): Generator<string> {
     Array.from({ length: 60 }, (_, i) => `${String(i + 1).padStart(4)}  export function handler${turn}_${i}(input: Input): Output { return transform(input, ${i}); }`).join("\n");
   for (let turn = 0; size < targetBytes; turn++) {
     const user = id();
-    yield line({ type: "message", id: user, parentId: parent, timestamp: "2026-01-01T00:00:01.000Z", message: { role: "user", content: `Turn ${turn}: refactor src/module${turn % 97}.ts so the handler stops throwing on empty input. Never touch migrations/.`, timestamp: 1767225601000 + turn } });
+    yield line({
+      type: "message",
+      id: user,
+      parentId: parent,
+      timestamp: "2026-01-01T00:00:01.000Z",
+      message: {
+        role: "user",
+        content: `Turn ${turn}: refactor src/module${turn % 97}.ts so the handler stops throwing on empty input. Never touch migrations/.`,
+        timestamp: 1767225601000 + turn,
+      },
+    });
     const assistant = id();
     const callId = `toolu_${turn.toString(36)}`;
     const failing = turn % 9 === 4;

@@ -86,17 +86,17 @@ if (isLibraryWorker()) serveLibraryWorker();
 else runMain();
 
 function runMain(): void {
-main(process.argv.slice(2)).then(
-  (code) => {
-    process.exitCode = code;
-  },
-  (error: unknown) => {
-    error = nameOverflow(error);
-    // One line, always: a reason may quote the input (V8's JSON errors quote the text around the fault).
-    if (error instanceof FileError) process.stderr.write(`error: ${error.file}:${error.line}: ${flat(error.reason)}\n`);
-    else if (error instanceof UsageError) process.stderr.write(`error: ${error.message}\n${USAGE}\n`);
-    else process.stderr.write(`error: ${flat(error instanceof Error ? error.message : String(error))}\n`);
-    process.exitCode = 2;
-  },
-);
+  main(process.argv.slice(2)).then(
+    (code) => {
+      process.exitCode = code;
+    },
+    (error: unknown) => {
+      error = nameOverflow(error);
+      // One line, always: a reason may quote the input (V8's JSON errors quote the text around the fault).
+      if (error instanceof FileError) process.stderr.write(`error: ${error.file}:${error.line}: ${flat(error.reason)}\n`);
+      else if (error instanceof UsageError) process.stderr.write(`error: ${error.message}\n${USAGE}\n`);
+      else process.stderr.write(`error: ${flat(error instanceof Error ? error.message : String(error))}\n`);
+      process.exitCode = 2;
+    },
+  );
 }

@@ -80,7 +80,19 @@ export async function runCheckrideCommand(args: ParsedArgs): Promise<number> {
     summaryEndpoint: endpoint,
   });
   if (args.flags.has("json")) {
-    writeOutput(JSON.stringify({ results: results.map(({ scoreLabel: _label, ...rest }) => ({ ...rest, probes: rest.probes.map(({ id, status, question, expected, answer, evidence }) => ({ id, status, question, expected, answer, evidence })) })) }, null, 2), undefined);
+    writeOutput(
+      JSON.stringify(
+        {
+          results: results.map(({ scoreLabel: _label, ...rest }) => ({
+            ...rest,
+            probes: rest.probes.map(({ id, status, question, expected, answer, evidence }) => ({ id, status, question, expected, answer, evidence })),
+          })),
+        },
+        null,
+        2,
+      ),
+      undefined,
+    );
   } else {
     const lines: string[] = [];
     for (const result of results) {
@@ -90,7 +102,7 @@ export async function runCheckrideCommand(args: ParsedArgs): Promise<number> {
       }
       lines.push(`${result.strategy} (${result.reader} reader): ${result.passed}/${result.asked} ${result.scoreLabel}`);
       for (const probe of result.probes) {
-        const detail = probe.status === "skipped" || probe.status === "inconclusive" ? probe.note ?? "" : probe.expected ?? "";
+        const detail = probe.status === "skipped" || probe.status === "inconclusive" ? (probe.note ?? "") : (probe.expected ?? "");
         lines.push(`  ${probe.status.padEnd(12)} ${probe.id.padEnd(12)} ${detail.replace(/\s+/g, " ").slice(0, 160)}`);
       }
     }
@@ -118,14 +130,22 @@ export async function runRoundsCommand(args: ParsedArgs): Promise<number> {
 /** Secrets found on the branch, and which of them to mask (all, unless --keep names some or --no-redact). */
 function chooseRedactions(args: ParsedArgs, findings: Finding[]): Finding[] {
   if (args.flags.has("no-redact")) return [];
-  const keep = new Set((stringFlag(args, "keep") ?? "").split(",").map((s) => s.trim()).filter(Boolean));
+  const keep = new Set(
+    (stringFlag(args, "keep") ?? "")
+      .split(",")
+      .map((s) => s.trim())
+      .filter(Boolean),
+  );
   return findings.filter((f) => !keep.has(f.id));
 }
 
 function describeFindings(findings: Finding[], masked: Finding[]): string {
   if (findings.length === 0) return "scan: no secrets found";
   const maskedIds = new Set(masked.map((f) => f.id));
-  return [`scan: ${findings.length} possible secret(s); ${masked.length} masked`, ...findings.map((f) => `  ${maskedIds.has(f.id) ? "masked" : "KEPT  "} ${f.id.padEnd(20)} ${f.preview} · ${f.occurrences}× in ${f.messageIds.length} message(s)`)].join("\n");
+  return [
+    `scan: ${findings.length} possible secret(s); ${masked.length} masked`,
+    ...findings.map((f) => `  ${maskedIds.has(f.id) ? "masked" : "KEPT  "} ${f.id.padEnd(20)} ${f.preview} · ${f.occurrences}× in ${f.messageIds.length} message(s)`),
+  ].join("\n");
 }
 
 /** `scan`: what the redaction would mask, as JSON (values shown only as previews). */

@@ -15,7 +15,25 @@ export interface ParsedArgs {
   flags: Map<string, string | true>;
 }
 
-const VALUE_FLAGS = new Set(["leaf", "format", "strategy", "max-prose-characters", "previous", "output", "reader", "endpoint", "model", "memory", "timeout", "rounds", "plant", "plant-at", "distractor", "keep", "jobs"]);
+const VALUE_FLAGS = new Set([
+  "leaf",
+  "format",
+  "strategy",
+  "max-prose-characters",
+  "previous",
+  "output",
+  "reader",
+  "endpoint",
+  "model",
+  "memory",
+  "timeout",
+  "rounds",
+  "plant",
+  "plant-at",
+  "distractor",
+  "keep",
+  "jobs",
+]);
 const BOOLEAN_FLAGS = new Set(["strict", "json", "help", "redact", "no-redact", "csv", "no-cache", "no-token-counts"]);
 
 export function parseArgs(argv: string[]): ParsedArgs {
@@ -97,7 +115,13 @@ export function strategyFlag(args: ParsedArgs, fallback: string): string {
 /** --strategy NAME[,NAME…]|all: several strategies, `all` for every one but those in `allBut`. */
 export function strategyList(args: ParsedArgs, fallback: string, allBut: readonly string[] = []): string[] {
   const flag = stringFlag(args, "strategy") ?? fallback;
-  const names = flag === "all" ? STRATEGIES.map((s) => s.name).filter((n) => !allBut.includes(n)) : flag.split(",").map((n) => n.trim()).filter(Boolean);
+  const names =
+    flag === "all"
+      ? STRATEGIES.map((s) => s.name).filter((n) => !allBut.includes(n))
+      : flag
+          .split(",")
+          .map((n) => n.trim())
+          .filter(Boolean);
   for (const name of names) if (!findStrategy(name)) throw unknownStrategy(name, true);
   return names;
 }

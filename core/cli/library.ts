@@ -131,7 +131,12 @@ export async function runLibraryAudit(args: ParsedArgs, root: string): Promise<n
 /** Columns padded to their widest cell; numbers right-aligned. */
 function columns(rows: string[][], rightAligned: readonly number[]): string[] {
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((row) => row[i]!.length)));
-  return rows.map((row) => row.map((cell, i) => (rightAligned.includes(i) ? cell.padStart(widths[i]!) : cell.padEnd(widths[i]!))).join("  ").trimEnd());
+  return rows.map((row) =>
+    row
+      .map((cell, i) => (rightAligned.includes(i) ? cell.padStart(widths[i]!) : cell.padEnd(widths[i]!)))
+      .join("  ")
+      .trimEnd(),
+  );
 }
 
 function libraryTable(result: LibraryResult): string {
@@ -144,13 +149,15 @@ function libraryTable(result: LibraryResult): string {
     pct(agent.medianKeptTransparent),
     String(agent.factsDropped),
   ]);
-  const sessions = [...result.sessions].sort(byFactsDropped).map((row) => [
-    String(row.factsDropped),
-    row.worstCompaction ? `#${row.worstCompaction.index}: ${row.worstCompaction.recorded}/${row.worstCompaction.asked}` : "–",
-    String(row.compactions),
-    row.agent,
-    row.path,
-  ]);
+  const sessions = [...result.sessions]
+    .sort(byFactsDropped)
+    .map((row) => [
+      String(row.factsDropped),
+      row.worstCompaction ? `#${row.worstCompaction.index}: ${row.worstCompaction.recorded}/${row.worstCompaction.asked}` : "–",
+      String(row.compactions),
+      row.agent,
+      row.path,
+    ]);
   return [
     "Facts present in context (literal reader) after each agent's own compactions, against transparent compaction at the same moments:",
     ...columns([["agent", "sessions", "compactions", "median kept", "transparent", "facts dropped"], ...agents], [1, 2, 3, 4, 5]),

@@ -29,11 +29,16 @@ export async function checkPreviousCheckpoint(file: string, previous: Checkpoint
     throw new FileError(file, 0, "the previous checkpoint names no source (sha256, bytes, format)");
   }
   const strategy = String(previous.strategy?.name);
-  if (!RECOMPACTING_STRATEGIES.includes(strategy)) throw new FileError(file, 0, `the previous checkpoint was made by the ${strategy} strategy; only a ${RECOMPACTING_STRATEGIES.join(", ")} checkpoint can be recompacted`);
+  if (!RECOMPACTING_STRATEGIES.includes(strategy))
+    throw new FileError(file, 0, `the previous checkpoint was made by the ${strategy} strategy; only a ${RECOMPACTING_STRATEGIES.join(", ")} checkpoint can be recompacted`);
   const problems = await verifyCheckpoint(previous);
   if (problems.length > 0) {
     const first = problems[0]!;
-    throw new FileError(file, 0, `the previous checkpoint fails verification (${first.id}: ${first.reason}${problems.length > 1 ? `; ${problems.length - 1} more problem(s), run verify` : ""})`);
+    throw new FileError(
+      file,
+      0,
+      `the previous checkpoint fails verification (${first.id}: ${first.reason}${problems.length > 1 ? `; ${problems.length - 1} more problem(s), run verify` : ""})`,
+    );
   }
 }
 
@@ -57,10 +62,18 @@ export function matchPreviousSource(file: string, previous: Checkpoint, current:
   }
   if (earlier.sha256 === current.sha256 && earlier.bytes === current.bytes) return undefined;
   if (POSITIONAL_FORMATS.includes(current.format)) {
-    throw new FileError(file, 0, `the previous checkpoint is of another ${current.format} message array (sha256 ${earlier.sha256.slice(0, 12)}…): its ids are positions, so only the same file can be recompacted`);
+    throw new FileError(
+      file,
+      0,
+      `the previous checkpoint is of another ${current.format} message array (sha256 ${earlier.sha256.slice(0, 12)}…): its ids are positions, so only the same file can be recompacted`,
+    );
   }
   if (earlier.bytes < current.bytes && current.prefixSha256 === earlier.sha256) {
     return `the session grew since the previous checkpoint (${earlier.bytes} → ${current.bytes} bytes); its first ${earlier.bytes} bytes are the earlier file, byte for byte`;
   }
-  throw new FileError(file, 0, `the previous checkpoint is of another source (sha256 ${earlier.sha256.slice(0, 12)}…, ${earlier.bytes} bytes), not this file or an earlier state of it`);
+  throw new FileError(
+    file,
+    0,
+    `the previous checkpoint is of another source (sha256 ${earlier.sha256.slice(0, 12)}…, ${earlier.bytes} bytes), not this file or an earlier state of it`,
+  );
 }

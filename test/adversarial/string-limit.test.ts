@@ -40,23 +40,34 @@ describeWithFixtures("a session file past the string limit", () => {
     }
     expect(error).toBeInstanceOf(FileError);
     expect((error as FileError).file).toBe(file);
-    expect((error as FileError).reason).toBe(`${what} as one string, and at ${readFixture(fixture).length} bytes it is past the JavaScript engine's string limit (100 characters, about 0 MB)`);
+    expect((error as FileError).reason).toBe(
+      `${what} as one string, and at ${readFixture(fixture).length} bytes it is past the JavaScript engine's string limit (100 characters, about 0 MB)`,
+    );
   });
 });
 
 describeWithFixtures("a checkpoint past the string limit", () => {
-  it.each(["pi/JohnnyLai92__pi-mono__6edf3497.jsonl", "composed/pi-v3-tree.jsonl", "claude/DRMacIver__claude-reliability__python-to-rust-port.jsonl"])("%s: read in pieces, equal to the whole parse, for every strategy", async (fixture) => {
-    const session = loadSession(readFixture(fixture));
-    for (const strategy of STRATEGIES) {
-      const text = serializeCheckpoint(await compactSession(session, { name: "x", bytes: 1, sha256: "0".repeat(64) }, { strategy: strategy.name }));
-      const file = join(temp, `${strategy.name}.json`);
-      writeFileSync(file, text);
-      expect(readCheckpoint(file, 1000), strategy.name).toEqual(JSON.parse(text));
-    }
-  });
+  it.each(["pi/JohnnyLai92__pi-mono__6edf3497.jsonl", "composed/pi-v3-tree.jsonl", "claude/DRMacIver__claude-reliability__python-to-rust-port.jsonl"])(
+    "%s: read in pieces, equal to the whole parse, for every strategy",
+    async (fixture) => {
+      const session = loadSession(readFixture(fixture));
+      for (const strategy of STRATEGIES) {
+        const text = serializeCheckpoint(await compactSession(session, { name: "x", bytes: 1, sha256: "0".repeat(64) }, { strategy: strategy.name }));
+        const file = join(temp, `${strategy.name}.json`);
+        writeFileSync(file, text);
+        expect(readCheckpoint(file, 1000), strategy.name).toEqual(JSON.parse(text));
+      }
+    },
+  );
 
   it("pretty-printed, with escapes and multi-byte text, equal to JSON.parse", () => {
-    const value = { schema: "session-inspector/checkpoint@1", source: { name: 'a "quoted" \\ name é😀' }, active: [], archive: [{ id: "x#/blocks", payload: ["]}{", "\\\"", { deep: [[[1, -2.5e3, true, null]]] }] }, { id: "y" }], stats: { payloads: 2 } };
+    const value = {
+      schema: "session-inspector/checkpoint@1",
+      source: { name: 'a "quoted" \\ name é😀' },
+      active: [],
+      archive: [{ id: "x#/blocks", payload: ["]}{", '\\"', { deep: [[[1, -2.5e3, true, null]]] }] }, { id: "y" }],
+      stats: { payloads: 2 },
+    };
     const bytes = new TextEncoder().encode(JSON.stringify(value, null, 2));
     expect(parseTopLevelPieces(bytes, new Set(["active", "archive"]))).toEqual(value);
   });

@@ -18,7 +18,9 @@ describe("wholeNumberFlag", () => {
   });
 
   it("without a minimum, says no minimum", () => {
-    expect(() => wholeNumberFlag(args("--max-prose-characters", "x"), "max-prose-characters", "characters")).toThrow(new UsageError("--max-prose-characters takes a whole number of characters"));
+    expect(() => wholeNumberFlag(args("--max-prose-characters", "x"), "max-prose-characters", "characters")).toThrow(
+      new UsageError("--max-prose-characters takes a whole number of characters"),
+    );
   });
 });
 
@@ -43,7 +45,10 @@ describe("reader and endpoint", () => {
   });
 
   it("endpoint with --endpoint and --model; either alone, or an unknown reader, is refused", () => {
-    expect(readerFlags(args("--reader", "endpoint", "--endpoint", "http://127.0.0.1:1", "--model", "m"))).toMatchObject({ reader: "endpoint", endpoint: { url: "http://127.0.0.1:1", model: "m" } });
+    expect(readerFlags(args("--reader", "endpoint", "--endpoint", "http://127.0.0.1:1", "--model", "m"))).toMatchObject({
+      reader: "endpoint",
+      endpoint: { url: "http://127.0.0.1:1", model: "m" },
+    });
     expect(() => readerFlags(args("--reader", "endpoint"))).toThrow("--reader endpoint needs --endpoint URL and --model NAME");
     expect(() => readerFlags(args("--endpoint", "http://127.0.0.1:1"))).toThrow("--endpoint and --model go together");
     expect(() => readerFlags(args("--reader", "guess"))).toThrow('unknown reader "guess" (literal or endpoint)');

@@ -19,17 +19,29 @@ export function referenceHtml(report: ReportData): string {
     .map((s) => {
       const pct = s.stats.originalChars ? ((s.stats.activeChars / s.stats.originalChars) * 100).toFixed(1) : "0";
       const total = s.composition.reduce((sum, p) => sum + p.tokens, 0) || 1;
-      const bar = s.composition.map((p, i) => `<div style="flex-grow:${p.tokens};background:${COLORS[i % COLORS.length]}" title="${e(p.label)}: ${p.tokens.toLocaleString("en-US")} ${e(TOKENIZER_LABEL)}"></div>`).join("");
-      const legend = s.composition.map((p, i) => `<span class="swatch" style="background:${COLORS[i % COLORS.length]}"></span>${e(p.label)} ${Math.round((p.tokens / total) * 100)}%`).join("");
+      const bar = s.composition
+        .map(
+          (p, i) =>
+            `<div style="flex-grow:${p.tokens};background:${COLORS[i % COLORS.length]}" title="${e(p.label)}: ${p.tokens.toLocaleString("en-US")} ${e(TOKENIZER_LABEL)}"></div>`,
+        )
+        .join("");
+      const legend = s.composition
+        .map((p, i) => `<span class="swatch" style="background:${COLORS[i % COLORS.length]}"></span>${e(p.label)} ${Math.round((p.tokens / total) * 100)}%`)
+        .join("");
       return `<tr><th>${e(s.name)}<div class="dim">${e(s.label)}</div></th><td>${s.stats.originalChars.toLocaleString("en-US")}</td><td>${s.stats.activeChars.toLocaleString("en-US")} (${pct}%)</td><td>${s.stats.payloads}</td><td>${s.stats.proseVerbatim}/${s.stats.proseSegments}</td><td><div class="bar">${bar}</div><div class="legend">${legend}</div></td></tr>`;
     })
     .join("\n");
   const matrix = report.checkride
-    .map((r) => `<tr><th>${e(r.strategy)}</th>${r.probes.map((p) => `<td class="${p.status}" title="${e(p.id)}: ${p.status}">${p.status === "pass" ? "✓" : p.status === "fail" ? "✗" : p.status === "inconclusive" ? "?" : "–"}</td>`).join("")}<td data-score="${e(r.strategy)}">${r.needsModel ? "needs a model" : `${r.passed}/${r.asked}`}</td></tr>`)
+    .map(
+      (r) =>
+        `<tr><th>${e(r.strategy)}</th>${r.probes.map((p) => `<td class="${p.status}" title="${e(p.id)}: ${p.status}">${p.status === "pass" ? "✓" : p.status === "fail" ? "✗" : p.status === "inconclusive" ? "?" : "–"}</td>`).join("")}<td data-score="${e(r.strategy)}">${r.needsModel ? "needs a model" : `${r.passed}/${r.asked}`}</td></tr>`,
+    )
     .join("\n");
   const cards = report.checkride
     .map(
-      (r) => `<section class="card"><h3>${e(r.strategy)} <span data-card-score="${e(r.strategy)}">${r.needsModel ? "needs a model" : `${r.passed}/${r.asked}`}</span> <span class="dim">facts present in context (literal reader)</span></h3>
+      (
+        r,
+      ) => `<section class="card"><h3>${e(r.strategy)} <span data-card-score="${e(r.strategy)}">${r.needsModel ? "needs a model" : `${r.passed}/${r.asked}`}</span> <span class="dim">facts present in context (literal reader)</span></h3>
 <table><tr><th>probe</th><th>status</th><th>answer key</th><th>reader's answer</th></tr>
 ${r.probes
   .map(
@@ -42,7 +54,9 @@ ${r.probes
     .join("\n");
   const omissions = report.strategies
     .map(
-      (s) => `<details${s.name === report.primary ? " open" : ""}><summary>${e(s.name)}: ${s.omissionCount} payloads moved out${s.omissionCount > s.omissions.length ? ` (first ${s.omissions.length} listed)` : ""}</summary>
+      (
+        s,
+      ) => `<details${s.name === report.primary ? " open" : ""}><summary>${e(s.name)}: ${s.omissionCount} payloads moved out${s.omissionCount > s.omissions.length ? ` (first ${s.omissions.length} listed)` : ""}</summary>
 <table><tr><th>recovery id</th><th>kind</th><th>bytes</th><th>sha256</th><th>label</th></tr>
 ${s.omissions.map((o) => `<tr><td class="mono">${e(o.id)}</td><td>${e(o.kind)}</td><td>${o.bytes}</td><td class="mono">${e(o.sha256)}</td><td>${e(o.label)}</td></tr>`).join("\n")}
 </table></details>`,
