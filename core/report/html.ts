@@ -105,7 +105,7 @@ export function scriptJson(value: unknown): string {
     .replace(/\u2029/g, "\\u2029");
 }
 
-/** The report as one string: for the app's download, where sessions are far below the string limit. */
+/** The report as one string, for tests that read it whole; the CLI and the app write htmlPieces as they come. */
 export function renderHtml(report: ReportData): string {
   return [...htmlPieces(report)].join("");
 }

@@ -6,7 +6,7 @@
 import { checkpointPieces } from "../../../core/checkpoint-json.ts";
 import { withTokenStats } from "../../../core/compact.ts";
 import { redactCheckpoint, scanMessages, type Finding } from "../../../core/redact.ts";
-import { renderHtml } from "../../../core/report/html.ts";
+import { htmlPieces } from "../../../core/report/html.ts";
 import { renderMarkdown } from "../../../core/report/markdown.ts";
 import { buildReport } from "../../../core/report/model.ts";
 import { downloadName } from "../../file-names.ts";
@@ -60,5 +60,6 @@ export async function report(screen: Screen, params: ReportParams): Promise<Down
   });
   return params.format === "md"
     ? { blob: new Blob([renderMarkdown(data)], { type: "text/markdown" }), name: downloadName(summary.name, "scorecard", "md") }
-    : { blob: new Blob([renderHtml(data)], { type: "text/html" }), name: downloadName(summary.name, "audit", "html") };
+    : // In pieces, as the CLI writes it: a report past V8's string limit still becomes a file.
+      { blob: new Blob([...htmlPieces(data)], { type: "text/html" }), name: downloadName(summary.name, "audit", "html") };
 }
