@@ -5,6 +5,7 @@
  * transparent strategy would have kept from the same branch, both sizes, and
  * what was dropped. Plain data: it crosses to the app's main thread as is.
  */
+import { ContextTexts } from "../checkride/context-index.ts";
 import { extractFacts } from "../checkride/facts.ts";
 import type { EndpointConfig } from "../checkride/readers.ts";
 import { runCheckride, type CheckrideOptions, type CheckrideResult } from "../checkride/run.ts";
@@ -74,6 +75,8 @@ export interface SharedWork {
    * test/core/audit/audit.test.ts).
    */
   transparent: readonly Message[];
+  /** Messages' text as the literal reader searches it, prepared once for every checkride of the session's audit. */
+  texts: ContextTexts;
 }
 
 export async function transparentView(branch: readonly Message[], cwd?: string): Promise<Message[]> {
@@ -83,7 +86,7 @@ export async function transparentView(branch: readonly Message[], cwd?: string):
 export async function auditCompaction(compaction: RecordedCompaction, branch: readonly Message[], options: AuditOptions, shared?: SharedWork): Promise<CompactionAudit> {
   const sofar = branchUpTo(branch, compaction);
   const facts = extractFacts(sofar, { cwd: options.cwd, memory: options.memory, format: options.format, sessionIds: options.sessionIds });
-  const checkrideOptions: CheckrideOptions = { reader: options.reader, endpoint: options.endpoint, memory: options.memory, cwd: options.cwd };
+  const checkrideOptions: CheckrideOptions = { reader: options.reader, endpoint: options.endpoint, memory: options.memory, cwd: options.cwd, texts: shared?.texts ?? new ContextTexts() };
   const transparentActive = shared ? shared.transparent.slice(0, sofar.length) : await transparentView(sofar, options.cwd);
   const recorded = await runCheckride(`recorded #${compaction.index}`, sofar, compaction.after, checkrideOptions, facts);
   const transparentRide = await runCheckride(`transparent at #${compaction.index}`, sofar, transparentActive, checkrideOptions, facts);

@@ -8,6 +8,7 @@ import { auditCompaction, transparentView, type AuditOptions, type CompactionAud
 import { contextSize, sizeTokenizer } from "./size.ts";
 import { loadTokenizer } from "../tokens.ts";
 import { headerIds } from "../checkride/session.ts";
+import { ContextTexts } from "../checkride/context-index.ts";
 
 export interface SessionAudit {
   leafId: string | null;
@@ -34,7 +35,7 @@ export async function auditSession(session: Session, options: Partial<AuditOptio
   if (compactions.length === 0) return { leafId, compactions: [] };
   const branch = session.branch(leafId);
   const resolved = await resolveOptions(session, options);
-  const shared: SharedWork = { original: new Map<string, Message>(branch.map((m) => [m.id, m])), transparent: await transparentView(branch, resolved.cwd) };
+  const shared: SharedWork = { original: new Map<string, Message>(branch.map((m) => [m.id, m])), transparent: await transparentView(branch, resolved.cwd), texts: new ContextTexts() };
   const out: CompactionAudit[] = [];
   for (const compaction of compactions) out.push(await auditCompaction(compaction, branch, resolved, shared));
   return { leafId, compactions: out };

@@ -10,12 +10,15 @@ export interface ContextLine {
   text: string;
 }
 
-export function contextLines(active: readonly Message[]): ContextLine[] {
+/** One message's lines (blank ones left out). */
+export function messageLines(message: Message): ContextLine[] {
   const lines: ContextLine[] = [];
-  for (const message of active) {
-    for (const line of gradingText(message).split("\n")) if (line.trim() !== "") lines.push({ messageId: message.id, text: line });
-  }
+  for (const line of gradingText(message).split("\n")) if (line.trim() !== "") lines.push({ messageId: message.id, text: line });
   return lines;
+}
+
+export function contextLines(active: readonly Message[]): ContextLine[] {
+  return active.flatMap(messageLines);
 }
 
 export function contextText(active: readonly Message[]): string {

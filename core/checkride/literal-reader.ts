@@ -6,9 +6,10 @@
  * recall, and is labelled so everywhere.
  */
 import type { ContextLine } from "./context.ts";
+import { ContextIndex } from "./context-index.ts";
 import type { Probe } from "./probes.ts";
 import type { ReaderAnswer, ReaderAnswers } from "./readers.ts";
-import { basename, distinctiveTokens, normalizeText, normalizedCoverage } from "./tokens.ts";
+import { basename, distinctiveTokens } from "./tokens.ts";
 
 /**
  * How much of an item a context line must hold for the literal reader to
@@ -37,54 +38,6 @@ interface Quote {
 
 const MESSAGE_QUOTE_LIMIT = 2000;
 
-/**
- * Each line's normalized text, made once: every probe item scans the whole
- * context, and normalizing each line again per item was a third of an audit's
- * time on a 2 MB session. Keyed by the line object, so it lives as long as
- * the context does.
- */
-const normalizedLines = new WeakMap<ContextLine, string>();
-
-function normalized(line: ContextLine): string {
-  let text = normalizedLines.get(line);
-  if (text === undefined) normalizedLines.set(line, (text = normalizeText(line.text)));
-  return text;
-}
-
-/** The context's lines joined per message, made once per context. */
-const messagesOfLines = new WeakMap<readonly ContextLine[], ContextLine[]>();
-
-function messagesOf(lines: readonly ContextLine[]): ContextLine[] {
-  let messages = messagesOfLines.get(lines);
-  if (messages) return messages;
-  messages = [];
-  for (const line of lines) {
-    const last = messages[messages.length - 1];
-    if (last && last.messageId === line.messageId) last.text += "\n" + line.text;
-    else messages.push({ messageId: line.messageId, text: line.text });
-  }
-  messagesOfLines.set(lines, messages);
-  return messages;
-}
-
-/** The latest message whose text best covers `item`, as one pseudo-line. */
-function bestMessage(lines: readonly ContextLine[], item: string, threshold: number): ContextLine | undefined {
-  const tokens = distinctiveTokens(item);
-  if (tokens.length === 0) return undefined;
-  const messages = messagesOf(lines);
-  let best: ContextLine | undefined;
-  let bestScore = 0;
-  for (let i = messages.length - 1; i >= 0; i--) {
-    const score = normalizedCoverage(normalized(messages[i]!), tokens);
-    if (score > bestScore) {
-      best = messages[i];
-      bestScore = score;
-      if (score === 1) break;
-    }
-  }
-  return bestScore >= threshold ? best : undefined;
-}
-
 /** A line, or for a long one the window around what was looked for, or its two ends (where outcomes are printed). */
 function quote({ line, around, limit = QUOTE_LIMIT }: Quote): string {
   const text = line.text;
@@ -96,38 +49,6 @@ function quote({ line, around, limit = QUOTE_LIMIT }: Quote): string {
     return (start > 0 ? "…" : "") + text.slice(start, at + around!.length + half) + (at + around!.length + half < text.length ? "…" : "");
   }
   return text.slice(0, half) + " … " + text.slice(-half);
-}
-
-/** The latest line that best covers `item` (at least `threshold` of its tokens), if any. */
-function bestLine(lines: readonly ContextLine[], item: string, threshold: number): ContextLine | undefined {
-  const tokens = distinctiveTokens(item);
-  if (tokens.length === 0) return undefined;
-  let best: ContextLine | undefined;
-  let bestScore = 0;
-  for (let i = lines.length - 1; i >= 0; i--) {
-    const score = normalizedCoverage(normalized(lines[i]!), tokens);
-    if (score > bestScore) {
-      best = lines[i];
-      bestScore = score;
-      if (score === 1) break;
-    }
-  }
-  return bestScore >= threshold ? best : undefined;
-}
-
-function lastLineContaining(lines: readonly ContextLine[], needle: string): number {
-  const lower = needle.toLowerCase();
-  for (let i = lines.length - 1; i >= 0; i--) if (normalized(lines[i]!).includes(lower)) return i;
-  return -1;
-}
-
-function allLinesContaining(lines: readonly ContextLine[], needle: string): number[] {
-  const lower = needle.toLowerCase();
-  const out: number[] = [];
-  lines.forEach((line, i) => {
-    if (normalized(line).includes(lower)) out.push(i);
-  });
-  return out;
 }
 
 const OUTCOME_LINE = /\b(pass|passed|passes|fail|failed|error|ok|exit|exit_code|succeeded|tests?:)\b/i;
@@ -149,7 +70,11 @@ function answerFrom(found: Quote[]): ReaderAnswer {
   return { answer: quotes.join("\n"), evidence: [...new Set(found.map((q) => q.line.messageId))] };
 }
 
-export function literalReader(probes: readonly Probe[], lines: readonly ContextLine[]): ReaderAnswers {
+export function literalReader(probes: readonly Probe[], context: readonly ContextLine[] | ContextIndex): ReaderAnswers {
+  const index = context instanceof ContextIndex ? context : ContextIndex.ofLines(context);
+  const lines = index.lines;
+  const lastLineContaining = (needle: string) => index.lastLineContaining(needle);
+  const bestLine = (item: string, threshold: number) => index.bestLine(distinctiveTokens(item), threshold);
   const answers: ReaderAnswers = {};
   for (const probe of probes) {
     if (probe.expected === null) continue;
@@ -157,15 +82,15 @@ export function literalReader(probes: readonly Probe[], lines: readonly ContextL
     switch (probe.id) {
       case "files":
         for (const path of probe.items) {
-          let at = lastLineContaining(lines, path);
+          let at = lastLineContaining(path);
           let around = path;
-          if (at === -1) at = lastLineContaining(lines, (around = basename(path)));
+          if (at === -1) at = lastLineContaining((around = basename(path)));
           if (at !== -1) found.push({ line: lines[at]!, around });
         }
         break;
       case "anchors":
         for (const anchor of probe.items) {
-          const at = lastLineContaining(lines, anchor);
+          const at = lastLineContaining(anchor);
           if (at !== -1) found.push({ line: lines[at]!, around: anchor });
         }
         break;
@@ -173,9 +98,9 @@ export function literalReader(probes: readonly Probe[], lines: readonly ContextL
         // The latest mention of the command that is followed by an outcome (its result, or the
         // marker that replaced it, within the next two messages); else just the latest mention.
         const command = probe.items[0]!;
-        const mentions = allLinesContaining(lines, command);
+        const mentions = index.allLinesContaining(command);
         if (mentions.length === 0) {
-          const line = bestLine(lines, command, LITERAL_MATCH.command);
+          const line = bestLine(command, LITERAL_MATCH.command);
           if (line) mentions.push(lines.lastIndexOf(line));
         }
         let chosen: Quote[] | undefined;
@@ -189,19 +114,19 @@ export function literalReader(probes: readonly Probe[], lines: readonly ContextL
       }
       case "intent": {
         // A request spans lines: look for the message that holds it, and quote the message.
-        const message = bestMessage(lines, probe.expected, LITERAL_MATCH.request);
+        const message = index.bestMessage(distinctiveTokens(probe.expected), LITERAL_MATCH.request);
         if (message) found.push({ line: message, around: probe.items[0], limit: MESSAGE_QUOTE_LIMIT });
         break;
       }
       case "error": {
-        const line = bestLine(lines, probe.expected, LITERAL_MATCH.error);
+        const line = bestLine(probe.expected, LITERAL_MATCH.error);
         if (line) found.push({ line, around: probe.items[0] });
         break;
       }
       default:
         // rules and the memory-backed probes: quote the best line for each item.
         for (const item of probe.items) {
-          const line = bestLine(lines, item, LITERAL_MATCH.item);
+          const line = bestLine(item, LITERAL_MATCH.item);
           if (line) found.push({ line, around: distinctiveTokens(item)[0] });
         }
     }

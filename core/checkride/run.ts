@@ -1,6 +1,7 @@
 /** One checkride: facts from the branch, probes, a reader on the active context, grades. */
 import type { Message } from "../model.ts";
-import { contextLines, contextText } from "./context.ts";
+import { contextText } from "./context.ts";
+import { ContextIndex, type ContextTexts } from "./context-index.ts";
 import { extractFacts, type Facts } from "./facts.ts";
 import { buildProbes } from "./probes.ts";
 import { applyKeyEdits, factMet, type KeyEdits } from "./key-edits.ts";
@@ -46,6 +47,8 @@ export interface CheckrideOptions {
   cwd?: string;
   /** The user's edits of the answer key (struck and added facts). */
   edits?: KeyEdits;
+  /** Messages' text already prepared by an earlier checkride of the same audit (the literal reader's). */
+  texts?: ContextTexts;
 }
 
 export const SCORE_LABELS = {
@@ -60,7 +63,7 @@ export async function runCheckride(strategy: string, branch: readonly Message[],
     if (!options.endpoint) throw new Error("the endpoint reader needs an endpoint URL and a model");
     answers = await endpointReader(probes, contextText(active), options.endpoint);
   } else {
-    answers = literalReader(probes, contextLines(active));
+    answers = literalReader(probes, ContextIndex.ofMessages(active, options.texts));
   }
   const results: ProbeResult[] = probes.map((probe) => {
     const keyFacts = probe.facts.map((f) => ({ text: f.text, ...(f.source ? { source: f.source } : {}), ...(f.added ? { added: true } : {}) }));

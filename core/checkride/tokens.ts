@@ -10,8 +10,14 @@ const STOP = new Set(
 
 /** Lowercase, with punctuation at either end of each word removed. */
 export function normalizeText(text: string): string {
-  return text.toLowerCase().replace(/\s+/g, " ");
+  return text.toLowerCase().replace(WHITESPACE_TO_FOLD, " ");
 }
+
+/**
+ * Whitespace runs that are not already one space: folding `/\s+/g` would
+ * replace every single space with itself, one match per word of the text.
+ */
+const WHITESPACE_TO_FOLD = /\s{2,}|[^\S ]/g;
 
 /** Words of 3+ characters (keeping inner dots, slashes, dashes: paths and versions), minus stop words. */
 export function distinctiveTokens(text: string): string[] {
