@@ -4,7 +4,7 @@
  */
 import type { CompactionKind, Message, Session } from "../model.ts";
 import { sessionCwd } from "../session-info.ts";
-import { auditCompaction, transparentView, type AuditOptions, type CompactionAudit, type SharedWork } from "./moment.ts";
+import { auditCompaction, branchUpTo, transparentView, type AuditOptions, type CompactionAudit, type SharedWork } from "./moment.ts";
 import { contextSize, sizeTokenizer } from "./size.ts";
 import { loadTokenizer } from "../tokens.ts";
 import { headerIds } from "../checkride/session.ts";
@@ -35,7 +35,11 @@ export async function auditSession(session: Session, options: Partial<AuditOptio
   if (compactions.length === 0) return { leafId, compactions: [] };
   const branch = session.branch(leafId);
   const resolved = await resolveOptions(session, options);
-  const shared: SharedWork = { original: new Map<string, Message>(branch.map((m) => [m.id, m])), transparent: await transparentView(branch, resolved.cwd), texts: new ContextTexts() };
+  // Transparent reads each message on its own, so the view of the branch up to the last compaction
+  // is all any compaction reads of it (see SharedWork.transparent); what follows it is never read.
+  const lastMoment = Math.max(...compactions.map((compaction) => branchUpTo(branch, compaction).length));
+  const transparent = await transparentView(branch.slice(0, lastMoment), resolved.cwd);
+  const shared: SharedWork = { original: new Map<string, Message>(branch.map((m) => [m.id, m])), transparent, texts: new ContextTexts() };
   const out: CompactionAudit[] = [];
   for (const compaction of compactions) out.push(await auditCompaction(compaction, branch, resolved, shared));
   return { leafId, compactions: out };
