@@ -4,8 +4,11 @@ export function formatBytes(bytes: number): string {
   return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 }
 
+/** One formatter for every count: toLocaleString makes a new one per call (a library table formats thousands). */
+const COUNT_FORMAT = new Intl.NumberFormat("en-US");
+
 export function formatCount(value: number): string {
-  return value.toLocaleString("en-US");
+  return COUNT_FORMAT.format(value);
 }
 
 export const ROLE_LABELS: Record<string, string> = {

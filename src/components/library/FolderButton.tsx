@@ -2,19 +2,22 @@
 import { useRef, type ChangeEvent } from "react";
 import { openLibrary } from "../../store/library.ts";
 import { loadSource } from "../../store/store.ts";
-import { oneSessionOf, pickedFromDirectoryPicker, pickedFromDrop, pickedFromInput } from "./pick-files.ts";
+import { oneSessionOf, pickedFromDirectoryPicker, pickedFromDrop, pickedFromInput, readListing } from "./pick-files.ts";
 
 export function FolderButton() {
   const input = useRef<HTMLInputElement>(null);
   const onInput = (event: ChangeEvent<HTMLInputElement>) => {
     const files = pickedFromInput(event.target.files);
-    if (files.length) void openLibrary(files);
+    if (files.length) void readListing(files).then(() => openLibrary(files));
     event.target.value = "";
   };
   const onClick = async () => {
     const picked = await pickedFromDirectoryPicker();
     if (picked === "unsupported") input.current?.click();
-    else if (picked && picked.files.length) void openLibrary(picked.files, picked.folder);
+    else if (picked && picked.files.length) {
+      await readListing(picked.files);
+      void openLibrary(picked.files, picked.folder);
+    }
   };
   return (
     <>
@@ -45,6 +48,7 @@ export function FolderButton() {
 export async function openDropped(transfer: DataTransfer): Promise<void> {
   const { files, folder } = await pickedFromDrop(transfer);
   if (files.length === 0) return;
+  await readListing(files);
   if (files.length === 1 && !folder) {
     void loadSource({ kind: "file", file: files[0]!.file });
     return;

@@ -2,7 +2,7 @@
 import { useMemo, type CSSProperties, type KeyboardEvent } from "react";
 import { List, type RowComponentProps } from "react-window";
 import type { LibraryCompactionRow, LibrarySessionRow } from "../../../core/library/rows.ts";
-import { byFactsDropped } from "../../../core/library/summary.ts";
+import { byFactsDropped, compareText } from "../../../core/library/summary.ts";
 import { openFromLibrary, setLibrarySort, toggleLibraryRow, useLibrary, type LibraryState, type SortColumn } from "../../store/library.ts";
 import { formatBytes, formatCount } from "../format.ts";
 
@@ -28,11 +28,11 @@ function keptShare(row: LibrarySessionRow): number {
 function compare(column: SortColumn, a: LibrarySessionRow, b: LibrarySessionRow): number {
   switch (column) {
     case "agent":
-      return a.agent.localeCompare(b.agent);
+      return compareText(a.agent, b.agent);
     case "project":
-      return (a.project ?? "").localeCompare(b.project ?? "") || a.path.localeCompare(b.path);
+      return compareText(a.project ?? "", b.project ?? "") || compareText(a.path, b.path);
     case "date":
-      return a.date.localeCompare(b.date);
+      return compareText(a.date, b.date);
     case "worst":
       // Descending = worst first: the lowest share of facts kept.
       return keptShare(b) - keptShare(a);
