@@ -1,5 +1,5 @@
 /** The library's table: one row per session, expandable to one row per compaction; virtualized, sortable, filterable. */
-import { useMemo, type CSSProperties, type KeyboardEvent } from "react";
+import { type CSSProperties, type KeyboardEvent } from "react";
 import { List, type RowComponentProps } from "react-window";
 import type { LibraryCompactionRow, LibrarySessionRow } from "../../../core/library/rows.ts";
 import { byFactsDropped, compareText } from "../../../core/library/summary.ts";
@@ -75,10 +75,26 @@ function activate(event: KeyboardEvent, run: () => void): void {
   }
 }
 
-interface RowProps {
-  rows: DisplayRow[];
-  expanded: Record<string, boolean>;
-  pending: Record<string, true>;
+/**
+ * The list's row props hold nothing that changes while a folder is indexed:
+ * react-window rebuilds its table of row offsets (and forces a layout) each
+ * time they change, and rows arrive every few tens of ms. Each row reads its
+ * own display row from the store instead, so a batch of new rows re-renders
+ * the rows that changed and nothing else.
+ */
+type RowProps = Record<string, never>;
+const ROW_PROPS: RowProps = {};
+
+type DisplayState = Pick<LibraryState, "sessions" | "pending" | "compactions" | "sort" | "filter" | "expanded">;
+let lastDisplay: { state: DisplayState; rows: ReturnType<typeof displayRows> } | null = null;
+
+/** displayRows of the store's current state, made once per state however many rows ask. */
+function currentDisplayRows(state: DisplayState): ReturnType<typeof displayRows> {
+  const last = lastDisplay;
+  if (last && (["sessions", "pending", "compactions", "sort", "filter", "expanded"] as const).every((key) => last.state[key] === state[key])) return last.rows;
+  const rows = displayRows(state);
+  lastDisplay = { state: { sessions: state.sessions, pending: state.pending, compactions: state.compactions, sort: state.sort, filter: state.filter, expanded: state.expanded }, rows };
+  return rows;
 }
 
 function PendingRow({ row, style }: { row: LibrarySessionRow; style: CSSProperties }) {
@@ -103,8 +119,12 @@ function PendingRow({ row, style }: { row: LibrarySessionRow; style: CSSProperti
   );
 }
 
-function Row({ index, style, rows, expanded, pending }: RowComponentProps<RowProps>) {
-  const item = rows[index]!;
+function Row({ index, style }: RowComponentProps<RowProps>) {
+  const item = useLibrary((state) => currentDisplayRows(state).rows[index]);
+  const path = item?.row.path ?? "";
+  const isPending = useLibrary((state) => !!state.pending[path]);
+  const isExpanded = useLibrary((state) => !!state.expanded[path]);
+  if (!item) return <div style={style} />;
   if (item.kind === "compaction") {
     const c = item.row;
     const open = () => openFromLibrary(c.path, c.index);
@@ -125,7 +145,7 @@ function Row({ index, style, rows, expanded, pending }: RowComponentProps<RowPro
     );
   }
   const r = item.row;
-  if (pending[r.path]) return <PendingRow row={r} style={style} />;
+  if (isPending) return <PendingRow row={r} style={style} />;
   const name = r.path.slice(r.path.lastIndexOf("/") + 1);
   const open = () => openFromLibrary(r.path, r.worstCompaction?.index);
   return (
@@ -135,14 +155,14 @@ function Row({ index, style, rows, expanded, pending }: RowComponentProps<RowPro
           type="button"
           className="expander"
           disabled={r.compactions === 0}
-          aria-expanded={!!expanded[r.path]}
-          aria-label={`${expanded[r.path] ? "Hide" : "Show"} the compactions of ${name}`}
+          aria-expanded={isExpanded}
+          aria-label={`${isExpanded ? "Hide" : "Show"} the compactions of ${name}`}
           onClick={(e) => {
             e.stopPropagation();
             toggleLibraryRow(r.path);
           }}
         >
-          {r.compactions === 0 ? "·" : expanded[r.path] ? "▾" : "▸"}
+          {r.compactions === 0 ? "·" : isExpanded ? "▾" : "▸"}
         </button>
         {r.agent}
       </span>
@@ -173,8 +193,7 @@ export function LibraryTable() {
   const filter = useLibrary((s) => s.filter);
   const expanded = useLibrary((s) => s.expanded);
   const pending = useLibrary((s) => s.pending);
-  const { rows } = useMemo(() => displayRows({ sessions, pending, compactions, sort, filter, expanded }), [sessions, pending, compactions, sort, filter, expanded]);
-  const rowProps = useMemo<RowProps>(() => ({ rows, expanded, pending }), [rows, expanded, pending]);
+  const { rows } = currentDisplayRows({ sessions, pending, compactions, sort, filter, expanded });
 
   return (
     <div className="library-table" data-testid="library-table" role="table" aria-label="Sessions of the library" aria-rowcount={rows.length}>
@@ -198,7 +217,7 @@ export function LibraryTable() {
       {rows.length === 0 ? (
         <div className="empty">{sessions.length === 0 ? "No session indexed yet." : "No session matches the filter."}</div>
       ) : (
-        <List className="library-list" rowComponent={Row} rowCount={rows.length} rowHeight={ROW_HEIGHT} rowProps={rowProps} overscanCount={8} />
+        <List className="library-list" rowComponent={Row} rowCount={rows.length} rowHeight={ROW_HEIGHT} rowProps={ROW_PROPS} overscanCount={8} />
       )}
     </div>
   );
