@@ -27,10 +27,16 @@ export async function readListing(files: readonly PickedFile[]): Promise<void> {
     void file.size;
     void file.lastModified;
     if (performance.now() - sliceStart > LISTING_SLICE_MS) {
-      await new Promise((resolve) => setTimeout(resolve, 0));
+      await nextTask();
       sliceStart = performance.now();
     }
   }
+  // The listing and the library's first render that follow are a task of their own, not the last slice's.
+  await nextTask();
+}
+
+function nextTask(): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, 0));
 }
 
 async function walkEntry(entry: FileSystemEntry, out: PickedFile[]): Promise<void> {
