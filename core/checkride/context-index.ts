@@ -101,6 +101,7 @@ export class ContextIndex {
   /** Index in `lines` of each unit's first line. */
   private readonly firstLine: number[] = [];
   private messages?: TextUnit[][];
+  private readonly wordLines = new Map<string, number[]>();
 
   private constructor(private readonly units: readonly TextUnit[]) {
     const lines: ContextLine[] = [];
@@ -169,22 +170,7 @@ export class ContextIndex {
   bestLine(tokens: readonly string[], threshold: number): ContextLine | undefined {
     if (tokens.length === 0) return undefined;
     const found = new Uint32Array(this.lines.length);
-    this.units.forEach((unit, u) => {
-      const text = unit.joined;
-      for (const token of tokens) {
-        for (let at = text.indexOf(token); at !== -1; ) {
-          const before = at === 0 ? " " : text[at - 1]!;
-          const after = at + token.length >= text.length ? " " : text[at + token.length]!;
-          if (WORD_CHAR.test(before) || WORD_CHAR.test(after)) {
-            at = text.indexOf(token, at + 1);
-            continue;
-          }
-          const line = unit.lineAt(at);
-          found[this.firstLine[u]! + line]!++;
-          at = text.indexOf(token, unit.nextStart(line));
-        }
-      }
-    });
+    for (const token of tokens) for (const line of this.linesWithWord(token)) found[line]!++;
     // As the line scan did: from the end, a strictly better score replaces the best, a full one ends the search.
     let best = -1;
     let bestScore = 0;
@@ -197,6 +183,32 @@ export class ContextIndex {
       }
     }
     return best !== -1 && bestScore >= threshold ? this.lines[best] : undefined;
+  }
+
+  /**
+   * Indexes of the lines holding `token` as a whole word, each once, made once
+   * per token: the items of one probe (a session's rules) share many words.
+   */
+  private linesWithWord(token: string): number[] {
+    let lines = this.wordLines.get(token);
+    if (lines) return lines;
+    lines = [];
+    this.units.forEach((unit, u) => {
+      const text = unit.joined;
+      for (let at = text.indexOf(token); at !== -1; ) {
+        const before = at === 0 ? " " : text[at - 1]!;
+        const after = at + token.length >= text.length ? " " : text[at + token.length]!;
+        if (WORD_CHAR.test(before) || WORD_CHAR.test(after)) {
+          at = text.indexOf(token, at + 1);
+          continue;
+        }
+        const line = unit.lineAt(at);
+        lines!.push(this.firstLine[u]! + line);
+        at = text.indexOf(token, unit.nextStart(line));
+      }
+    });
+    this.wordLines.set(token, lines);
+    return lines;
   }
 
   /**
