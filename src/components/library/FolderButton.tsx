@@ -1,28 +1,36 @@
 /** "Open folder…": the File System Access directory picker where the browser has one, else the folder input. */
-import { useRef, type ChangeEvent } from "react";
-import { openLibrary } from "../../store/library.ts";
+import { useRef, useState, type ChangeEvent } from "react";
+import { openLibrary, type PickedFile } from "../../store/library.ts";
 import { loadSource } from "../../store/store.ts";
 import { oneSessionOf, pickedFromDirectoryPicker, pickedFromDrop, pickedFromInput, readListing } from "./pick-files.ts";
 
 export function FolderButton() {
   const input = useRef<HTMLInputElement>(null);
+  // While the picked files' sizes are read (a large folder takes a moment), the button says so.
+  const [listing, setListing] = useState(false);
+  const open = async (files: PickedFile[], folder?: string) => {
+    setListing(true);
+    try {
+      await readListing(files);
+    } finally {
+      setListing(false);
+    }
+    void openLibrary(files, folder);
+  };
   const onInput = (event: ChangeEvent<HTMLInputElement>) => {
     const files = pickedFromInput(event.target.files);
-    if (files.length) void readListing(files).then(() => openLibrary(files));
+    if (files.length) void open(files);
     event.target.value = "";
   };
   const onClick = async () => {
     const picked = await pickedFromDirectoryPicker();
     if (picked === "unsupported") input.current?.click();
-    else if (picked && picked.files.length) {
-      await readListing(picked.files);
-      void openLibrary(picked.files, picked.folder);
-    }
+    else if (picked && picked.files.length) await open(picked.files, picked.folder);
   };
   return (
     <>
-      <button type="button" onClick={() => void onClick()} title="Open a folder of sessions (e.g. ~/.claude/projects) and audit every compaction in it">
-        Open folder…
+      <button type="button" onClick={() => void onClick()} aria-busy={listing} title="Open a folder of sessions (e.g. ~/.claude/projects) and audit every compaction in it">
+        {listing ? "Listing files…" : "Open folder…"}
       </button>
       <input
         ref={input}

@@ -20,7 +20,8 @@ function Progress() {
     return () => clearInterval(timer);
   }, [running]);
   if (!progress) return null;
-  const elapsed = (progress.finishedAt ?? now) - progress.startedAt;
+  // A new run starts after the last tick of the clock: never a negative time.
+  const elapsed = Math.max(0, (progress.finishedAt ?? now) - progress.startedAt);
   const readBytes = progress.bytesDone;
   // The estimate: the bytes still to read at the rate so far (cached sessions cost nothing, so they are left out of the rate).
   const rate = elapsed > 0 ? readBytes / elapsed : 0;
