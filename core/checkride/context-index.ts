@@ -124,7 +124,7 @@ export class ContextIndex {
   /** Lines given as such (tests, other callers): consecutive lines of one message id make a unit. */
   static ofLines(lines: readonly ContextLine[]): ContextIndex {
     const units: TextUnit[] = [];
-    for (let start = 0; start < lines.length; ) {
+    for (let start = 0; start < lines.length;) {
       let end = start + 1;
       while (end < lines.length && lines[end]!.messageId === lines[start]!.messageId) end++;
       units.push(new TextUnit(lines.slice(start, end)));
@@ -153,7 +153,7 @@ export class ContextIndex {
     if (lower.includes(SEPARATOR)) return [];
     const out: number[] = [];
     this.units.forEach((unit, u) => {
-      for (let at = unit.joined.indexOf(lower); at !== -1; ) {
+      for (let at = unit.joined.indexOf(lower); at !== -1;) {
         const line = unit.lineAt(at);
         out.push(this.firstLine[u]! + line);
         at = unit.joined.indexOf(lower, unit.nextStart(line));
@@ -195,7 +195,7 @@ export class ContextIndex {
     lines = [];
     this.units.forEach((unit, u) => {
       const text = unit.joined;
-      for (let at = text.indexOf(token); at !== -1; ) {
+      for (let at = text.indexOf(token); at !== -1;) {
         const before = at === 0 ? " " : text[at - 1]!;
         const after = at + token.length >= text.length ? " " : text[at + token.length]!;
         if (WORD_CHAR.test(before) || WORD_CHAR.test(after)) {

@@ -74,7 +74,12 @@ describe("context index", () => {
   it("finds what the line scan finds on composed edges", () => {
     const lines = contextLines(composed);
     const index = ContextIndex.ofMessages(composed);
-    agree(index, lines, ["npm run build", "BUILD", "src/app.ts", "the build with", "build\nwith", "", "οδος", "zzz"], ["npm run build", "src/app.ts", "TS2322 app.tsx", "build", "ΟΔΟΣ sigma", "same id again npm"]);
+    agree(
+      index,
+      lines,
+      ["npm run build", "BUILD", "src/app.ts", "the build with", "build\nwith", "", "οδος", "zzz"],
+      ["npm run build", "src/app.ts", "TS2322 app.tsx", "build", "ΟΔΟΣ sigma", "same id again npm"],
+    );
     // Whole words only: the latest line with "build" is not the one with "buildings" and "builds".
     expect(index.bestLine(["build"], 1)?.text).toBe("npm run build-all is not the build");
   });
@@ -96,7 +101,6 @@ describe("context index", () => {
     for (const line of after.lines) expect(before.lines).toContain(line);
     expect(ContextIndex.ofMessages(composed.slice(2)).lines[0]).not.toBe(after.lines[0]);
   });
-
 });
 
 describeWithFixtures("context index on real sessions", () => {
@@ -104,7 +108,10 @@ describeWithFixtures("context index on real sessions", () => {
     const session = await loadSession(readFixture(name));
     const branch = session.branch(session.defaultLeafId).slice(-60);
     const lines = contextLines(branch);
-    const words = lines.flatMap((line) => distinctiveTokens(line.text)).filter((_, i) => i % 97 === 0).slice(0, 12);
+    const words = lines
+      .flatMap((line) => distinctiveTokens(line.text))
+      .filter((_, i) => i % 97 === 0)
+      .slice(0, 12);
     agree(ContextIndex.ofMessages(branch), lines, words, [words.slice(0, 4).join(" "), words.slice(4, 6).join(" "), words.join(" ")]);
   });
 });
