@@ -1,4 +1,5 @@
 /** The library's table: one row per session, expandable to one row per compaction; virtualized, sortable, filterable. */
+import { kindLabel } from "../audit/labels.ts";
 import { type CSSProperties, type KeyboardEvent } from "react";
 import { List, type RowComponentProps } from "react-window";
 import type { LibraryCompactionRow, LibrarySessionRow } from "../../../core/library/rows.ts";
@@ -131,7 +132,7 @@ function Row({ index, style }: RowComponentProps<RowProps>) {
     return (
       <div style={style} className="library-row compaction" role="row" tabIndex={0} data-testid="library-compaction-row" data-compaction-index={c.index} onClick={open} onKeyDown={(e) => activate(e, open)} title="Open this session in the inspector on this compaction">
         <span className="cell wide">
-          ↳ Compaction {c.index} · {c.compactionKind}
+          ↳ Compaction {c.index} · {kindLabel(c.compactionKind)}
           {c.trigger ? ` (${c.trigger})` : ""} <span className="dim">· dropped {c.dropped.humanMessages.length} human messages, {c.dropped.toolOutputs.length} tool outputs</span>
         </span>
         <span className="cell num">

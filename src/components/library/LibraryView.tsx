@@ -1,4 +1,5 @@
 /** The library screen: the folder's indexing progress, the per-agent summary, the filters, the table and the skipped files. */
+import { kindLabel } from "../audit/labels.ts";
 import { useEffect, useMemo, useState } from "react";
 import { summarizeByAgent } from "../../../core/library/summary.ts";
 import { cancelIndexing, closeLibrary, forgetFolder, setLibraryFilter, showInspector, useLibrary } from "../../store/library.ts";
@@ -142,7 +143,7 @@ export function LibraryCompactionBanner() {
   return (
     <details className="banner info library-compaction" data-testid="library-compaction-banner">
       <summary>
-        From the library: compaction {row.index} ({row.compactionKind}) — facts present in context after it {row.facts.recorded}/{row.facts.asked}, transparent compaction at the same moment {row.facts.transparent}/{row.facts.asked}
+        From the library: compaction {row.index} ({kindLabel(row.compactionKind)}) — facts present in context after it {row.facts.recorded}/{row.facts.asked}, transparent compaction at the same moment {row.facts.transparent}/{row.facts.asked}
         {row.dropped.facts.length ? ` · ${row.dropped.facts.length} facts dropped (show)` : ""}
       </summary>
       {row.dropped.facts.length ? (
