@@ -71,7 +71,9 @@ export function buildPaneModel(messages: readonly Message[]): PaneModel {
 function previewOf(source: string): { preview: string; lines: number; cut: boolean } {
   // Only the head is transformed: a row never shows more, and a megabyte of output costs no more than a line.
   const head = source.length > PREVIEW_CHARS * 4 ? source.slice(0, PREVIEW_CHARS * 4) : source;
-  const text = displayText(head);
+  // Blank lines before the first word (Claude Code often starts a text block with "\n\n") would take the
+  // preview's few lines; the detail and "… more" show the text as written.
+  const text = displayText(head).replace(/^(?:[ \t]*\r?\n)+/, "");
   const cut = text.length > PREVIEW_CHARS || head.length < source.length;
   const preview = cut ? text.slice(0, PREVIEW_CHARS) + "…" : text;
   return { preview, lines: previewLines(preview), cut };

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { displayText } from "../../src/worker/projection.ts";
+import type { Message } from "../../core/model.ts";
+import { buildPaneModel, displayText, projectRow } from "../../src/worker/projection.ts";
 
 describe("displayText (the panes' view of a text, never the stored payload)", () => {
   it("removes ANSI colour and cursor sequences", () => {
@@ -12,5 +13,17 @@ describe("displayText (the panes' view of a text, never the stored payload)", ()
   });
   it("leaves plain text alone", () => {
     expect(displayText("plain")).toBe("plain");
+  });
+});
+
+describe("a row's text preview", () => {
+  it("starts at the first line with words: blank lines before it are not previewed, the text itself is kept", () => {
+    const message: Message = { id: "a1", role: "assistant", meta: {}, blocks: [{ type: "text", text: "\n\n  \nLet me check what is happening.\n\nThen fix it." }] };
+    const model = buildPaneModel([message]);
+    const row = projectRow(model, 0, 0, false);
+    const block = row.blocks[0]!;
+    expect(block.type === "text" && block.preview).toBe("Let me check what is happening.\n\nThen fix it.");
+    expect(block.type === "text" && block.lines).toBe(3);
+    expect(model.messages[0]!.blocks[0]).toEqual(message.blocks[0]);
   });
 });
