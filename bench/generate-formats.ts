@@ -8,7 +8,9 @@
 const encoder = new TextEncoder();
 
 function output(turn: number): string {
-  return Array.from({ length: 60 }, (_, i) => `${String(i + 1).padStart(4)}  export function handler${turn}_${i}(input: Input): Output { return transform(input, ${i}); }`).join("\n");
+  return Array.from({ length: 60 }, (_, i) => `${String(i + 1).padStart(4)}  export function handler${turn}_${i}(input: Input): Output { return transform(input, ${i}); }`).join(
+    "\n",
+  );
 }
 
 const request = (turn: number) => `Turn ${turn}: refactor src/module${turn % 97}.ts so the handler stops throwing on empty input. Never touch migrations/.`;
@@ -23,13 +25,25 @@ export function generateClineTask(targetBytes: number): { name: string; bytes: U
     const callId = `toolu_${turn.toString(36)}`;
     const turnMessages = [
       { role: "user", content: [{ type: "text", text }] },
-      { role: "assistant", content: [{ type: "text", text: `Reading src/module${turn % 97}.ts first.` }, { type: "tool_use", id: callId, name: "read_file", input: { path: `src/module${turn % 97}.ts` } }] },
+      {
+        role: "assistant",
+        content: [
+          { type: "text", text: `Reading src/module${turn % 97}.ts first.` },
+          { type: "tool_use", id: callId, name: "read_file", input: { path: `src/module${turn % 97}.ts` } },
+        ],
+      },
       { role: "user", content: [{ type: "tool_result", tool_use_id: callId, content: output(turn) }] },
       { role: "assistant", content: [{ type: "text", text: `Done: module${turn % 97} returns an empty result on empty input.` }] },
     ];
     for (const message of turnMessages) size += JSON.stringify(message).length + 1;
     history.push(...turnMessages);
-    ui.push({ ts: 1_767_225_600_000 + turn, type: "say", say: "api_req_started", text: JSON.stringify({ tokensIn: 900 + turn, tokensOut: 50, cacheWrites: 100, cacheReads: 1000 * turn, cost: 0.01 }), conversationHistoryIndex: history.length - 1 });
+    ui.push({
+      ts: 1_767_225_600_000 + turn,
+      type: "say",
+      say: "api_req_started",
+      text: JSON.stringify({ tokensIn: 900 + turn, tokensOut: 50, cacheWrites: 100, cacheReads: 1000 * turn, cost: 0.01 }),
+      conversationHistoryIndex: history.length - 1,
+    });
   }
   return [
     { name: "tasks/1767225600000/api_conversation_history.json", bytes: encoder.encode(JSON.stringify(history)) },
@@ -40,7 +54,15 @@ export function generateClineTask(targetBytes: number): { name: string; bytes: U
 
 /** The JSONL form: the header on line 1, then one message a line (a user turn, a gemini reply with its tool call and result). */
 export function generateGeminiJsonl(targetBytes: number): Uint8Array {
-  const lines = [JSON.stringify({ sessionId: "01900000-0000-7000-8000-00000000bench", projectHash: "bench", startTime: "2026-01-01T00:00:00.000Z", lastUpdated: "2026-01-01T00:00:00.000Z", kind: "main" })];
+  const lines = [
+    JSON.stringify({
+      sessionId: "01900000-0000-7000-8000-00000000bench",
+      projectHash: "bench",
+      startTime: "2026-01-01T00:00:00.000Z",
+      lastUpdated: "2026-01-01T00:00:00.000Z",
+      kind: "main",
+    }),
+  ];
   let size = lines[0]!.length + 1;
   for (let turn = 0; size < targetBytes; turn++) {
     const callId = `read_file-${turn}`;
@@ -54,7 +76,15 @@ export function generateGeminiJsonl(targetBytes: number): Uint8Array {
         model: "gemini-3-flash-preview",
         thoughts: [{ subject: "Plan", description: `Read module${turn % 97} before editing it.` }],
         tokens: { input: 9000 + turn, output: 120, cached: 8000, thoughts: 40, tool: 0, total: 9160 + turn },
-        toolCalls: [{ id: callId, name: "read_file", args: { file_path: `src/module${turn % 97}.ts` }, status: "success", result: [{ functionResponse: { id: callId, name: "read_file", response: { output: output(turn) } } }] }],
+        toolCalls: [
+          {
+            id: callId,
+            name: "read_file",
+            args: { file_path: `src/module${turn % 97}.ts` },
+            status: "success",
+            result: [{ functionResponse: { id: callId, name: "read_file", response: { output: output(turn) } } }],
+          },
+        ],
       },
     ];
     for (const record of records) {

@@ -31,7 +31,7 @@ function parseFloor(root: string, files: string[]): number {
       JSON.parse(text);
       continue;
     }
-    for (let start = 0; start < text.length; ) {
+    for (let start = 0; start < text.length;) {
       let end = text.indexOf("\n", start);
       if (end === -1) end = text.length;
       if (end > start) JSON.parse(text.slice(start, end));
@@ -58,7 +58,10 @@ function auditProcess(root: string, cacheDir: string, jobs: number): AuditRun {
   const result = spawnSync(command[0]!, command.slice(1), { cwd: ROOT, encoding: "utf8", maxBuffer: 1 << 30, env: { ...process.env, SESSION_INSPECTOR_CACHE_DIR: cacheDir } });
   const ms = performance.now() - started;
   if (result.status !== 0) throw new Error(`audit <folder> failed: ${result.stderr}`);
-  const rows = result.stdout.split("\n").filter(Boolean).map((line) => JSON.parse(line) as { kind: string });
+  const rows = result.stdout
+    .split("\n")
+    .filter(Boolean)
+    .map((line) => JSON.parse(line) as { kind: string });
   const [peakKb, user, system] = time.length ? result.stderr.trim().split("\n").pop()!.split(" ").map(Number) : [];
   return {
     ms,
@@ -83,12 +86,17 @@ try {
   // The CLI's bundle is built once per version of the sources (bin/bundle.mjs), not per run: build it
   // before timing, as any earlier command would have, so the first run times the indexing.
   spawnSync(process.execPath, [join(ROOT, "bin/session-inspector.mjs"), "--help"], { cwd: ROOT, env: { ...process.env, SESSION_INSPECTOR_CACHE_DIR: cache } });
-  const load = () => loadavg().map((n) => n.toFixed(2)).join(" ");
+  const load = () =>
+    loadavg()
+      .map((n) => n.toFixed(2))
+      .join(" ");
   const loadBefore = load();
   const first = auditProcess(library, cache, jobs);
   const second = auditProcess(library, cache, jobs);
   const ratio = (ms: number) => `${(ms / floor).toFixed(2)}×`;
-  console.log(`library: ${generated.sessions} sessions, ${(generated.bytes / 1e6).toFixed(0)} MB; ${first.sessions} sessions indexed, ${first.compactions} recorded compactions, ${first.skipped} skipped; --jobs ${jobs}\n`);
+  console.log(
+    `library: ${generated.sessions} sessions, ${(generated.bytes / 1e6).toFixed(0)} MB; ${first.sessions} sessions indexed, ${first.compactions} recorded compactions, ${first.skipped} skipped; --jobs ${jobs}\n`,
+  );
   const cpu = (run: AuditRun) => (run.cpuMs === null ? "–" : `${run.cpuMs.toFixed(0)} (${ratio(run.cpuMs)})`);
   console.log("| run | ms | ÷ parse floor | CPU ms of the process (÷ floor) | peak MB |");
   console.log("|---|---|---|---|---|");

@@ -39,7 +39,9 @@ export function readerTable(runs: number): string[] {
   const rows = ["| reader (largest real fixture; generated where none is real) | MB | read MB/s | floor MB/s | read ÷ floor |", "|---|---|---|---|---|"];
   for (const dir of readdirSync(FIXTURES).sort()) {
     if (dir === "composed" || !statSync(join(FIXTURES, dir)).isDirectory()) continue;
-    const files = readdirSync(join(FIXTURES, dir)).filter((f) => /\.jsonl?$/.test(f)).map((f) => join(FIXTURES, dir, f));
+    const files = readdirSync(join(FIXTURES, dir))
+      .filter((f) => /\.jsonl?$/.test(f))
+      .map((f) => join(FIXTURES, dir, f));
     if (files.length === 0) continue;
     const largest = files.sort((a, b) => statSync(b).size - statSync(a).size)[0]!;
     const bytes = readFileSync(largest);
@@ -50,9 +52,23 @@ export function readerTable(runs: number): string[] {
   }
   const task = generateClineTask(GENERATED_MB * 1e6);
   const taskBytes = task.reduce((sum, file) => sum + file.bytes.length, 0);
-  rows.push(row(`${loadSessionFiles(task).format} (generated task folder)`, taskBytes, best(runs, () => loadSessionFiles(task)), best(runs, () => task.forEach((file) => floorParse(file.bytes)))));
+  rows.push(
+    row(
+      `${loadSessionFiles(task).format} (generated task folder)`,
+      taskBytes,
+      best(runs, () => loadSessionFiles(task)),
+      best(runs, () => task.forEach((file) => floorParse(file.bytes))),
+    ),
+  );
   const gemini = generateGeminiJsonl(GENERATED_MB * 1e6);
-  rows.push(row(`${loadSession(gemini).format} (generated JSONL chat)`, gemini.length, best(runs, () => loadSession(gemini)), best(runs, () => floorParse(gemini))));
+  rows.push(
+    row(
+      `${loadSession(gemini).format} (generated JSONL chat)`,
+      gemini.length,
+      best(runs, () => loadSession(gemini)),
+      best(runs, () => floorParse(gemini)),
+    ),
+  );
   return rows;
 }
 

@@ -133,14 +133,17 @@ const ROOT = resolve(import.meta.dirname, "..");
 /** The CLI as `npm run cli` starts it, minus npm. */
 function compactInChildProcess(file: string): void {
   // Token counts are left out here and timed on their own below (the tokens table), so these figures stay comparable.
-  const result = spawnSync(process.execPath, ["bin/session-inspector.mjs", "compact", file, "--output", "/dev/null", "--no-token-counts"], { cwd: ROOT, stdio: ["ignore", "ignore", "pipe"] });
+  const result = spawnSync(process.execPath, ["bin/session-inspector.mjs", "compact", file, "--output", "/dev/null", "--no-token-counts"], {
+    cwd: ROOT,
+    stdio: ["ignore", "ignore", "pipe"],
+  });
   if (result.status !== 0) throw new Error(`the CLI failed on ${file}: ${result.stderr}`);
 }
 
 /** The least any process costs: Node starting and exiting. */
 function bareNodeProcess(): void {
   const result = spawnSync(process.execPath, ["-e", ""], { stdio: "ignore" });
-  if (result.status !== 0) throw new Error("node -e \"\" failed");
+  if (result.status !== 0) throw new Error('node -e "" failed');
 }
 
 /** Reading a file as the CLI does, in 8 MB pieces into one reused buffer. */
@@ -251,7 +254,9 @@ async function measure(input: string, bytes: Uint8Array, file: string): Promise<
  * cache starts cold: what the worker spends at load (the composition within
  * its budget), the whole active view counted exactly, and the whole branch.
  */
-async function measureTokenizing(bytes: Uint8Array): Promise<Pick<Row, "tokenizeAtLoadMs" | "estimatedAtLoad" | "tokenizeActiveMs" | "tokenizeBranchMs" | "activeTokens" | "branchTokens">> {
+async function measureTokenizing(
+  bytes: Uint8Array,
+): Promise<Pick<Row, "tokenizeAtLoadMs" | "estimatedAtLoad" | "tokenizeActiveMs" | "tokenizeBranchMs" | "activeTokens" | "branchTokens">> {
   const best = { atLoad: Infinity, active: Infinity };
   let estimatedAtLoad = 0;
   let activeTokens = 0;
@@ -293,7 +298,9 @@ const mbps = (mb: number, ms: number) => (mb / (ms / 1000)).toFixed(1);
 const v8Flags = process.execArgv.filter((arg) => /^--(max|min)-semi-space-size/.test(arg));
 console.log(`best of ${RUNS} rounds, Node ${process.version}${v8Flags.length ? ` ${v8Flags.join(" ")}` : ""}\n`);
 const ratio = (ms: number, floor: number) => `${(ms / floor).toFixed(2)}×`;
-console.log("| input | read MB/s | floor MB/s | read ÷ floor | compact ms | floor ms | compact ÷ floor | contract minimum ÷ floor | whole process ms | whole ÷ floor | whole-process minimum ÷ floor |");
+console.log(
+  "| input | read MB/s | floor MB/s | read ÷ floor | compact ms | floor ms | compact ÷ floor | contract minimum ÷ floor | whole process ms | whole ÷ floor | whole-process minimum ÷ floor |",
+);
 console.log("|---|---|---|---|---|---|---|---|---|---|---|");
 for (const r of rows) {
   const floor = r.floorCompactMs;
@@ -301,8 +308,12 @@ for (const r of rows) {
     `| ${r.input} | ${mbps(r.mb, r.readMs)} | ${mbps(r.mb, r.floorReadMs)} | ${ratio(r.readMs, r.floorReadMs)} | ${r.compactMs.toFixed(0)} | ${floor.toFixed(0)} | ${ratio(r.compactMs, floor)} | ${ratio(r.contractMinimumMs, floor)} | ${r.wholeProcessMs.toFixed(0)} | ${ratio(r.wholeProcessMs, floor)} | ${ratio(r.wholeProcessMinimumMs, floor)} |`,
   );
 }
-console.log(`\nModel-view tokens (${TOKENIZER_LABEL}) with a cold cache: what the app's worker counts when it shows a view (within ${LOAD_COUNT_BUDGET_MS} ms, the rest estimated and counted later), the active view's exact count, and the whole branch's (on demand):\n`);
-console.log("| input | load ms | tokenize at load ms | tokenize ÷ load | tokens estimated at load | exact active view ms | exact active ÷ load | active view tokens | whole branch ms | branch ÷ load | branch tokens |");
+console.log(
+  `\nModel-view tokens (${TOKENIZER_LABEL}) with a cold cache: what the app's worker counts when it shows a view (within ${LOAD_COUNT_BUDGET_MS} ms, the rest estimated and counted later), the active view's exact count, and the whole branch's (on demand):\n`,
+);
+console.log(
+  "| input | load ms | tokenize at load ms | tokenize ÷ load | tokens estimated at load | exact active view ms | exact active ÷ load | active view tokens | whole branch ms | branch ÷ load | branch tokens |",
+);
 console.log("|---|---|---|---|---|---|---|---|---|---|---|");
 for (const r of rows) {
   console.log(

@@ -69,13 +69,7 @@ export interface ViewLengths {
 }
 
 /** Stats from a branch and the active view a strategy made of it. */
-export function computeStats(
-  branch: readonly Message[],
-  active: readonly Message[],
-  archiveSize: number,
-  capped: number,
-  lengths?: ViewLengths,
-): CheckpointStats {
+export function computeStats(branch: readonly Message[], active: readonly Message[], archiveSize: number, capped: number, lengths?: ViewLengths): CheckpointStats {
   const activeById = new Map<string, Message>();
   for (const message of active) activeById.set(message.id, message);
   let proseSegments = 0;

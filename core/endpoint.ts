@@ -31,7 +31,14 @@ export async function chatCompletion(endpoint: EndpointConfig, system: string, u
     const response = await doFetch(chatCompletionsUrl(endpoint.url), {
       method: "POST",
       headers: { "content-type": "application/json", ...(endpoint.apiKey ? { authorization: `Bearer ${endpoint.apiKey}` } : {}) },
-      body: JSON.stringify({ model: endpoint.model, temperature: 0, messages: [{ role: "system", content: system }, { role: "user", content: user }] }),
+      body: JSON.stringify({
+        model: endpoint.model,
+        temperature: 0,
+        messages: [
+          { role: "system", content: system },
+          { role: "user", content: user },
+        ],
+      }),
       signal: controller.signal,
     });
     if (!response.ok) return { ok: false, reason: `the endpoint answered HTTP ${response.status}` };

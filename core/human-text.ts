@@ -46,7 +46,8 @@ const INJECTED_OPENINGS: RegExp[] = [
 ];
 
 /** Regions inside a human message that the harness appended or wrapped around it. */
-const INJECTED_REGIONS = /<(system-reminder|system_reminder|environment_details|environment_context|local-command-caveat|local-command-stdout|local-command-stderr|command-name|command-message|command-args|ide_opened_file|ide_selection)>[\s\S]*?(<\/\1>|$)/g;
+const INJECTED_REGIONS =
+  /<(system-reminder|system_reminder|environment_details|environment_context|local-command-caveat|local-command-stdout|local-command-stderr|command-name|command-message|command-args|ide_opened_file|ide_selection)>[\s\S]*?(<\/\1>|$)/g;
 
 /** Cline wraps the user's own words in these; the words count, the tags do not. */
 const HUMAN_WRAPPERS = /<\/?(task|feedback|user_message|answer)>/g;

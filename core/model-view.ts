@@ -14,17 +14,7 @@
  */
 import type { Block, FormatName, Message } from "./model.ts";
 
-export type ViewCategory =
-  | "userProse"
-  | "assistantProse"
-  | "toolCalls"
-  | "toolOutput"
-  | "thinking"
-  | "markers"
-  | "summaries"
-  | "instructions"
-  | "images"
-  | "other";
+export type ViewCategory = "userProse" | "assistantProse" | "toolCalls" | "toolOutput" | "thinking" | "markers" | "summaries" | "instructions" | "images" | "other";
 
 export const CATEGORY_LABELS: Record<ViewCategory, string> = {
   userProse: "user prose",
@@ -154,7 +144,7 @@ function rawSegment(value: unknown, textCategory: ViewCategory, format: FormatNa
     }
   }
   // Unknown content travels to the model as the provider serializes it; JSON is the closest we can say.
-  return { category: textCategory === "toolOutput" ? "toolOutput" : "other", text: typeof value === "string" ? value : JSON.stringify(value) ?? "" };
+  return { category: textCategory === "toolOutput" ? "toolOutput" : "other", text: typeof value === "string" ? value : (JSON.stringify(value) ?? "") };
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {

@@ -30,15 +30,7 @@ export type OmittedBlock = {
 
 export type Block = TextBlock | ThinkingBlock | ToolCallBlock | ImageBlock | RawBlock | OmittedBlock;
 
-export type PayloadKind =
-  | "thinking"
-  | "toolResult"
-  | "bashOutput"
-  | "image"
-  | "raw"
-  | "prose"
-  | "message"
-  | "toolCall";
+export type PayloadKind = "thinking" | "toolResult" | "bashOutput" | "image" | "raw" | "prose" | "message" | "toolCall";
 
 export interface Message {
   /** Stable and deterministic: the source id, or minted from line/position. */
@@ -51,16 +43,7 @@ export interface Message {
   line?: number;
 }
 
-export type FormatName =
-  | "pi"
-  | "claude"
-  | "codex"
-  | "openai"
-  | "anthropic"
-  | "gemini"
-  | "cline"
-  | "opencode"
-  | "copilot";
+export type FormatName = "pi" | "claude" | "codex" | "openai" | "anthropic" | "gemini" | "cline" | "opencode" | "copilot";
 
 export interface LoadWarning {
   /** 1-based line number in the source file; 0 when the problem has no single line. */

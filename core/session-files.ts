@@ -75,7 +75,10 @@ function loadTaskFolder(files: readonly NamedFile[], strict: boolean): Session {
 function loadWithSubagents(files: readonly NamedFile[], strict: boolean): Session {
   const sessions = files.filter((file) => baseName(file.name).endsWith(".jsonl") && subagentIdOf(baseName(file.name)) === null);
   if (sessions.length !== 1) {
-    throw new SessionError(0, `subagent transcripts need exactly one Claude Code session file beside them (found ${sessions.length}: ${sessions.map((f) => baseName(f.name)).join(", ") || "none"})`);
+    throw new SessionError(
+      0,
+      `subagent transcripts need exactly one Claude Code session file beside them (found ${sessions.length}: ${sessions.map((f) => baseName(f.name)).join(", ") || "none"})`,
+    );
   }
   const records = (file: NamedFile) => {
     try {
@@ -86,7 +89,8 @@ function loadWithSubagents(files: readonly NamedFile[], strict: boolean): Sessio
     }
   };
   const main = records(sessions[0]!);
-  if (!looksLikeClaude(main.records)) throw new SessionError(0, `${baseName(sessions[0]!.name)} is not a Claude Code session: subagent transcripts join only a Claude Code session`);
+  if (!looksLikeClaude(main.records))
+    throw new SessionError(0, `${baseName(sessions[0]!.name)} is not a Claude Code session: subagent transcripts join only a Claude Code session`);
   const metaFiles = new Map(files.map((file) => [baseName(file.name), file]));
   const subagents: SubagentTranscript[] = [];
   for (const file of files) {

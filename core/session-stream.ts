@@ -103,7 +103,10 @@ export class StreamingSessionLoader {
       if (!whole) throw new Error("StreamingSessionLoader: the whole bytes were not kept");
       if (whole.length > this.wholeLimit) {
         const what = this.options.strict ? "--strict reads the file" : "a file that is not JSON Lines (one JSON value) is read";
-        throw new SessionError(0, `${what} as one string, and at ${whole.length} bytes it is past the JavaScript engine's string limit (${this.wholeLimit} characters, about ${Math.round(this.wholeLimit / 2 ** 20)} MB)`);
+        throw new SessionError(
+          0,
+          `${what} as one string, and at ${whole.length} bytes it is past the JavaScript engine's string limit (${this.wholeLimit} characters, about ${Math.round(this.wholeLimit / 2 ** 20)} MB)`,
+        );
       }
       return whole;
     };

@@ -17,7 +17,11 @@ const ANCHOR_PATTERNS: { pattern: RegExp; needsOneOf?: string[] }[] = [
   { pattern: /(?:^|[\s(])(#\d{2,6})\b/g, needsOneOf: ["#"] },
   { pattern: /\b(?:PR|pull request|issue)\s+#?(\d{2,6})\b/gi },
   // Error codes need a shape: a capitalised word (ERROR, EDITS) is not one.
-  { pattern: /\b(?:E(?:NOENT|ACCES|PERM|EXIST|NOTDIR|ISDIR|ADDRINUSE|CONNREFUSED|CONNRESET|TIMEDOUT|NOTFOUND|PIPE|MFILE|NOTEMPTY|BUSY|AI_AGAIN|HOSTUNREACH|NETUNREACH|INVAL|NOSPC|ROFS|XDEV)|TS\d{4}|E\d{4}|HTTP [45]\d\d)\b/g, needsOneOf: ["E", "TS", "HTTP"] },
+  {
+    pattern:
+      /\b(?:E(?:NOENT|ACCES|PERM|EXIST|NOTDIR|ISDIR|ADDRINUSE|CONNREFUSED|CONNRESET|TIMEDOUT|NOTFOUND|PIPE|MFILE|NOTEMPTY|BUSY|AI_AGAIN|HOSTUNREACH|NETUNREACH|INVAL|NOSPC|ROFS|XDEV)|TS\d{4}|E\d{4}|HTTP [45]\d\d)\b/g,
+    needsOneOf: ["E", "TS", "HTTP"],
+  },
 ];
 
 /**

@@ -25,7 +25,8 @@ export const SUMMARY_SECTIONS = ["Goal", "Constraints & Preferences", "Progress"
 
 export function summaryPrompt(transcript: string, mustState: readonly string[] = []): { system: string; user: string } {
   return {
-    system: "You write the hand-over note another coding agent will continue from. Use only what the conversation says. Keep exact file paths, commands, error messages and the user's rules.",
+    system:
+      "You write the hand-over note another coding agent will continue from. Use only what the conversation says. Keep exact file paths, commands, error messages and the user's rules.",
     user:
       `<conversation>\n${transcript}\n</conversation>\n\nWrite a summary with these sections, as Markdown headings: ${SUMMARY_SECTIONS.join(", ")}.` +
       (mustState.length > 0 ? `\n\nThe summary must state each of these, word for word where quoted:\n${mustState.map((line) => `- ${line}`).join("\n")}` : ""),

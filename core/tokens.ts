@@ -168,7 +168,7 @@ export async function countInSlices(
 ): Promise<ViewTokens> {
   const { sliceMs = 10, signal, tokenizer = O200K } = options;
   if (tokenizer === O200K) await loadTokenizer();
-  for (let i = 0; i < messages.length; ) {
+  for (let i = 0; i < messages.length;) {
     const until = performance.now() + sliceMs;
     // At least one message a slice, so a slice shorter than any message still makes progress.
     do messageTokens(messages[i++]!, format, tokenizer);

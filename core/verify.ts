@@ -35,7 +35,8 @@ export async function verifyCheckpoint(checkpoint: Pick<Checkpoint, "active" | "
   }
   const byId = new Map<string, ArchiveEntry>();
   for (const entry of entries) {
-    if (entry.id !== recoveryId(entry.messageId, entry.path)) add(entry.id, `recovery id does not match its message and path (expected ${recoveryId(entry.messageId, entry.path)})`);
+    if (entry.id !== recoveryId(entry.messageId, entry.path))
+      add(entry.id, `recovery id does not match its message and path (expected ${recoveryId(entry.messageId, entry.path)})`);
     if (!byId.has(entry.id)) byId.set(entry.id, entry);
   }
 
@@ -90,12 +91,12 @@ function unreferencedReason(entry: ArchiveEntry, activeById: Map<string, Message
 function wellFormedEntry(entry: unknown, index: number, add: (id: string, reason: string) => void): entry is ArchiveEntry {
   const e = entry as Partial<ArchiveEntry> | null;
   const name = e && typeof e.id === "string" ? e.id : `archive[${index}]`;
-  if (!e || typeof e !== "object") return add(name, "archive entry is not an object"), false;
+  if (!e || typeof e !== "object") return (add(name, "archive entry is not an object"), false);
   for (const field of ["id", "sha256", "messageId", "path", "kind"] as const) {
-    if (typeof e[field] !== "string") return add(name, `archive entry has no "${field}" string`), false;
+    if (typeof e[field] !== "string") return (add(name, `archive entry has no "${field}" string`), false);
   }
-  if (typeof e.bytes !== "number") return add(name, 'archive entry has no "bytes" number'), false;
-  if (!("payload" in e) || e.payload === undefined) return add(name, "archive entry has no payload"), false;
+  if (typeof e.bytes !== "number") return (add(name, 'archive entry has no "bytes" number'), false);
+  if (!("payload" in e) || e.payload === undefined) return (add(name, "archive entry has no payload"), false);
   return true;
 }
 

@@ -11,8 +11,13 @@ import { loadSession } from "../core/session.ts";
 const root = process.env.SESSION_FIXTURES ? resolve(process.env.SESSION_FIXTURES) : resolve(import.meta.dirname, "../../shared/fixtures");
 let header: string[] | undefined;
 const rows: string[] = [];
-for (const dir of readdirSync(root, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name).sort()) {
-  for (const name of readdirSync(join(root, dir)).filter((f) => /\.jsonl?$/.test(f)).sort()) {
+for (const dir of readdirSync(root, { withFileTypes: true })
+  .filter((d) => d.isDirectory())
+  .map((d) => d.name)
+  .sort()) {
+  for (const name of readdirSync(join(root, dir))
+    .filter((f) => /\.jsonl?$/.test(f))
+    .sort()) {
     const results = await checkrideSession(loadSession(readFileSync(join(root, dir, name))), { strategies: "all", checkride: { reader: "literal" } });
     header ??= results.map((r) => r.strategy);
     const cell = (r: (typeof results)[number]) => {

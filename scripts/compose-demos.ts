@@ -33,27 +33,58 @@ function piLedger(): string {
   };
   const user = (content: unknown) => add({ type: "message", message: { role: "user", content, timestamp: clock } });
   const assistant = (content: unknown[]) =>
-    add({ type: "message", message: { role: "assistant", content, api: "anthropic-messages", provider: "anthropic", model: "claude-sonnet-4-5", usage, stopReason: content.some((b) => (b as { type: string }).type === "toolCall") ? "toolUse" : "stop", timestamp: clock } });
+    add({
+      type: "message",
+      message: {
+        role: "assistant",
+        content,
+        api: "anthropic-messages",
+        provider: "anthropic",
+        model: "claude-sonnet-4-5",
+        usage,
+        stopReason: content.some((b) => (b as { type: string }).type === "toolCall") ? "toolUse" : "stop",
+        timestamp: clock,
+      },
+    });
   const result = (toolCallId: string, toolName: string, text: string, isError = false, extra: unknown[] = []) =>
     add({ type: "message", message: { role: "toolResult", toolCallId, toolName, content: [{ type: "text", text }, ...extra], isError, timestamp: clock } });
 
   add({ type: "model_change", provider: "anthropic", modelId: "claude-sonnet-4-5" });
-  user([{ type: "text", text: "CSV export of the ledger drops every row whose amount is 0. Fix it.\nRules: never edit anything under migrations/, and always run `npm test -- ledger` before you tell me it works.\nKeep non-ASCII intact: Grüße, 東京, 🧾." }]);
+  user([
+    {
+      type: "text",
+      text: "CSV export of the ledger drops every row whose amount is 0. Fix it.\nRules: never edit anything under migrations/, and always run `npm test -- ledger` before you tell me it works.\nKeep non-ASCII intact: Grüße, 東京, 🧾.",
+    },
+  ]);
   assistant([
     { type: "thinking", thinking: "A truthiness filter would drop 0. Read src/export.ts before guessing.", thinkingSignature: "demo-sig-1" },
     { type: "text", text: "I'll read the exporter first." },
     { type: "toolCall", id: "toolu_demo_01", name: "read", arguments: { path: "src/export.ts" } },
   ]);
-  const exporter = ["import { toCsv } from './csv';", "", "export function rows(ledger: Ledger): string[] {", "  return ledger.entries.filter((e) => e.amount).map(toCsv);", "}", ...Array.from({ length: 40 }, (_, i) => `// helper ${i + 1}: formatting details kept for the demo`)].join("\n");
+  const exporter = [
+    "import { toCsv } from './csv';",
+    "",
+    "export function rows(ledger: Ledger): string[] {",
+    "  return ledger.entries.filter((e) => e.amount).map(toCsv);",
+    "}",
+    ...Array.from({ length: 40 }, (_, i) => `// helper ${i + 1}: formatting details kept for the demo`),
+  ].join("\n");
   result("toolu_demo_01", "read", exporter);
   assistant([
     { type: "text", text: "`filter((e) => e.amount)` treats 0 as false, so zero rows vanish. I'll compare against undefined instead." },
-    { type: "toolCall", id: "toolu_demo_02", name: "edit", arguments: { path: "src/export.ts", oldText: "filter((e) => e.amount)", newText: "filter((e) => e.amount !== undefined)" } },
+    {
+      type: "toolCall",
+      id: "toolu_demo_02",
+      name: "edit",
+      arguments: { path: "src/export.ts", oldText: "filter((e) => e.amount)", newText: "filter((e) => e.amount !== undefined)" },
+    },
   ]);
   const afterEdit = result("toolu_demo_02", "edit", "Edited src/export.ts");
   // An abandoned branch: the user asks for a migration instead, then goes back.
   user("Actually, try a migration that backfills null amounts instead.");
-  assistant([{ type: "toolCall", id: "toolu_demo_03", name: "write", arguments: { path: "migrations/0042_backfill.sql", content: "UPDATE entries SET amount = 0 WHERE amount IS NULL;" } }]);
+  assistant([
+    { type: "toolCall", id: "toolu_demo_03", name: "write", arguments: { path: "migrations/0042_backfill.sql", content: "UPDATE entries SET amount = 0 WHERE amount IS NULL;" } },
+  ]);
   result("toolu_demo_03", "write", "Wrote migrations/0042_backfill.sql");
   parent = afterEdit;
   add({ type: "label", targetId: afterEdit, label: "filter-fixed" });
@@ -61,7 +92,12 @@ function piLedger(): string {
     { type: "text", text: "Running the ledger tests as you asked." },
     { type: "toolCall", id: "toolu_demo_04", name: "bash", arguments: { command: "npm test -- ledger" } },
   ]);
-  result("toolu_demo_04", "bash", "FAIL test/ledger.test.ts\n  ● export keeps zero rows\n    TypeError: Cannot read properties of undefined (reading 'toFixed')\n      at toCsv (src/csv.ts:3:41)\n\nTests: 1 failed, 11 passed\nCommand exited with code 1", true);
+  result(
+    "toolu_demo_04",
+    "bash",
+    "FAIL test/ledger.test.ts\n  ● export keeps zero rows\n    TypeError: Cannot read properties of undefined (reading 'toFixed')\n      at toCsv (src/csv.ts:3:41)\n\nTests: 1 failed, 11 passed\nCommand exited with code 1",
+    true,
+  );
   assistant([
     { type: "thinking", thinking: "toCsv calls amount.toFixed; entries with no amount now reach it.", thinkingSignature: "demo-sig-2" },
     { type: "text", text: "toCsv assumes every amount is a number. Reading it, and the screenshot of the failing report." },
@@ -69,8 +105,26 @@ function piLedger(): string {
     { type: "x-annotation", payload: { note: "a block type from a newer agent version" } },
   ]);
   result("toolu_demo_05", "read", "export const toCsv = (e: Entry) => `${e.id},${e.amount.toFixed(2)}`;", false, [{ type: "image", mimeType: "image/png", data: PNG_1PX }]);
-  add({ type: "custom_message", customType: "lint-hint", content: "Lint extension: prefer Number.isFinite over truthiness checks.", display: true, details: { rule: "no-truthy-number" } });
-  add({ type: "message", message: { role: "bashExecution", command: "git status --short", output: " M src/export.ts\n", exitCode: 0, cancelled: false, truncated: false, excludeFromContext: false, timestamp: clock } });
+  add({
+    type: "custom_message",
+    customType: "lint-hint",
+    content: "Lint extension: prefer Number.isFinite over truthiness checks.",
+    display: true,
+    details: { rule: "no-truthy-number" },
+  });
+  add({
+    type: "message",
+    message: {
+      role: "bashExecution",
+      command: "git status --short",
+      output: " M src/export.ts\n",
+      exitCode: 0,
+      cancelled: false,
+      truncated: false,
+      excludeFromContext: false,
+      timestamp: clock,
+    },
+  });
   const firstKept = parent;
   for (let i = 0; i < 12; i++) {
     assistant([
@@ -81,7 +135,8 @@ function piLedger(): string {
   }
   add({
     type: "compaction",
-    summary: "## Goal\nKeep zero-amount rows in the CSV export.\n\n## Progress\n- [x] Filter in src/export.ts compares against undefined\n- [ ] toCsv crashes on undefined amounts\n\n## Next Steps\n- Make toCsv tolerate a missing amount, rerun the ledger tests",
+    summary:
+      "## Goal\nKeep zero-amount rows in the CSV export.\n\n## Progress\n- [x] Filter in src/export.ts compares against undefined\n- [ ] toCsv crashes on undefined amounts\n\n## Next Steps\n- Make toCsv tolerate a missing amount, rerun the ledger tests",
     firstKeptEntryId: firstKept,
     tokensBefore: 51234,
     details: { readFiles: ["src/csv.ts", "src/export.ts"], modifiedFiles: ["src/export.ts"] },
@@ -112,7 +167,19 @@ function claudeFlaky(): string {
   };
   const assistantLines = (messageId: string, blocks: unknown[]) => {
     for (const block of blocks) {
-      line({ type: "assistant", requestId: `req_${messageId}`, message: { model: "claude-opus-4-6", id: messageId, type: "message", role: "assistant", content: [block], stop_reason: null, usage: { input_tokens: 3, output_tokens: 40 } } });
+      line({
+        type: "assistant",
+        requestId: `req_${messageId}`,
+        message: {
+          model: "claude-opus-4-6",
+          id: messageId,
+          type: "message",
+          role: "assistant",
+          content: [block],
+          stop_reason: null,
+          usage: { input_tokens: 3, output_tokens: 40 },
+        },
+      });
     }
   };
   const toolResult = (toolUseId: string, content: string, isError = false, structured: unknown = { stdout: content }) =>
@@ -123,7 +190,12 @@ function claudeFlaky(): string {
   assistantLines("msg_demo_01", [
     { type: "thinking", thinking: "Flaky one in five: likely shared state or real timers.", signature: "sig" },
     { type: "text", text: "I'll run the spec a few times to see the failure." },
-    { type: "tool_use", id: "toolu_c01", name: "Bash", input: { command: "for i in 1 2 3 4 5; do npx vitest run test/retry.spec.ts || break; done", description: "Run the spec repeatedly" } },
+    {
+      type: "tool_use",
+      id: "toolu_c01",
+      name: "Bash",
+      input: { command: "for i in 1 2 3 4 5; do npx vitest run test/retry.spec.ts || break; done", description: "Run the spec repeatedly" },
+    },
   ]);
   toolResult("toolu_c01", "✓ retry.spec.ts (4 tests)\n✓ retry.spec.ts (4 tests)\n✗ retry.spec.ts > backs off twice\n  AssertionError: expected 3 calls, got 2\nExit code 1", true);
   assistantLines("msg_demo_02", [
@@ -131,18 +203,48 @@ function claudeFlaky(): string {
     { type: "tool_use", id: "toolu_c02", name: "Read", input: { file_path: "/home/demo/app/src/retry.ts" } },
     { type: "tool_use", id: "toolu_c03", name: "Read", input: { file_path: "/home/demo/app/test/retry.spec.ts" } },
   ]);
-  toolResult("toolu_c02", "export async function retry(fn, { attempts = 3, delay = 100 } = {}) {\n  for (let i = 0; i < attempts; i++) {\n    try { return await fn(); } catch (e) { await sleep(delay * 2 ** i); }\n  }\n}");
-  toolResult("toolu_c03", "it('backs off twice', async () => {\n  vi.useFakeTimers();\n  const p = retry(flaky);\n  await vi.advanceTimersByTimeAsync(250);\n  expect(flaky).toHaveBeenCalledTimes(3);\n});");
+  toolResult(
+    "toolu_c02",
+    "export async function retry(fn, { attempts = 3, delay = 100 } = {}) {\n  for (let i = 0; i < attempts; i++) {\n    try { return await fn(); } catch (e) { await sleep(delay * 2 ** i); }\n  }\n}",
+  );
+  toolResult(
+    "toolu_c03",
+    "it('backs off twice', async () => {\n  vi.useFakeTimers();\n  const p = retry(flaky);\n  await vi.advanceTimersByTimeAsync(250);\n  expect(flaky).toHaveBeenCalledTimes(3);\n});",
+  );
   const boundaryParent = parent;
   parent = null;
-  line({ type: "system", subtype: "compact_boundary", content: "Conversation compacted", isMeta: false, level: "info", logicalParentUuid: boundaryParent, compactMetadata: { trigger: "auto", preTokens: 151200 } });
-  line({ type: "user", isCompactSummary: true, isVisibleInTranscriptOnly: true, message: { role: "user", content: "This session is being continued from a previous conversation that ran out of context. Summary: the retry spec is flaky; retry() sleeps 100ms then 200ms; the spec advances fake timers by 250ms." } });
+  line({
+    type: "system",
+    subtype: "compact_boundary",
+    content: "Conversation compacted",
+    isMeta: false,
+    level: "info",
+    logicalParentUuid: boundaryParent,
+    compactMetadata: { trigger: "auto", preTokens: 151200 },
+  });
+  line({
+    type: "user",
+    isCompactSummary: true,
+    isVisibleInTranscriptOnly: true,
+    message: {
+      role: "user",
+      content:
+        "This session is being continued from a previous conversation that ran out of context. Summary: the retry spec is flaky; retry() sleeps 100ms then 200ms; the spec advances fake timers by 250ms.",
+    },
+  });
   assistantLines("msg_demo_03", [
     { type: "text", text: "100 + 200 = 300ms of back-off, but the spec only advances 250ms, so the third call depends on scheduling. The fix is in the spec." },
-    { type: "tool_use", id: "toolu_c04", name: "Edit", input: { file_path: "/home/demo/app/test/retry.spec.ts", old_string: "advanceTimersByTimeAsync(250)", new_string: "advanceTimersByTimeAsync(300)" } },
+    {
+      type: "tool_use",
+      id: "toolu_c04",
+      name: "Edit",
+      input: { file_path: "/home/demo/app/test/retry.spec.ts", old_string: "advanceTimersByTimeAsync(250)", new_string: "advanceTimersByTimeAsync(300)" },
+    },
   ]);
   toolResult("toolu_c04", "The file /home/demo/app/test/retry.spec.ts has been updated.");
-  assistantLines("msg_demo_04", [{ type: "tool_use", id: "toolu_c05", name: "Bash", input: { command: "for i in $(seq 20); do npx vitest run test/retry.spec.ts || exit 1; done" } }]);
+  assistantLines("msg_demo_04", [
+    { type: "tool_use", id: "toolu_c05", name: "Bash", input: { command: "for i in $(seq 20); do npx vitest run test/retry.spec.ts || exit 1; done" } },
+  ]);
   toolResult("toolu_c05", "✓ retry.spec.ts (4 tests)\n… 20 runs, 0 failures", false);
   assistantLines("msg_demo_05", [{ type: "text", text: "Fixed: the spec advanced 250ms for 300ms of back-off. 20 runs in a row pass; the timeout was not touched." }]);
   return jsonl(records);
@@ -154,7 +256,24 @@ function openaiRename(): string {
     { role: "user", content: "Rename getUser to fetchUser in src/api.ts and keep getUser as a deprecated alias." },
     { role: "assistant", content: null, tool_calls: [{ id: "call_demo_1", type: "function", function: { name: "read_file", arguments: JSON.stringify({ path: "src/api.ts" }) } }] },
     { role: "tool", tool_call_id: "call_demo_1", content: "export async function getUser(id: string) {\n  return http.get(`/users/${id}`);\n}\n" },
-    { role: "assistant", content: null, tool_calls: [{ id: "call_demo_2", type: "function", function: { name: "write_file", arguments: JSON.stringify({ path: "src/api.ts", content: "export async function fetchUser(id: string) {\n  return http.get(`/users/${id}`);\n}\n/** @deprecated use fetchUser */\nexport const getUser = fetchUser;\n" }) } }] },
+    {
+      role: "assistant",
+      content: null,
+      tool_calls: [
+        {
+          id: "call_demo_2",
+          type: "function",
+          function: {
+            name: "write_file",
+            arguments: JSON.stringify({
+              path: "src/api.ts",
+              content:
+                "export async function fetchUser(id: string) {\n  return http.get(`/users/${id}`);\n}\n/** @deprecated use fetchUser */\nexport const getUser = fetchUser;\n",
+            }),
+          },
+        },
+      ],
+    },
     { role: "tool", tool_call_id: "call_demo_2", content: "ok" },
     { role: "assistant", content: "Renamed to fetchUser; getUser remains as a deprecated alias so existing callers keep working." },
   ];

@@ -20,9 +20,14 @@ const fmt = (n: number) => n.toLocaleString("en-US");
 
 const rows: string[] = [];
 const skipped: string[] = [];
-for (const dir of readdirSync(root, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name).sort()) {
+for (const dir of readdirSync(root, { withFileTypes: true })
+  .filter((d) => d.isDirectory())
+  .map((d) => d.name)
+  .sort()) {
   if (dir === "composed") continue; // composed files carry made-up usage figures
-  for (const name of readdirSync(join(root, dir)).filter((f) => /\.jsonl?$/.test(f)).sort()) {
+  for (const name of readdirSync(join(root, dir))
+    .filter((f) => /\.jsonl?$/.test(f))
+    .sort()) {
     let session: Session;
     try {
       session = loadSession(readFileSync(join(root, dir, name)));
@@ -42,7 +47,9 @@ for (const dir of readdirSync(root, { withFileTypes: true }).filter((d) => d.isD
   }
 }
 console.log(`Model-view counts: ${TOKENIZER_LABEL}.\n`);
-console.log("| fixture | format | turns | first turn: file − view = not in transcript | last turn line | file's context tokens | model-view tokens | view ÷ file | not in transcript | context window |");
+console.log(
+  "| fixture | format | turns | first turn: file − view = not in transcript | last turn line | file's context tokens | model-view tokens | view ÷ file | not in transcript | context window |",
+);
 console.log("|---|---|---|---|---|---|---|---|---|---|");
 for (const row of rows) console.log(row);
 if (skipped.length > 0) console.log(`\nNot in the table: ${skipped.join("; ")}.`);

@@ -79,11 +79,21 @@ export function copiedMessages(before: readonly Message[], after: readonly Messa
 }
 
 /** User messages of `before` that `after` no longer carries, by id or as a verbatim copy (see copiedMessages). */
-export function droppedHumanMessages(before: readonly Message[], after: readonly Message[], summarised: boolean, copies: Record<string, string> = copiedMessages(before, after)): DroppedHumanMessage[] {
+export function droppedHumanMessages(
+  before: readonly Message[],
+  after: readonly Message[],
+  summarised: boolean,
+  copies: Record<string, string> = copiedMessages(before, after),
+): DroppedHumanMessage[] {
   const kept = new Set([...after.map((m) => m.id), ...Object.values(copies)]);
   return before
     .filter((m) => isRealUserMessage(m) && !kept.has(m.id))
-    .map((m) => ({ messageId: m.id, line: m.line ?? null, fate: summarised ? "summarised" : "dropped", chars: m.blocks.reduce((n, b) => n + (b.type === "text" ? b.text.length : 0), 0) }));
+    .map((m) => ({
+      messageId: m.id,
+      line: m.line ?? null,
+      fate: summarised ? "summarised" : "dropped",
+      chars: m.blocks.reduce((n, b) => n + (b.type === "text" ? b.text.length : 0), 0),
+    }));
 }
 
 /** `original`: the branch's messages by id, so a result cleared by an earlier compaction is still hashed as it was read. */

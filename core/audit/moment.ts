@@ -86,7 +86,13 @@ export async function transparentView(branch: readonly Message[], cwd?: string):
 export async function auditCompaction(compaction: RecordedCompaction, branch: readonly Message[], options: AuditOptions, shared?: SharedWork): Promise<CompactionAudit> {
   const sofar = branchUpTo(branch, compaction);
   const facts = extractFacts(sofar, { cwd: options.cwd, memory: options.memory, format: options.format, sessionIds: options.sessionIds });
-  const checkrideOptions: CheckrideOptions = { reader: options.reader, endpoint: options.endpoint, memory: options.memory, cwd: options.cwd, texts: shared?.texts ?? new ContextTexts() };
+  const checkrideOptions: CheckrideOptions = {
+    reader: options.reader,
+    endpoint: options.endpoint,
+    memory: options.memory,
+    cwd: options.cwd,
+    texts: shared?.texts ?? new ContextTexts(),
+  };
   const transparentActive = shared ? shared.transparent.slice(0, sofar.length) : await transparentView(sofar, options.cwd);
   const recorded = await runCheckride(`recorded #${compaction.index}`, sofar, compaction.after, checkrideOptions, facts);
   const transparentRide = await runCheckride(`transparent at #${compaction.index}`, sofar, transparentActive, checkrideOptions, facts);
@@ -125,5 +131,10 @@ export async function auditCompaction(compaction: RecordedCompaction, branch: re
 
 function sizes({ format, sizeTokenizer: chosen }: AuditOptions, before: readonly Message[], after: readonly Message[], transparent: readonly Message[]): CompactionAudit["size"] {
   const tokenizer = chosen ?? sizeTokenizer();
-  return { unit: tokenizer.label, before: contextSize(before, format, tokenizer), after: contextSize(after, format, tokenizer), transparent: contextSize(transparent, format, tokenizer) };
+  return {
+    unit: tokenizer.label,
+    before: contextSize(before, format, tokenizer),
+    after: contextSize(after, format, tokenizer),
+    transparent: contextSize(transparent, format, tokenizer),
+  };
 }

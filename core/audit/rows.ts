@@ -37,7 +37,15 @@ export function compactionRow(audit: CompactionAudit): CompactionRow {
     dropped: {
       facts: audit.dropped.facts,
       humanMessages: audit.dropped.humanMessages.map(({ messageId, line, fate }) => ({ messageId, line, fate })),
-      toolOutputs: audit.dropped.toolOutputs.map(({ messageId, callId, toolName, fate, recoveryId, bytes, sha256 }) => ({ messageId, callId, toolName, fate, recoveryId, bytes, sha256 })),
+      toolOutputs: audit.dropped.toolOutputs.map(({ messageId, callId, toolName, fate, recoveryId, bytes, sha256 }) => ({
+        messageId,
+        callId,
+        toolName,
+        fate,
+        recoveryId,
+        bytes,
+        sha256,
+      })),
     },
   };
 }
@@ -45,7 +53,8 @@ export function compactionRow(audit: CompactionAudit): CompactionRow {
 /** "#1 claude-compact (auto) · 168,483 → ? tokens · 405 → 1 messages · facts 3/5 kept, transparent 5/5 · dropped …" */
 export function compactionLine(audit: CompactionAudit): string {
   const n = (value: number | null) => (value === null ? "?" : value.toLocaleString("en-US"));
-  const tokens = audit.tokensBefore === null && audit.tokensAfter === null ? "no token figures in the file" : `${n(audit.tokensBefore)} → ${n(audit.tokensAfter)} tokens (the file's)`;
+  const tokens =
+    audit.tokensBefore === null && audit.tokensAfter === null ? "no token figures in the file" : `${n(audit.tokensBefore)} → ${n(audit.tokensAfter)} tokens (the file's)`;
   const dropped = audit.dropped;
   return [
     `#${audit.index} line ${audit.line} ${audit.kind}${audit.trigger ? ` (${audit.trigger})` : ""}`,

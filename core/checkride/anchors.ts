@@ -39,7 +39,8 @@ export const ID_FRAGMENT_MIN = 7;
 const PLACEHOLDER_HEX = /deadbeef|cafebabe|0123456|1234567|abcdef|a1b2c3|fedcba|badc0de|c0ffee|feedface|00000000/;
 const UUID = /(?<![0-9a-f])[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}(?![0-9a-f])/gi;
 const URL = /https?:\/\/[^\s<>"'`)\]\\]+/g;
-const BOILERPLATE_URL = /^https?:\/\/([\w-]+\.)*(example\.(com|org|net)|opensource\.org|apache\.org\/licenses|gnu\.org\/licenses|creativecommons\.org|json-schema\.org|w3\.org|schemas?\.[\w.-]+|spdx\.org|localhost|127\.0\.0\.1|0\.0\.0\.0)\b|\/licenses?\b|LICENSE|\$schema|\.xsd$|schema\.json$/i;
+const BOILERPLATE_URL =
+  /^https?:\/\/([\w-]+\.)*(example\.(com|org|net)|opensource\.org|apache\.org\/licenses|gnu\.org\/licenses|creativecommons\.org|json-schema\.org|w3\.org|schemas?\.[\w.-]+|spdx\.org|localhost|127\.0\.0\.1|0\.0\.0\.0)\b|\/licenses?\b|LICENSE|\$schema|\.xsd$|schema\.json$/i;
 /** A URL with placeholders ("{port}", "$p") is a template in code, not a place. */
 const TEMPLATE_URL = /[{}$<>]/;
 /** An API endpoint in a command is plumbing; the page a person reads is the anchor. */
@@ -49,7 +50,8 @@ const COMMIT_MADE = /^\[[^\]\s]+(?: \([\w-]+\))? ([0-9a-f]{7,12})\] /gm;
 const REF = /(?:^|[\s(])(#\d{2,6})\b/g;
 const PR_OR_ISSUE = /\b(?:PR|pull request|issue)\s+#?(\d{2,6})\b/gi;
 /** Error codes with a shape: TypeScript, rustc, C#, errno names, HTTP statuses. */
-export const ERROR_CODE = /\b(TS\d{4,5}|E\d{4}|CS\d{4}|E(?:NOENT|ACCES|PERM|EXIST|NOTDIR|ISDIR|ADDRINUSE|CONNREFUSED|CONNRESET|TIMEDOUT|NOTFOUND|PIPE|MFILE|NOTEMPTY|BUSY|AI_AGAIN|HOSTUNREACH|NETUNREACH|INVAL|NOSPC|ROFS|XDEV)|HTTP [45]\d\d)\b/g;
+export const ERROR_CODE =
+  /\b(TS\d{4,5}|E\d{4}|CS\d{4}|E(?:NOENT|ACCES|PERM|EXIST|NOTDIR|ISDIR|ADDRINUSE|CONNREFUSED|CONNRESET|TIMEDOUT|NOTFOUND|PIPE|MFILE|NOTEMPTY|BUSY|AI_AGAIN|HOSTUNREACH|NETUNREACH|INVAL|NOSPC|ROFS|XDEV)|HTTP [45]\d\d)\b/g;
 const GIT_CONTEXT = /\bgit\b|\bcommit|\bsha\b|\brebase\b|\bcherry-pick\b|\brevert\b|\bHEAD\b/i;
 
 /** Every id the session gives its own records, and their hex fragments. */
@@ -122,7 +124,12 @@ export interface AnchorScanOptions {
   humanText?: (message: Message) => string;
 }
 
-export function anchorsOf(branch: readonly Message[], calls: Map<string, ToolCallBlock>, commandOf: (call: ToolCallBlock) => string | undefined, options: AnchorScanOptions = {}): Anchor[] {
+export function anchorsOf(
+  branch: readonly Message[],
+  calls: Map<string, ToolCallBlock>,
+  commandOf: (call: ToolCallBlock) => string | undefined,
+  options: AnchorScanOptions = {},
+): Anchor[] {
   const ids = sessionIds(branch, options.ids);
   const found = new Map<string, Anchor>();
   const note = (value: string, message: Message) => {

@@ -12,7 +12,7 @@ export function quizPrompt(probes: readonly Probe[], context: string): { system:
   const asked = probes.filter((p) => p.expected !== null);
   return {
     system:
-      "You are taking over a coding session. You hold only the context below. Answer each question from that context alone; quote exact file paths, commands, error text and rules. If the context does not say, answer \"I don't know\". Reply with one JSON object whose keys are the question ids and whose values are your answers as strings, and nothing else.",
+      'You are taking over a coding session. You hold only the context below. Answer each question from that context alone; quote exact file paths, commands, error text and rules. If the context does not say, answer "I don\'t know". Reply with one JSON object whose keys are the question ids and whose values are your answers as strings, and nothing else.',
     user: `<context>\n${context}\n</context>\n\nQuestions:\n${asked.map((p) => `- ${p.id}: ${p.question}`).join("\n")}\n\nReply as JSON: {${asked.map((p) => `"${p.id}": "..."`).join(", ")}}`,
   };
 }
@@ -35,7 +35,9 @@ export async function endpointReader(probes: readonly Probe[], context: string, 
   for (const probe of asked) {
     const value = (parsed as Record<string, unknown>)[probe.id];
     answers[probe.id] =
-      value === undefined ? { answer: "", evidence: [], inconclusive: "the reply has no answer for this question" } : { answer: typeof value === "string" ? value : JSON.stringify(value), evidence: [] };
+      value === undefined
+        ? { answer: "", evidence: [], inconclusive: "the reply has no answer for this question" }
+        : { answer: typeof value === "string" ? value : JSON.stringify(value), evidence: [] };
   }
   return answers;
 }

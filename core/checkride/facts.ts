@@ -153,7 +153,10 @@ export function extractFacts(branch: readonly Message[], options: FactOptions = 
 
   const anchors = anchorsOf(branch, calls, (call: ToolCallBlock) => commandOf(call), {
     ids: options.sessionIds,
-    humanText: (message) => humanSpans(message, options.format).map((s) => s.text).join("\n\n"),
+    humanText: (message) =>
+      humanSpans(message, options.format)
+        .map((s) => s.text)
+        .join("\n\n"),
   });
 
   const facts: Facts = { modifiedFiles: modified, readFiles: read.filter((p) => !modified.includes(p)), fileSources, lastRun, anchors, rules: [...rules.values()], latestRequest };

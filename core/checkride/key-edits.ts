@@ -70,12 +70,24 @@ export function factMet(fact: Pick<KeyFact, "checks" | "need">, matched: readonl
 export function applyKeyEdits(probe: Probe, edits: KeyEdits | undefined): Probe & { facts: KeyFact[]; edited: boolean } {
   const original = keyFactsOf(probe);
   const struck = new Set((edits?.struck ?? []).filter((s) => s.probe === probe.id).map((s) => s.fact));
-  const added = (edits?.added ?? []).filter((a) => a.probe === probe.id && a.text.trim() !== "").map((a): KeyFact => ({ text: a.text.trim(), added: true, checks: [checkFor(probe.id, a.text.trim())], need: 1 }));
+  const added = (edits?.added ?? [])
+    .filter((a) => a.probe === probe.id && a.text.trim() !== "")
+    .map((a): KeyFact => ({ text: a.text.trim(), added: true, checks: [checkFor(probe.id, a.text.trim())], need: 1 }));
   if (struck.size === 0 && added.length === 0) return { ...probe, facts: original, edited: false };
   const facts = [...original.filter((f) => !struck.has(f.text)), ...added];
   if (facts.length === 0) {
     const reason = original.length > 0 ? "every fact was struck out of the key by the user" : (probe.skipReason ?? "no ground truth");
-    return { ...probe, expected: null, skipReason: reason, items: [], sources: [], grading: { checks: [], need: 1 }, grade: () => ({ pass: false, matched: [] }), facts: [], edited: true };
+    return {
+      ...probe,
+      expected: null,
+      skipReason: reason,
+      items: [],
+      sources: [],
+      grading: { checks: [], need: 1 },
+      grade: () => ({ pass: false, matched: [] }),
+      facts: [],
+      edited: true,
+    };
   }
   const list = isListProbe(probe.id);
   const grading: Grading = {

@@ -67,7 +67,8 @@ export function scoreFacts(facts: Facts, labels: FixtureLabels, hash: (text: str
   const scores = emptyScores();
 
   const rules = scores.rules;
-  const ruleHits = (rule: Facts["rules"][number]) => labels.rules.filter((label) => label.messageId === rule.messageId && rule.source?.span && overlaps(label.span, rule.source.span));
+  const ruleHits = (rule: Facts["rules"][number]) =>
+    labels.rules.filter((label) => label.messageId === rule.messageId && rule.source?.span && overlaps(label.span, rule.source.span));
   rules.given = facts.rules.length;
   rules.right = facts.rules.filter((rule) => ruleHits(rule).length > 0).length;
   rules.expected = labels.rules.length;
@@ -100,7 +101,12 @@ export function scoreFacts(facts: Facts, labels: FixtureLabels, hash: (text: str
   if (labels.files !== undefined) {
     const expected = new Set(labels.files);
     const given = facts.modifiedFiles.map(hash);
-    scores.files = { given: given.length, right: given.filter((h) => expected.has(h)).length, expected: expected.size, found: [...expected].filter((h) => given.includes(h)).length };
+    scores.files = {
+      given: given.length,
+      right: given.filter((h) => expected.has(h)).length,
+      expected: expected.size,
+      found: [...expected].filter((h) => given.includes(h)).length,
+    };
   }
   return scores;
 }

@@ -24,8 +24,10 @@ export interface RuleSpan {
   end: number;
 }
 
-const OBLIGATION = /\b(must|mustn't|make sure|avoid|prefer|under no circumstances|at all times|no more than|at most|at least)\b|必須|務必|一定要|禁止|請勿|不可|不要|不用|不准|只能|永遠|總是|絕不/i;
-const PROHIBITION = /(^|[,;:(]\s*|\b(please|and|but|so|no|just|then|also|pls)\s+)(don't|dont|do not|never)\b|\b(you|we)\s+(don't|do not|shouldn't|should not|must not|never)\b|\bi\s+(don't|do not)\s+want\b|\blet's not\b/i;
+const OBLIGATION =
+  /\b(must|mustn't|make sure|avoid|prefer|under no circumstances|at all times|no more than|at most|at least)\b|必須|務必|一定要|禁止|請勿|不可|不要|不用|不准|只能|永遠|總是|絕不/i;
+const PROHIBITION =
+  /(^|[,;:(]\s*|\b(please|and|but|so|no|just|then|also|pls)\s+)(don't|dont|do not|never)\b|\b(you|we)\s+(don't|do not|shouldn't|should not|must not|never)\b|\bi\s+(don't|do not)\s+want\b|\blet's not\b/i;
 /** "always/never/only" at the start of a clause, or after a directive within a few words. */
 const DIRECTED_SCOPE = /(^|[,;:(]\s*)(always|never|only)\b|\b(want|would|will|should|must|please|let's|you|we)\b(\s+\S+){0,3}\s+(always|never|only)\b/i;
 /** "should", and "needs to" said of the work (not "we/I/you need to", which is a task or advice). */
@@ -37,7 +39,8 @@ const NOT_NORMATIVE = /\bshould(n't)?\s+(have|work|be (fine|ok|okay|good|enough|
 const TERSE_BAN = /^no\s+[\w .'-]{2,40}!+$/i;
 /** Questions: a question mark, or an opening interrogative. */
 const QUESTION_END = /[?？]\s*[)\]"'”]*\s*$/;
-const QUESTION_START = /^(can|could|would|will|is|are|am|do|does|did|why|what|how|where|which|who|whom|whose|when|shall|should (we|i)|isn't|aren't|doesn't|didn't|won't|wouldn't|have you|has)\b/i;
+const QUESTION_START =
+  /^(can|could|would|will|is|are|am|do|does|did|why|what|how|where|which|who|whom|whose|when|shall|should (we|i)|isn't|aren't|doesn't|didn't|won't|wouldn't|have you|has)\b/i;
 
 /** Fewer words than this is a fragment, not an instruction (but "no X!" is handled apart). */
 export const MIN_RULE_WORDS = 3;

@@ -67,7 +67,14 @@ export async function runCheckride(strategy: string, branch: readonly Message[],
   }
   const results: ProbeResult[] = probes.map((probe) => {
     const keyFacts = probe.facts.map((f) => ({ text: f.text, ...(f.source ? { source: f.source } : {}), ...(f.added ? { added: true } : {}) }));
-    const base = { id: probe.id, question: probe.question, expected: probe.expected, ...(probe.sources?.length ? { sources: probe.sources } : {}), facts: keyFacts, ...(probe.edited ? { edited: true } : {}) };
+    const base = {
+      id: probe.id,
+      question: probe.question,
+      expected: probe.expected,
+      ...(probe.sources?.length ? { sources: probe.sources } : {}),
+      facts: keyFacts,
+      ...(probe.edited ? { edited: true } : {}),
+    };
     if (probe.expected === null) return { ...base, status: "skipped", answer: "", evidence: [], matched: [], note: probe.skipReason };
     const answer = answers[probe.id] ?? { answer: "", evidence: [], inconclusive: "the reader gave no answer" };
     if (answer.inconclusive) return { ...base, status: "inconclusive", answer: answer.answer, evidence: [], matched: [], note: answer.inconclusive };

@@ -20,7 +20,13 @@ export interface FactSource {
 export function sourceIn(message: Message, quote: string, at?: number): FactSource {
   const text = textOf(message);
   const start = at !== undefined && text.startsWith(quote, at) ? at : text.indexOf(quote);
-  return { messageId: message.id, ...(message.line !== undefined ? { line: message.line } : {}), ...(start >= 0 && quote !== "" ? { span: [start, start + quote.length] as [number, number] } : {}), quote, role: message.role };
+  return {
+    messageId: message.id,
+    ...(message.line !== undefined ? { line: message.line } : {}),
+    ...(start >= 0 && quote !== "" ? { span: [start, start + quote.length] as [number, number] } : {}),
+    quote,
+    role: message.role,
+  };
 }
 
 /** A source for a fact that is not a piece of text (a tool call's argument, a path). */

@@ -5,7 +5,9 @@
  * at the words that carry the fact.
  */
 const STOP = new Set(
-  "a an and are as at be but by can could did do does for from had has have he her his how i if in into is it its just let me my no not of on or our she so than that the their them then there these they this to too up us was we were what when where which who will with would you your yes ok okay please now also there here all any some each out about over very".split(" "),
+  "a an and are as at be but by can could did do does for from had has have he her his how i if in into is it its just let me my no not of on or our she so than that the their them then there these they this to too up us was we were what when where which who will with would you your yes ok okay please now also there here all any some each out about over very".split(
+    " ",
+  ),
 );
 
 /** Lowercase, with punctuation at either end of each word removed. */
@@ -60,7 +62,8 @@ export function normalizedCoverage(normalized: string, tokens: readonly string[]
 }
 
 /** An answer that says it does not know passes nothing. */
-const DONT_KNOW = /\b(i (do not|don't|dont) know|not (stated|mentioned|present|available|in the context)|no information|unknown|cannot (tell|determine)|can't (tell|determine)|n\/a)\b/i;
+const DONT_KNOW =
+  /\b(i (do not|don't|dont) know|not (stated|mentioned|present|available|in the context)|no information|unknown|cannot (tell|determine)|can't (tell|determine)|n\/a)\b/i;
 
 export function saysItDoesNotKnow(answer: string): boolean {
   return answer.trim() === "" || (DONT_KNOW.test(answer) && answer.length < 200);

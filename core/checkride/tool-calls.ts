@@ -5,9 +5,37 @@
 import type { ToolCallBlock } from "../model.ts";
 
 /** Tools that write a file named by a path argument (Claude Code, Pi, Gemini CLI, Cline, OpenCode, Copilot CLI). */
-const WRITE_TOOLS = new Set(["write", "edit", "multiedit", "notebookedit", "write_file", "edit_file", "str_replace_based_edit_tool", "create_file", "create", "replace", "write_to_file", "replace_in_file", "str_replace", "insert", "patch"]);
+const WRITE_TOOLS = new Set([
+  "write",
+  "edit",
+  "multiedit",
+  "notebookedit",
+  "write_file",
+  "edit_file",
+  "str_replace_based_edit_tool",
+  "create_file",
+  "create",
+  "replace",
+  "write_to_file",
+  "replace_in_file",
+  "str_replace",
+  "insert",
+  "patch",
+]);
 const READ_TOOLS = new Set(["read", "read_file", "view", "open_file", "read_many_files"]);
-export const SHELL_TOOLS = new Set(["bash", "shell", "exec_command", "local_shell", "run_command", "terminal", "run_shell_command", "execute_command", "powershell", "run_in_terminal", "shell_command"]);
+export const SHELL_TOOLS = new Set([
+  "bash",
+  "shell",
+  "exec_command",
+  "local_shell",
+  "run_command",
+  "terminal",
+  "run_shell_command",
+  "execute_command",
+  "powershell",
+  "run_in_terminal",
+  "shell_command",
+]);
 const PATH_KEYS = ["path", "file_path", "filePath", "absolute_path", "notebook_path", "filename", "target_file"];
 
 export function argString(args: unknown, ...keys: string[]): string | undefined {

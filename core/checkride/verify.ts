@@ -113,7 +113,8 @@ export function verificationOutcome(command: string, isError: boolean | undefine
 }
 
 /** Lines that only report an exit status: never the error to quote. */
-const STATUS_ONLY = /^(exit code:?\s*-?\d+|process exited with code -?\d+|command exited with code -?\d+|wall time:.*|output:|chunk id:.*|original token count:.*|total output lines:.*)$/i;
+const STATUS_ONLY =
+  /^(exit code:?\s*-?\d+|process exited with code -?\d+|command exited with code -?\d+|wall time:.*|output:|chunk id:.*|original token count:.*|total output lines:.*)$/i;
 
 /** The error's distinctive line: compiler errors and named errors first, never "Exit code N". */
 export function failureLineOf(output: string): string | undefined {

@@ -31,12 +31,7 @@ export function readerUnder(root: string): (path: string) => Promise<Uint8Array>
  * completion order). Largest sessions go first so no thread is left with a
  * big one at the end.
  */
-export async function indexUnits(
-  root: string,
-  units: readonly SessionUnit[],
-  jobs: number,
-  onRows: (unit: SessionUnit, rows: SessionRows) => void,
-): Promise<void> {
+export async function indexUnits(root: string, units: readonly SessionUnit[], jobs: number, onRows: (unit: SessionUnit, rows: SessionRows) => void): Promise<void> {
   const queue = [...units].sort((a, b) => b.bytes - a.bytes);
   if (jobs <= 1 || queue.length <= 1) {
     const read = readerUnder(root);
@@ -47,33 +42,35 @@ export async function indexUnits(
   const script = new URL(import.meta.url);
   let next = 0;
   await Promise.all(
-    Array.from({ length: threads }, () =>
-      new Promise<void>((resolve, reject) => {
-        const worker = new Worker(script, { workerData: { role: LIBRARY_WORKER_ROLE, root } });
-        const pending = new Map<number, SessionUnit>();
-        const feed = (): void => {
-          if (next >= queue.length) {
-            void worker.terminate().then(() => resolve());
-            return;
-          }
-          const job: Job = { id: next, unit: queue[next]! };
-          next++;
-          pending.set(job.id, job.unit);
-          worker.postMessage(job);
-        };
-        worker.on("message", (reply: Reply) => {
-          const unit = pending.get(reply.id)!;
-          pending.delete(reply.id);
-          if ("error" in reply) onRows(unit, { skipped: { kind: "skipped", path: unit.path, reason: `could not be indexed: ${reply.error}` } });
-          else onRows(unit, reply.rows);
+    Array.from(
+      { length: threads },
+      () =>
+        new Promise<void>((resolve, reject) => {
+          const worker = new Worker(script, { workerData: { role: LIBRARY_WORKER_ROLE, root } });
+          const pending = new Map<number, SessionUnit>();
+          const feed = (): void => {
+            if (next >= queue.length) {
+              void worker.terminate().then(() => resolve());
+              return;
+            }
+            const job: Job = { id: next, unit: queue[next]! };
+            next++;
+            pending.set(job.id, job.unit);
+            worker.postMessage(job);
+          };
+          worker.on("message", (reply: Reply) => {
+            const unit = pending.get(reply.id)!;
+            pending.delete(reply.id);
+            if ("error" in reply) onRows(unit, { skipped: { kind: "skipped", path: unit.path, reason: `could not be indexed: ${reply.error}` } });
+            else onRows(unit, reply.rows);
+            feed();
+          });
+          worker.on("error", reject);
+          worker.on("exit", (code) => {
+            if (pending.size > 0) reject(new Error(`a library worker stopped (exit code ${code}) while indexing ${[...pending.values()].map((u) => u.path).join(", ")}`));
+          });
           feed();
-        });
-        worker.on("error", reject);
-        worker.on("exit", (code) => {
-          if (pending.size > 0) reject(new Error(`a library worker stopped (exit code ${code}) while indexing ${[...pending.values()].map((u) => u.path).join(", ")}`));
-        });
-        feed();
-      }),
+        }),
     ),
   );
 }

@@ -47,7 +47,10 @@ export function walkFolder(root: string): Walk {
         stat = statSync(path);
         if (!stat.isDirectory()) {
           // The file itself is listed where it really lives; reading it twice would count its session twice.
-          skipped.push({ path: toListed(path), reason: `a link to ${toListed(real.startsWith(realRoot) ? join(root, relative(realRoot, real)) : real)}, which is read in its own place` });
+          skipped.push({
+            path: toListed(path),
+            reason: `a link to ${toListed(real.startsWith(realRoot) ? join(root, relative(realRoot, real)) : real)}, which is read in its own place`,
+          });
           continue;
         }
       }
@@ -56,8 +59,7 @@ export function walkFolder(root: string): Walk {
         if (seen.has(real)) continue;
         seen.add(real);
         visit(path);
-      }
-      else if (stat.isFile()) listing.push({ path: toListed(path), bytes: stat.size, mtimeMs: Math.trunc(stat.mtimeMs) });
+      } else if (stat.isFile()) listing.push({ path: toListed(path), bytes: stat.size, mtimeMs: Math.trunc(stat.mtimeMs) });
       else skipped.push({ path: toListed(path), reason: "not a regular file (a device, socket or pipe)" });
     }
   };

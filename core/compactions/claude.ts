@@ -45,7 +45,11 @@ export function claudeCompactionHistory(path: readonly Entry[], branch: readonly
         tokensAfter: numberOr(meta.postTokens, preTokens !== null && saved !== null ? preTokens - saved : null),
         summary: null,
       };
-      current = collector.record(fields, current, current.map((message) => (cleared.has(toolResultCallId(message)) ? clearedResult(message) : message)));
+      current = collector.record(
+        fields,
+        current,
+        current.map((message) => (cleared.has(toolResultCallId(message)) ? clearedResult(message) : message)),
+      );
       return;
     }
     const meta = isRecord(record.compactMetadata) ? record.compactMetadata : {};

@@ -69,7 +69,10 @@ export function codexCompactionHistory(path: readonly Entry[]): CompactionHistor
     }
     for (const message of entry.messages) if (message.role !== "summary") current.push(message);
   }
-  return collector.finish(current, path.flatMap((entry) => entry.messages));
+  return collector.finish(
+    current,
+    path.flatMap((entry) => entry.messages),
+  );
 }
 
 function eventPayload(entry: Entry): Record<string, unknown> | undefined {

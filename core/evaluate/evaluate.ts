@@ -68,7 +68,15 @@ export async function* evaluateSession(session: Session, request: EvaluationRequ
 
 /** A target that cannot be graded without a model: every probe skipped with the reason, not a failure. */
 function needsModel(result: CheckrideResult, reason: string, reader: CheckrideResult["reader"]): CheckrideResult {
-  const probes = result.probes.map((p) => ({ ...p, status: "skipped" as const, answer: "", evidence: [], matched: [], note: reason, facts: p.facts?.map(({ met: _met, ...f }) => f) }));
+  const probes = result.probes.map((p) => ({
+    ...p,
+    status: "skipped" as const,
+    answer: "",
+    evidence: [],
+    matched: [],
+    note: reason,
+    facts: p.facts?.map(({ met: _met, ...f }) => f),
+  }));
   return { ...result, reader, probes, passed: 0, asked: 0, needsModel: reason };
 }
 

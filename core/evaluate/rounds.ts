@@ -89,7 +89,10 @@ export function plantedBranch(branch: readonly Message[], plant: Plant): { branc
 }
 
 function plantedStatus(active: readonly Message[], fact: string, distractor: string): "pass" | "fail" | "confused" {
-  const text = active.map((m) => m.blocks.map((b) => (b.type === "text" ? b.text : "")).join("\n")).join("\n").toLowerCase();
+  const text = active
+    .map((m) => m.blocks.map((b) => (b.type === "text" ? b.text : "")).join("\n"))
+    .join("\n")
+    .toLowerCase();
   const key = distinguishingToken(fact, distractor);
   const decoyKey = distinguishingToken(distractor, fact);
   const tokens = distinctiveTokens(fact);
@@ -118,7 +121,11 @@ export async function runRounds(
     for (const [k, cut] of cuts.entries()) {
       // Round k's input: what the previous round left in context, plus what came after.
       const input = previous ? [...previous.active, ...branch.slice(seen, cut)] : branch.slice(0, cut);
-      const result = await strategy.run(input, options.strategyOptions ?? {}, { previous, cwd: options.context?.cwd, recorded: { messages: input, compactions: 0, droppedMessageIds: [] } });
+      const result = await strategy.run(input, options.strategyOptions ?? {}, {
+        previous,
+        cwd: options.context?.cwd,
+        recorded: { messages: input, compactions: 0, droppedMessageIds: [] },
+      });
       const prefix = branch.slice(0, cut);
       const facts = extractFacts(prefix, { cwd: options.context?.cwd, memory: options.memory });
       const graded = await runCheckride(name, prefix, result.active, options, facts);

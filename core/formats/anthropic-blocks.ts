@@ -13,10 +13,7 @@ export function anthropicBlock(block: unknown, toolCallIds?: Set<string>): Block
     case "tool_use":
       if (typeof block.id === "string" && typeof block.name === "string") {
         toolCallIds?.add(block.id);
-        return withExtra(
-          { type: "toolCall", id: block.id, name: block.name, arguments: block.input },
-          extraFields(block, ["id", "name", "input"]),
-        );
+        return withExtra({ type: "toolCall", id: block.id, name: block.name, arguments: block.input }, extraFields(block, ["id", "name", "input"]));
       }
       break;
     case "image": {
@@ -43,13 +40,7 @@ export function anthropicContent(content: unknown, toolCallIds?: Set<string>): B
  * becomes its own toolResult message (so a result pairs with exactly one call);
  * the remaining blocks stay a user message, in their original order.
  */
-export function splitUserContent(
-  baseId: string,
-  content: unknown,
-  meta: Record<string, unknown>,
-  line: number,
-  role: "user" | "summary" = "user",
-): Message[] {
+export function splitUserContent(baseId: string, content: unknown, meta: Record<string, unknown>, line: number, role: "user" | "summary" = "user"): Message[] {
   if (!Array.isArray(content) || !content.some((b) => isRecord(b) && b.type === "tool_result")) {
     return [{ id: baseId, role, meta, blocks: anthropicContent(content), line }];
   }

@@ -57,8 +57,7 @@ export function readClaudeWithSubagents(mainRecords: JsonLine[], subagents: Suba
 /** agentId → the entry holding the tool call whose result names that agent. */
 function callEntriesByAgent(entries: Entry[]): Map<string, string> {
   const callOwner = new Map<string, string>();
-  for (const entry of entries)
-    for (const message of entry.messages) for (const block of message.blocks) if (block.type === "toolCall") callOwner.set(block.id, entry.id);
+  for (const entry of entries) for (const message of entry.messages) for (const block of message.blocks) if (block.type === "toolCall") callOwner.set(block.id, entry.id);
   const out = new Map<string, string>();
   for (const entry of entries) {
     for (const message of entry.messages) {

@@ -17,7 +17,9 @@ import { claudeUsage } from "../usage/claude.ts";
 const CLAUDE_TYPES = new Set(["user", "assistant", "system", "summary", "progress", "file-history-snapshot", "queue-operation"]);
 
 export function looksLikeClaude(records: JsonLine[]): boolean {
-  return records.slice(0, 20).some(({ value }) => isRecord(value) && typeof value.type === "string" && CLAUDE_TYPES.has(value.type) && ("uuid" in value || "sessionId" in value || "leafUuid" in value));
+  return records
+    .slice(0, 20)
+    .some(({ value }) => isRecord(value) && typeof value.type === "string" && CLAUDE_TYPES.has(value.type) && ("uuid" in value || "sessionId" in value || "leafUuid" in value));
 }
 
 export function readClaude(records: JsonLine[], strict: boolean): ReaderOutput {
@@ -33,7 +35,7 @@ export function readClaude(records: JsonLine[], strict: boolean): ReaderOutput {
 
   for (const { line, value } of records) {
     if (!isRecord(value) || typeof value.type !== "string") {
-      if (strict) throw new SessionError(line, "a Claude Code record must be an object with a \"type\"");
+      if (strict) throw new SessionError(line, 'a Claude Code record must be an object with a "type"');
       warnings.push({ line, message: "not a Claude Code record; skipped" });
       continue;
     }
@@ -131,9 +133,7 @@ function markPersistedOutput(message: Message): Message {
 function claudeBranch(path: Entry[], context: BranchContext): Message[] {
   const onPath = new Set(path.map((entry) => entry.id));
   const callsOnPath = new Set<string>();
-  for (const entry of path)
-    for (const message of entry.messages)
-      for (const block of message.blocks) if (block.type === "toolCall") callsOnPath.add(block.id);
+  for (const entry of path) for (const message of entry.messages) for (const block of message.blocks) if (block.type === "toolCall") callsOnPath.add(block.id);
 
   const taken: Entry[] = [...path];
   for (const entry of path) {

@@ -62,7 +62,10 @@ export function readCline(task: ClineTask, strict: boolean): ReaderOutput {
     if (isRecord(message) && (message.role === "user" || message.role === "assistant")) {
       const meta = without(message, "content");
       const role = message.isSummary === true ? "summary" : message.role;
-      messages = message.role === "user" ? splitUserContent(id, message.content, meta, line, role === "summary" ? "summary" : "user") : [{ id, role, meta, blocks: anthropicContent(message.content, toolCallIds), line }];
+      messages =
+        message.role === "user"
+          ? splitUserContent(id, message.content, meta, line, role === "summary" ? "summary" : "user")
+          : [{ id, role, meta, blocks: anthropicContent(message.content, toolCallIds), line }];
     } else {
       if (strict) throw new SessionError(line, `message ${index} has no user/assistant "role"`);
       warnings.push({ line, message: `message ${index} has no user/assistant "role"; kept as raw` });

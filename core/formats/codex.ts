@@ -159,7 +159,10 @@ export function responseItemMessages(item: Record<string, unknown>, id: string, 
       return [{ id, role: codexRole(item.role), meta: without(item, "content"), blocks: contentBlocks(item.content), line }];
     case "reasoning": {
       const summary = Array.isArray(item.summary)
-        ? item.summary.map((part) => (isRecord(part) && typeof part.text === "string" ? part.text : "")).filter(Boolean).join("\n")
+        ? item.summary
+            .map((part) => (isRecord(part) && typeof part.text === "string" ? part.text : ""))
+            .filter(Boolean)
+            .join("\n")
         : "";
       const thinking = withExtra({ type: "thinking", text: summary } as Block, extraFields(item, ["id"]));
       return [{ id, role: "assistant", meta: { type: "reasoning", ...(item.id !== undefined ? { id: item.id } : {}) }, blocks: [thinking], line }];
@@ -170,8 +173,7 @@ export function responseItemMessages(item: Record<string, unknown>, id: string, 
       const callId = typeof item.call_id === "string" ? item.call_id : typeof item.id === "string" ? item.id : id;
       toolCallIds.add(callId);
       const name = typeof item.name === "string" ? item.name : item.type === "local_shell_call" ? "local_shell" : "tool";
-      const args =
-        item.type === "function_call" ? parseArguments(item.arguments) : { value: item.type === "custom_tool_call" ? item.input : item.action };
+      const args = item.type === "function_call" ? parseArguments(item.arguments) : { value: item.type === "custom_tool_call" ? item.input : item.action };
       const call = withExtra({ type: "toolCall", id: callId, name, arguments: args.value } as Block, args.extra);
       return [{ id, role: "assistant", meta: without(item, "arguments", "input", "action"), blocks: [call], line }];
     }

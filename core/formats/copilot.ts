@@ -54,7 +54,7 @@ export function readCopilot(records: JsonLine[], strict: boolean): ReaderOutput 
 
   for (const { line, value } of records) {
     if (!isEvent(value)) {
-      if (strict) throw new SessionError(line, "a Copilot CLI event must be an object with \"type\", \"id\", \"parentId\" and \"data\"");
+      if (strict) throw new SessionError(line, 'a Copilot CLI event must be an object with "type", "id", "parentId" and "data"');
       warnings.push({ line, message: "not a Copilot CLI event; skipped" });
       continue;
     }
@@ -124,7 +124,9 @@ function copilotMessages(
     case "system.message":
       return [{ id, role: "system", meta: { ...without(data, "content"), event }, blocks: text(data.content), line }];
     case "assistant.reasoning":
-      return [{ id, role: "assistant", meta: { ...without(data, "content"), event }, blocks: typeof data.content === "string" ? [{ type: "thinking", text: data.content }] : [], line }];
+      return [
+        { id, role: "assistant", meta: { ...without(data, "content"), event }, blocks: typeof data.content === "string" ? [{ type: "thinking", text: data.content }] : [], line },
+      ];
     case "assistant.message": {
       const blocks: Block[] = [];
       if (typeof data.reasoningText === "string") {
@@ -136,7 +138,9 @@ function copilotMessages(
         for (const request of data.toolRequests) {
           if (isRecord(request) && typeof request.toolCallId === "string" && typeof request.name === "string") {
             toolCallIds.add(request.toolCallId);
-            blocks.push(withExtra({ type: "toolCall", id: request.toolCallId, name: request.name, arguments: request.arguments }, extraFields(request, ["toolCallId", "name", "arguments"])));
+            blocks.push(
+              withExtra({ type: "toolCall", id: request.toolCallId, name: request.name, arguments: request.arguments }, extraFields(request, ["toolCallId", "name", "arguments"])),
+            );
           } else blocks.push({ type: "raw", value: request });
         }
       }

@@ -152,7 +152,8 @@ function geminiMessages(record: Record<string, unknown>, id: string, line: numbe
   const blocks: Block[] = [];
   if (Array.isArray(record.thoughts)) {
     for (const thought of record.thoughts) {
-      if (isRecord(thought) && typeof thought.description === "string") blocks.push(withExtra({ type: "thinking", text: thought.description }, extraFields(thought, ["description"])));
+      if (isRecord(thought) && typeof thought.description === "string")
+        blocks.push(withExtra({ type: "thinking", text: thought.description }, extraFields(thought, ["description"])));
       else blocks.push({ type: "raw", value: thought });
     }
   }
@@ -196,7 +197,10 @@ function resultBlocks(result: unknown): Block[] {
   return parts.map((part): Block => {
     const response = isRecord(part) && isRecord(part.functionResponse) ? part.functionResponse : null;
     if (response && isRecord(response.response) && typeof response.response.output === "string") {
-      return withExtra({ type: "text", text: response.response.output }, { functionResponse: { ...without(response, "response"), response: without(response.response, "output") } });
+      return withExtra(
+        { type: "text", text: response.response.output },
+        { functionResponse: { ...without(response, "response"), response: without(response.response, "output") } },
+      );
     }
     return { type: "raw", value: part };
   });
@@ -221,7 +225,12 @@ function markSavedToolOutput(message: Message): Message {
   const shown = /Showing (.+?)\. For full output/.exec(firstLine)?.[1];
   const omitted = /\.\.\. \[([\d,.\s]+) characters omitted\] \.\.\./.exec(first.text)?.[1];
   const omittedChars = omitted === undefined ? undefined : Number(omitted.replace(/[^\d]/g, ""));
-  const agentOmission = { marker: "gemini-tool-output", savedTo, ...(shown ? { shown } : {}), ...(omittedChars !== undefined && Number.isFinite(omittedChars) ? { omittedChars } : {}) };
+  const agentOmission = {
+    marker: "gemini-tool-output",
+    savedTo,
+    ...(shown ? { shown } : {}),
+    ...(omittedChars !== undefined && Number.isFinite(omittedChars) ? { omittedChars } : {}),
+  };
   return { ...message, meta: { ...message.meta, agentOmission } };
 }
 
@@ -267,7 +276,15 @@ function geminiUsage(path: Entry[]): UsageSeries {
     const tokens = message?.role === "assistant" ? message.meta.tokens : undefined;
     if (!isRecord(tokens) || typeof tokens.input !== "number") continue;
     const num = (v: unknown) => (typeof v === "number" ? v : 0);
-    turns.push({ line: entry.line, messageId: message!.id, input: tokens.input - num(tokens.cached), output: num(tokens.output) + num(tokens.thoughts), cacheRead: num(tokens.cached), cacheWrite: 0, contextTokens: tokens.input });
+    turns.push({
+      line: entry.line,
+      messageId: message!.id,
+      input: tokens.input - num(tokens.cached),
+      output: num(tokens.output) + num(tokens.thoughts),
+      cacheRead: num(tokens.cached),
+      cacheWrite: 0,
+      contextTokens: tokens.input,
+    });
   }
   return { turns, contextWindow: null, notes: ["Gemini's input includes its cached tokens: input here is input − cached; output includes thoughts"] };
 }

@@ -33,9 +33,12 @@ export function readMessageArray(found: MessageArray, format: FormatName, strict
       if (strict) throw new SessionError(line, `message ${index} has no "role"`);
       warnings.push({ line, message: `message ${index} has no "role"; kept as raw` });
     }
-    const messages = isRecord(message) && typeof message.role === "string"
-      ? format === "anthropic" ? anthropicMessage(message, id, line, toolCallIds) : openaiMessage(message, id, line, toolCallIds)
-      : [{ id, role: "custom" as const, meta: {}, blocks: [{ type: "raw" as const, value: message }], line }];
+    const messages =
+      isRecord(message) && typeof message.role === "string"
+        ? format === "anthropic"
+          ? anthropicMessage(message, id, line, toolCallIds)
+          : openaiMessage(message, id, line, toolCallIds)
+        : [{ id, role: "custom" as const, meta: {}, blocks: [{ type: "raw" as const, value: message }], line }];
     entries.push({ id, parentId: previousId, line, type: "message", messages });
     previousId = id;
   });
@@ -57,7 +60,14 @@ function openaiMessage(message: Record<string, unknown>, id: string, line: numbe
   if (Array.isArray(message.tool_calls)) {
     for (const call of message.tool_calls) blocks.push(openaiToolCall(call, toolCallIds));
   }
-  const role = message.role === "tool" ? "toolResult" : message.role === "system" || message.role === "developer" ? "system" : message.role === "user" || message.role === "assistant" ? message.role : "custom";
+  const role =
+    message.role === "tool"
+      ? "toolResult"
+      : message.role === "system" || message.role === "developer"
+        ? "system"
+        : message.role === "user" || message.role === "assistant"
+          ? message.role
+          : "custom";
   return [{ id, role, meta, blocks, line }];
 }
 

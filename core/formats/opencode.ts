@@ -223,8 +223,7 @@ function pruneStep([at, ids]: [number, Set<string>], entry: Entry): CompactionSt
     tokensBefore: null,
     tokensAfter: null,
     summary: null,
-    apply: (before) =>
-      before.map((m) => (ids.has(m.id) ? { ...m, meta: { ...m.meta, opencodePruned: true }, blocks: [{ type: "text", text: PRUNED_OUTPUT }] } : m)),
+    apply: (before) => before.map((m) => (ids.has(m.id) ? { ...m, meta: { ...m.meta, opencodePruned: true }, blocks: [{ type: "text", text: PRUNED_OUTPUT }] } : m)),
   };
 }
 
@@ -244,13 +243,25 @@ function openCodeUsage(path: Entry[]): UsageSeries {
     if (!isRecord(tokens) || typeof tokens.input !== "number") return;
     const cache = isRecord(tokens.cache) ? tokens.cache : {};
     const input = tokens.input;
-    turns.push({ line, messageId, input, output: num(tokens.output) + num(tokens.reasoning), cacheRead: num(cache.read), cacheWrite: num(cache.write), contextTokens: input + num(cache.read) + num(cache.write) });
+    turns.push({
+      line,
+      messageId,
+      input,
+      output: num(tokens.output) + num(tokens.reasoning),
+      cacheRead: num(cache.read),
+      cacheWrite: num(cache.write),
+      contextTokens: input + num(cache.read) + num(cache.write),
+    });
   };
   for (const entry of path) {
     let stepped = false;
     for (const message of entry.messages) {
       const parts = Array.isArray(message.meta.parts) ? message.meta.parts : [];
-      for (const part of parts) if (isRecord(part) && part.type === "step-finish") { push(part.tokens, entry.line, message.id); stepped = true; }
+      for (const part of parts)
+        if (isRecord(part) && part.type === "step-finish") {
+          push(part.tokens, entry.line, message.id);
+          stepped = true;
+        }
     }
     const first = entry.messages[0];
     if (!stepped && first && first.role !== "user") push(first.meta.tokens, entry.line, first.id);

@@ -23,7 +23,7 @@ export function readPi(records: JsonLine[], strict: boolean): ReaderOutput {
   return reader.finish();
 }
 
-const PI_HEADER_NEEDED = "a Pi session starts with a {\"type\":\"session\"} header";
+const PI_HEADER_NEEDED = 'a Pi session starts with a {"type":"session"} header';
 
 /**
  * The Pi reader fed one record at a time as lines are parsed, so that a
@@ -55,8 +55,8 @@ export class PiReader {
   add({ line, value }: JsonLine): void {
     const { strict, warnings, idAtIndex } = this;
     if (!isRecord(value) || typeof value.type !== "string") {
-      if (strict) throw new SessionError(line, "a Pi entry must be an object with a \"type\"");
-      warnings.push({ line, message: "not a Pi entry (no \"type\"); skipped" });
+      if (strict) throw new SessionError(line, 'a Pi entry must be an object with a "type"');
+      warnings.push({ line, message: 'not a Pi entry (no "type"); skipped' });
       idAtIndex.push(undefined);
       return;
     }
@@ -72,8 +72,8 @@ export class PiReader {
       parentId = this.previousId;
     } else {
       if (typeof value.id !== "string" || value.id === "") {
-        if (strict) throw new SessionError(line, "entry has no \"id\"");
-        warnings.push({ line, message: "entry has no \"id\"; given one from its line number" });
+        if (strict) throw new SessionError(line, 'entry has no "id"');
+        warnings.push({ line, message: 'entry has no "id"; given one from its line number' });
         id = `L${line}`;
       } else id = value.id;
       parentId = typeof value.parentId === "string" ? value.parentId : null;
@@ -186,10 +186,7 @@ function piContent(content: unknown, toolCallIds: Set<string>): Block[] {
       case "toolCall":
         if (typeof block.id === "string" && typeof block.name === "string") {
           toolCallIds.add(block.id);
-          return withExtra(
-            { type: "toolCall", id: block.id, name: block.name, arguments: block.arguments },
-            extraFields(block, ["id", "name", "arguments"]),
-          );
+          return withExtra({ type: "toolCall", id: block.id, name: block.name, arguments: block.arguments }, extraFields(block, ["id", "name", "arguments"]));
         }
         break;
       case "image":

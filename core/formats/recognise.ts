@@ -27,7 +27,10 @@ function messageArrayOf(value: unknown): unknown[] | null {
 
 function hasAnthropicOnlyBlock(messages: unknown[]): boolean {
   return messages.some(
-    (m) => isRecord(m) && Array.isArray(m.content) && m.content.some((b) => isRecord(b) && typeof b.type === "string" && (ANTHROPIC_ONLY_BLOCKS.has(b.type) || (b.type === "image" && isRecord(b.source)))),
+    (m) =>
+      isRecord(m) &&
+      Array.isArray(m.content) &&
+      m.content.some((b) => isRecord(b) && typeof b.type === "string" && (ANTHROPIC_ONLY_BLOCKS.has(b.type) || (b.type === "image" && isRecord(b.source)))),
   );
 }
 
@@ -63,10 +66,10 @@ export const JSON_VALUE_RECOGNISERS: readonly Recogniser<unknown>[] = [
 
 /** Files that are JSON Lines (given their first records). */
 export const JSON_LINES_RECOGNISERS: readonly Recogniser<JsonLine[]>[] = [
-  { format: "pi", requires: "a first line {\"type\":\"session\", id}", accepts: (records) => records.length > 0 && looksLikePi(records[0]!.value) },
+  { format: "pi", requires: 'a first line {"type":"session", id}', accepts: (records) => records.length > 0 && looksLikePi(records[0]!.value) },
   { format: "codex", requires: "{type: session_meta|response_item|…, payload} or a legacy header", accepts: looksLikeCodex },
   { format: "claude", requires: "{type: user|assistant|system…, uuid or sessionId}", accepts: (records) => looksLikeClaude(records) && !looksLikeGeminiLines(records) },
-  { format: "copilot", requires: "{type: \"family.event\", id, parentId, data}", accepts: looksLikeCopilot },
+  { format: "copilot", requires: '{type: "family.event", id, parentId, data}', accepts: looksLikeCopilot },
   { format: "gemini", requires: "a first line {sessionId, projectHash} then {id, type} messages", accepts: looksLikeGeminiLines },
 ];
 

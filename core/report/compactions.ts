@@ -59,11 +59,20 @@ export function compactionsHtml(rows: readonly ReportCompaction[], e: (text: str
     ? `<p class="dim" id="recorded-compactions">No compaction is recorded on this branch.</p>`
     : `<p class="dim">${e(COMPACTION_NOTE)}</p>
 <table id="recorded-compactions"><tr>${COMPACTION_HEADERS.map((h) => `<th>${e(h)}</th>`).join("")}</tr>
-${rows.map((row) => `<tr data-compaction-index="${row.index}">${compactionCells(row).map((cell) => `<td>${e(cell)}</td>`).join("")}</tr>`).join("\n")}
+${rows
+  .map(
+    (row) =>
+      `<tr data-compaction-index="${row.index}">${compactionCells(row)
+        .map((cell) => `<td>${e(cell)}</td>`)
+        .join("")}</tr>`,
+  )
+  .join("\n")}
 </table>
 ${rows
   .map(
-    (row) => `<details><summary>#${row.index}: what was dropped (${row.dropped.facts.length} facts, ${row.dropped.humanMessages.length} user messages, ${row.dropped.toolOutputs.length} tool outputs)</summary>
+    (
+      row,
+    ) => `<details><summary>#${row.index}: what was dropped (${row.dropped.facts.length} facts, ${row.dropped.humanMessages.length} user messages, ${row.dropped.toolOutputs.length} tool outputs)</summary>
 <ul>${row.dropped.facts.map((f) => `<li><strong>${e(f.probe)}</strong>: ${e(f.fact)}</li>`).join("")}</ul>
 ${row.dropped.humanMessages.length ? `<p>User messages ${row.dropped.humanMessages.map((m) => `<span class="mono">${e(m.messageId)}</span> (line ${m.line ?? "?"}, ${m.fate})`).join(", ")}</p>` : ""}
 ${row.dropped.toolOutputs.length ? `<table><tr><th>message</th><th>tool</th><th>fate</th><th>recovery id</th><th>bytes</th><th>sha256</th></tr>${row.dropped.toolOutputs.map((o) => `<tr><td class="mono">${e(o.messageId)}</td><td>${e(o.toolName ?? "")}</td><td>${o.fate}</td><td class="mono">${e(o.recoveryId)}</td><td>${o.bytes}</td><td class="mono">${e(o.sha256)}</td></tr>`).join("")}</table>` : ""}

@@ -23,7 +23,9 @@ export function renderMarkdown(report: ReportData): string {
   const lines: string[] = [];
   lines.push(`## Compaction audit: ${mdLiteral(source.name)}`);
   lines.push("");
-  lines.push(`${source.format}${source.formatVersion ? ` ${source.formatVersion}` : ""} · ${source.branchMessages} messages on the branch · ${source.toolCalls} tool calls · sha256 \`${source.sha256.slice(0, 16)}…\``);
+  lines.push(
+    `${source.format}${source.formatVersion ? ` ${source.formatVersion}` : ""} · ${source.branchMessages} messages on the branch · ${source.toolCalls} tool calls · sha256 \`${source.sha256.slice(0, 16)}…\``,
+  );
   if (report.redaction) lines.push(`\n> Redacted before sharing: ${report.redaction.masked} value(s) masked (${report.redaction.kinds.join(", ")}).`);
   lines.push("");
   lines.push(...recordedCompactions(report));
@@ -31,7 +33,9 @@ export function renderMarkdown(report: ReportData): string {
   lines.push("|---|---|---|---|");
   for (const s of report.strategies) {
     const pct = s.stats.originalChars ? ((s.stats.activeChars / s.stats.originalChars) * 100).toFixed(1) : "0";
-    lines.push(`| ${mdEscape(s.name)} | ${s.stats.activeChars.toLocaleString("en-US")} / ${s.stats.originalChars.toLocaleString("en-US")} (${pct}%) | ${s.stats.payloads} | ${s.stats.proseVerbatim}/${s.stats.proseSegments} |`);
+    lines.push(
+      `| ${mdEscape(s.name)} | ${s.stats.activeChars.toLocaleString("en-US")} / ${s.stats.originalChars.toLocaleString("en-US")} (${pct}%) | ${s.stats.payloads} | ${s.stats.proseVerbatim}/${s.stats.proseSegments} |`,
+    );
   }
   const ids = report.checkride[0]?.probes.map((p) => p.id) ?? [];
   lines.push("");
@@ -39,7 +43,8 @@ export function renderMarkdown(report: ReportData): string {
   lines.push("");
   lines.push(`| strategy | ${ids.join(" | ")} | score |`);
   lines.push(`|---|${ids.map(() => "---").join("|")}|---|`);
-  for (const r of report.checkride) lines.push(`| ${mdEscape(r.strategy)} | ${r.probes.map((p) => CELL[p.status]).join(" | ")} | ${r.needsModel ? "needs a model" : `${r.passed}/${r.asked}`} |`);
+  for (const r of report.checkride)
+    lines.push(`| ${mdEscape(r.strategy)} | ${r.probes.map((p) => CELL[p.status]).join(" | ")} | ${r.needsModel ? "needs a model" : `${r.passed}/${r.asked}`} |`);
   lines.push("");
   if (report.keyEdits) {
     lines.push("**Answer key edited by the user** (scores above use the edited key):");

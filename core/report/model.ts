@@ -36,7 +36,17 @@ export interface ReportStrategy {
 }
 
 export interface ReportData {
-  source: { name: string; bytes: number; sha256: string; format: string; formatVersion: string | null; leafId: string | null; branchMessages: number; toolCalls: number; warnings: number };
+  source: {
+    name: string;
+    bytes: number;
+    sha256: string;
+    format: string;
+    formatVersion: string | null;
+    leafId: string | null;
+    branchMessages: number;
+    toolCalls: number;
+    warnings: number;
+  };
   strategies: ReportStrategy[];
   checkride: CheckrideResult[];
   /** The user's edits of the answer key, when any: the report marks them "edited by the user". */

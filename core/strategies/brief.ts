@@ -59,10 +59,19 @@ export async function brief(branch: readonly Message[], options: BriefOptions, c
     .map((args) => `- ${oneLine(args.replace(/^\{"command":"|"\}$/g, ""), 200)}`);
   if (commits.length) sections.push(`## Commits\n${commits.slice(-10).join("\n")}`);
   const outstanding: string[] = [];
-  if (facts.lastRun) outstanding.push(`- last run: \`${oneLine(facts.lastRun.command, 200)}\` ${facts.lastRun.passed === undefined ? "(outcome not recorded)" : facts.lastRun.passed ? "passed" : "failed"}`);
+  if (facts.lastRun)
+    outstanding.push(
+      `- last run: \`${oneLine(facts.lastRun.command, 200)}\` ${facts.lastRun.passed === undefined ? "(outcome not recorded)" : facts.lastRun.passed ? "passed" : "failed"}`,
+    );
   if (facts.unresolvedError) outstanding.push(`- unresolved error: ${oneLine(facts.unresolvedError.text, 300)}`);
   if (outstanding.length) sections.push(`## Outstanding context\n${outstanding.join("\n")}`);
-  if (facts.rules.length) sections.push(`## User preferences\n${facts.rules.slice(-10).map((r) => `- ${r.text}`).join("\n")}`);
+  if (facts.rules.length)
+    sections.push(
+      `## User preferences\n${facts.rules
+        .slice(-10)
+        .map((r) => `- ${r.text}`)
+        .join("\n")}`,
+    );
 
   const calls = toolCallsById(history);
   const userLines: { index: number; line: string }[] = [];
@@ -72,7 +81,8 @@ export async function brief(branch: readonly Message[], options: BriefOptions, c
     else if (message.role === "assistant") {
       const text = textOf(message);
       if (text.trim()) otherLines.push({ index, line: `[assistant] ${headAndTail(text, 80, 120)}` });
-      for (const block of message.blocks) if (block.type === "toolCall") otherLines.push({ index, line: `[tool] ${block.name} ${oneLine(JSON.stringify(block.arguments) ?? "", 140)}` });
+      for (const block of message.blocks)
+        if (block.type === "toolCall") otherLines.push({ index, line: `[tool] ${block.name} ${oneLine(JSON.stringify(block.arguments) ?? "", 140)}` });
     } else if (message.role === "toolResult" || message.role === "bash") {
       const outcome = toolOutcome(message, calls);
       if (outcome.isError) otherLines.push({ index, line: `[result] ${outcome.toolName ?? "tool"} failed${outcome.exitCode !== undefined ? ` (exit ${outcome.exitCode})` : ""}` });

@@ -44,8 +44,20 @@ function staplesText(facts: Facts): string {
     "[Staples: built by code from the session record, not by a model.]",
     part("modified-files", facts.modifiedFiles.join("\n")),
     part("read-files", facts.readFiles.slice(0, 40).join("\n")),
-    part("anchors", facts.anchors.slice(0, 12).map((a) => a.value).join("\n")),
-    part("user-constraints", facts.rules.slice(-12).map((r) => `- ${r.text}`).join("\n")),
+    part(
+      "anchors",
+      facts.anchors
+        .slice(0, 12)
+        .map((a) => a.value)
+        .join("\n"),
+    ),
+    part(
+      "user-constraints",
+      facts.rules
+        .slice(-12)
+        .map((r) => `- ${r.text}`)
+        .join("\n"),
+    ),
     part("last-run", lastRun),
     part("unresolved-error", facts.unresolvedError?.text),
     part("latest-user-request", facts.latestRequest?.text),
@@ -69,7 +81,11 @@ export async function handoff(branch: readonly Message[], options: HandoffOption
 
   // The tail the next agent continues from: everything after the latest real user message.
   let lastUser = -1;
-  for (let i = branch.length - 1; i >= 0; i--) if (isRealUserMessage(branch[i]!)) { lastUser = i; break; }
+  for (let i = branch.length - 1; i >= 0; i--)
+    if (isRealUserMessage(branch[i]!)) {
+      lastUser = i;
+      break;
+    }
   const tail = branch.slice(lastUser + 1);
 
   // Newest real user messages, verbatim, newest first until the budget is spent (the latest always).

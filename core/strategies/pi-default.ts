@@ -180,10 +180,19 @@ export async function piDefault(branch: readonly Message[], options: { keepRecen
   const recordedMessages = context.recorded?.messages ?? branch;
   if (entries.length === 0 || entries[entries.length - 1]!.type === "compaction") {
     // Pi does not compact right after a compaction: the context stays as it is.
-    return { active: [...recordedMessages], archive: [], stats: computeStats(branch, recordedMessages, 0, 0), details: { cut: null, note: "nothing to compact (the branch ends in a compaction)" } };
+    return {
+      active: [...recordedMessages],
+      archive: [],
+      stats: computeStats(branch, recordedMessages, 0, 0),
+      details: { cut: null, note: "nothing to compact (the branch ends in a compaction)" },
+    };
   }
   let previousIndex = -1;
-  for (let i = entries.length - 1; i >= 0; i--) if (entries[i]!.type === "compaction") { previousIndex = i; break; }
+  for (let i = entries.length - 1; i >= 0; i--)
+    if (entries[i]!.type === "compaction") {
+      previousIndex = i;
+      break;
+    }
   const previous = previousIndex >= 0 ? entries[previousIndex] : undefined;
   let boundaryStart = 0;
   if (previous) {
@@ -219,7 +228,12 @@ export async function piDefault(branch: readonly Message[], options: { keepRecen
     }
   }
   const summaryText = summaryBody + (sections.length ? `\n\n${sections.join("\n\n")}` : "");
-  const summary: Message = { id: "pi-default:summary", role: "summary", meta: { strategy: "pi-default", tokensBefore, firstKeptEntryId: firstKept.id }, blocks: [{ type: "text", text: summaryText }] };
+  const summary: Message = {
+    id: "pi-default:summary",
+    role: "summary",
+    meta: { strategy: "pi-default", tokensBefore, firstKeptEntryId: firstKept.id },
+    blocks: [{ type: "text", text: summaryText }],
+  };
 
   // What the model sees next: the summary, then every entry from the cut on, as buildSessionContext would.
   const kept: Message[] = [];

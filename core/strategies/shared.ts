@@ -10,7 +10,6 @@ export function estimateTokens(text: string): number {
   return Math.ceil(text.length / 4);
 }
 
-
 export function words(text: string): string[] {
   return text.split(/\s+/).filter(Boolean);
 }

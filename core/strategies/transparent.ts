@@ -229,7 +229,7 @@ async function hashPayloads(pending: PendingPayload[]): Promise<{ archive: Archi
  * numbers) the output mentions.
  */
 function describeResult(outcome: ReturnType<typeof toolOutcome>, isBash: boolean, bytes: number, output: string): string {
-  const name = isBash ? "bash" : outcome.toolName ?? "tool";
+  const name = isBash ? "bash" : (outcome.toolName ?? "tool");
   const head = isBash ? `bash output${outcome.command ? ` of \`${truncate(outcome.command, 60)}\`` : ""}` : `${name} result${outcome.callId ? ` (${outcome.callId})` : ""}`;
   const parts: string[] = [];
   if (outcome.isError !== undefined) parts.push(outcome.isError ? "error" : "ok");

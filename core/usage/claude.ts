@@ -44,7 +44,8 @@ export function claudeUsage(path: readonly Entry[]): UsageSeries {
       series.turns.push(turn);
     }
   }
-  if (repeated > 0) series.notes.push(`${plural(repeated, "streamed line repeats", "streamed lines repeat")} the usage of a message already counted (same message.id): counted once`);
+  if (repeated > 0)
+    series.notes.push(`${plural(repeated, "streamed line repeats", "streamed lines repeat")} the usage of a message already counted (same message.id): counted once`);
   if (zeroed > 0)
     series.notes.push(
       `${plural(zeroed, "assistant message records", "assistant messages record")} all-zero usage (Claude Code zeroes usage on messages preserved across a resume; synthetic and aborted messages have none): left out`,

@@ -170,8 +170,24 @@ export function App() {
       ) : view ? (
         <main className="panes">
           {/* A new session or branch starts at the top: the panes are new. */}
-          <PaneView key={`o-${sessionSerial}-${view.leafId}-${view.audit?.index ?? "s"}`} pane="original" view={view} title={view.audit ? `Before compaction #${view.audit.index}` : "Original branch"} onRegister={onRegister} onLead={onLead} onFirstRow={onFirstRow} />
-          <PaneView key={`a-${sessionSerial}-${view.leafId}-${view.audit?.index ?? "s"}`} pane="active" view={view} title={view.audit ? `After compaction #${view.audit.index}` : `Active context (${view.strategy})`} onRegister={onRegister} onLead={onLead} onFirstRow={onFirstRow} />
+          <PaneView
+            key={`o-${sessionSerial}-${view.leafId}-${view.audit?.index ?? "s"}`}
+            pane="original"
+            view={view}
+            title={view.audit ? `Before compaction #${view.audit.index}` : "Original branch"}
+            onRegister={onRegister}
+            onLead={onLead}
+            onFirstRow={onFirstRow}
+          />
+          <PaneView
+            key={`a-${sessionSerial}-${view.leafId}-${view.audit?.index ?? "s"}`}
+            pane="active"
+            view={view}
+            title={view.audit ? `After compaction #${view.audit.index}` : `Active context (${view.strategy})`}
+            onRegister={onRegister}
+            onLead={onLead}
+            onFirstRow={onFirstRow}
+          />
         </main>
       ) : loading ? (
         <div className="empty-state" aria-busy="true">

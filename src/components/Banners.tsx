@@ -6,7 +6,12 @@ export function LoadProgress() {
   const loading = useApp((s) => s.loading);
   const busy = useApp((s) => s.busy);
   if (!loading && !busy) return null;
-  if (!loading) return <div className="banner info" role="status">{busy}</div>;
+  if (!loading)
+    return (
+      <div className="banner info" role="status">
+        {busy}
+      </div>
+    );
   const progress = loading.progress;
   const stage = progress?.stage ?? "reading";
   // Reading a local file is one call (nothing to count until it returns); parsing counts bytes.
@@ -16,7 +21,11 @@ export function LoadProgress() {
     <div className="banner info" role="status" data-testid="load-progress">
       <span>
         Loading <strong>{loading.name}</strong>: {stage}
-        {counted ? ` ${formatBytes(progress.loaded)} of ${formatBytes(progress.total)}` : progress && progress.total > 0 && stage === "reading" ? ` ${formatBytes(progress.total)}…` : "…"}
+        {counted
+          ? ` ${formatBytes(progress.loaded)} of ${formatBytes(progress.total)}`
+          : progress && progress.total > 0 && stage === "reading"
+            ? ` ${formatBytes(progress.total)}…`
+            : "…"}
       </span>
       <progress max={1} value={fraction} />
       <button type="button" className="small" onClick={cancelLoad}>

@@ -56,7 +56,10 @@ function EndpointSettings() {
         <span>API key (optional, kept in memory only)</span>
         <input type="password" autoComplete="off" value={settings.apiKey} onChange={(e) => setCheckrideSettings({ apiKey: e.target.value })} />
       </label>
-      <label className="filter" title="pi-default and handoff leave their summary slot empty without a model; with this on, the model writes it (handoff also quizzes it, regenerates once and splices missed facts).">
+      <label
+        className="filter"
+        title="pi-default and handoff leave their summary slot empty without a model; with this on, the model writes it (handoff also quizzes it, regenerates once and splices missed facts)."
+      >
         <input
           type="checkbox"
           checked={settings.summaries}
@@ -106,15 +109,37 @@ function Rounds() {
       <div className="checkride-controls">
         <label className="field">
           <span>Rounds</span>
-          <input type="number" min={1} max={20} value={rounds.count} onChange={(e) => setRounds({ count: Math.max(1, Math.min(20, Number(e.target.value) || 1)) })} aria-label="Number of rounds" style={{ width: 70 }} />
+          <input
+            type="number"
+            min={1}
+            max={20}
+            value={rounds.count}
+            onChange={(e) => setRounds({ count: Math.max(1, Math.min(20, Number(e.target.value) || 1)) })}
+            aria-label="Number of rounds"
+            style={{ width: 70 }}
+          />
         </label>
         <label className="field plant-field">
           <span>Plant a fact or rule (optional)</span>
-          <input type="text" placeholder="The staging database listens on port 6543." value={rounds.plantText} onChange={(e) => setRounds({ plantText: e.target.value })} aria-label="Planted fact" />
+          <input
+            type="text"
+            placeholder="The staging database listens on port 6543."
+            value={rounds.plantText}
+            onChange={(e) => setRounds({ plantText: e.target.value })}
+            aria-label="Planted fact"
+          />
         </label>
         <label className="field">
           <span>before message #</span>
-          <input type="number" min={0} max={messages} value={rounds.plantAt} onChange={(e) => setRounds({ plantAt: Math.max(0, Number(e.target.value) || 0) })} aria-label="Plant before message number" style={{ width: 90 }} />
+          <input
+            type="number"
+            min={0}
+            max={messages}
+            value={rounds.plantAt}
+            onChange={(e) => setRounds({ plantAt: Math.max(0, Number(e.target.value) || 0) })}
+            aria-label="Plant before message number"
+            style={{ width: 90 }}
+          />
         </label>
         <button type="button" disabled={rounds.running} onClick={() => void runRoundsNow()}>
           {rounds.running ? "Running rounds…" : "Run rounds"}
@@ -148,7 +173,11 @@ function Rounds() {
                 {strategy.rounds.map((r) => (
                   <td key={r.round} className={r.planted ? `cell-${r.planted === "pass" ? "pass" : "fail"}` : undefined}>
                     <span className="round-bar" style={{ width: `${r.asked ? (r.passed / r.asked) * 60 : 0}px` }} /> {r.passed}/{r.asked}
-                    {r.planted ? <div className="small-text" data-planted={r.planted}>{PLANTED_LABEL[r.planted]}</div> : null}
+                    {r.planted ? (
+                      <div className="small-text" data-planted={r.planted}>
+                        {PLANTED_LABEL[r.planted]}
+                      </div>
+                    ) : null}
                   </td>
                 ))}
               </tr>
@@ -167,7 +196,8 @@ export function CheckridePanel() {
   if (!checkride.open) return null;
   const { settings } = checkride;
   const chosen = chosenStrategyNames({ checkride, strategies });
-  const endpointReady = settings.reader === "literal" || (settings.endpointUrl !== "" && settings.model !== "" && allowedEndpointOrigins().includes(originOf(settings.endpointUrl) ?? ""));
+  const endpointReady =
+    settings.reader === "literal" || (settings.endpointUrl !== "" && settings.model !== "" && allowedEndpointOrigins().includes(originOf(settings.endpointUrl) ?? ""));
   return (
     <section className="checkride" data-testid="checkride-panel" aria-label="Checkride">
       <header className="detail-head">

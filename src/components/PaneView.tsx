@@ -69,7 +69,7 @@ export function positionOf(visible: Int32Array | null, row: number): number {
 /** The row of `pane` that is selected, or that the selection in the other pane aligns with; -1 for none. */
 function selectedRowIn(selected: Selection | null, pane: Pane, view: ViewSummary): number {
   if (!selected) return -1;
-  return selected.pane === pane ? selected.index : view[selected.pane].aligned[selected.index] ?? -1;
+  return selected.pane === pane ? selected.index : (view[selected.pane].aligned[selected.index] ?? -1);
 }
 
 /** Whether row `index` of `pane` is a find match ("match"), the one the find bar is on ("current"), or neither. */
@@ -105,7 +105,17 @@ function rowHeight(position: number, props: RowProps): number {
   return base + extraHeight(props.cache.peek(index), props.pane, props.boxes, props.view);
 }
 
-function MessageRow({ index: position, style, ariaAttributes, pane, view, visible, onJump, cache, compact }: { index: number; style: CSSProperties; ariaAttributes: Record<string, unknown> } & RowProps): ReactElement {
+function MessageRow({
+  index: position,
+  style,
+  ariaAttributes,
+  pane,
+  view,
+  visible,
+  onJump,
+  cache,
+  compact,
+}: { index: number; style: CSSProperties; ariaAttributes: Record<string, unknown> } & RowProps): ReactElement {
   const index = realIndex(visible, position);
   const cached = useSyncExternalStore(cache.subscribe, () => cache.peek(index));
   // A row scrolled into view mounts as an empty box (null) and gets its content in a deferred,
@@ -138,17 +148,19 @@ function MessageRow({ index: position, style, ariaAttributes, pane, view, visibl
       {compact ? (
         <CompactRowContent row={row} />
       ) : (
-      <div className="row-inner">
-        <RowHeader row={row} pane={pane} onJump={onJump} />
-        {row.blocks.map((block, i) => (
-          <div key={i}>
-            <RowBlock block={block} rowKey={`${pane}:${index}`} blockIndex={i} onJump={onJump} />
-            {block.recoveryId ? <RecoveredBox recoveryId={block.recoveryId} /> : null}
-            {block.type !== "omitted" ? <ExpandedBlock pane={pane} index={index} blockIndex={i} expandKey={`${pane}:${index}:${i}`} height={expandedBoxHeight(view, pane, index, i)} /> : null}
-          </div>
-        ))}
-        {row.hiddenBlocks > 0 ? <div className="more-blocks">… +{row.hiddenBlocks} more blocks (select the row to see all)</div> : null}
-      </div>
+        <div className="row-inner">
+          <RowHeader row={row} pane={pane} onJump={onJump} />
+          {row.blocks.map((block, i) => (
+            <div key={i}>
+              <RowBlock block={block} rowKey={`${pane}:${index}`} blockIndex={i} onJump={onJump} />
+              {block.recoveryId ? <RecoveredBox recoveryId={block.recoveryId} /> : null}
+              {block.type !== "omitted" ? (
+                <ExpandedBlock pane={pane} index={index} blockIndex={i} expandKey={`${pane}:${index}:${i}`} height={expandedBoxHeight(view, pane, index, i)} />
+              ) : null}
+            </div>
+          ))}
+          {row.hiddenBlocks > 0 ? <div className="more-blocks">… +{row.hiddenBlocks} more blocks (select the row to see all)</div> : null}
+        </div>
       )}
     </div>
   );
@@ -177,7 +189,11 @@ function RowHeader({ row, pane, onJump }: { row: RowProjection; pane: Pane; onJu
           ) : null}
         </span>
       ) : null}
-      {pane === "active" && row.differs ? <span className="badge badge-warn" title="Text differs from the source: select the row to see the diff">changed</span> : null}
+      {pane === "active" && row.differs ? (
+        <span className="badge badge-warn" title="Text differs from the source: select the row to see the diff">
+          changed
+        </span>
+      ) : null}
       {row.tokens !== undefined ? (
         <span className="row-tokens dim" data-testid="row-tokens" title="Tokens of this message as the model reads it (o200k; Claude's own tokenizer differs by a few percent)">
           {formatCount(row.tokens)} tok

@@ -68,11 +68,7 @@ export function PresenterBar() {
           <strong>{view.stats.payloads.toLocaleString("en-US")}</strong> payloads moved out, all recoverable
         </span>
         <span data-testid="presenter-score">
-          checkride{" "}
-          <strong>
-            {score ? `${score.passed}/${score.asked}` : running ? "…" : "–"}
-          </strong>{" "}
-          facts present in context
+          checkride <strong>{score ? `${score.passed}/${score.asked}` : running ? "…" : "–"}</strong> facts present in context
         </span>
       </div>
       <div className="presenter-keys">
@@ -101,7 +97,11 @@ function CaptureAndExit({ capture, message }: { capture: () => Promise<void>; me
       <button type="button" onClick={() => setPresenting(false)}>
         Exit (Esc)
       </button>
-      {message ? <span className="small-text" role="status">{message}</span> : null}
+      {message ? (
+        <span className="small-text" role="status">
+          {message}
+        </span>
+      ) : null}
     </>
   );
 }

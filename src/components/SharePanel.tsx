@@ -29,7 +29,8 @@ export function SharePanel() {
       {findings.length > 0 ? (
         <>
           <p>
-            {findings.length} possible secret{findings.length === 1 ? "" : "s"} found; <strong>{maskedCount} will be masked</strong> in the report, the scorecard and the export (the same placeholder everywhere). Untick one to keep it.
+            {findings.length} possible secret{findings.length === 1 ? "" : "s"} found; <strong>{maskedCount} will be masked</strong> in the report, the scorecard and the export
+            (the same placeholder everywhere). Untick one to keep it.
           </p>
           <table className="probes findings">
             <thead>
@@ -63,7 +64,13 @@ export function SharePanel() {
         </>
       ) : null}
       <div className="checkride-controls">
-        <button type="button" className="primary" disabled={share.scanning || share.busy !== null} onClick={() => void downloadReport("html").then(download)} data-testid="download-report">
+        <button
+          type="button"
+          className="primary"
+          disabled={share.scanning || share.busy !== null}
+          onClick={() => void downloadReport("html").then(download)}
+          data-testid="download-report"
+        >
           Download the audit report (HTML)
         </button>
         <button type="button" disabled={share.scanning || share.busy !== null} onClick={() => void downloadReport("md").then(download)}>
@@ -74,7 +81,10 @@ export function SharePanel() {
         </button>
         {share.busy ? <span aria-live="polite">{share.busy}</span> : null}
       </div>
-      <p className="dim small-text">The report is one file that opens offline in any browser and requests nothing. It includes the stats, the checkride of every strategy you chose in the checkride panel, the list of what was moved out, and the messages side by side.</p>
+      <p className="dim small-text">
+        The report is one file that opens offline in any browser and requests nothing. It includes the stats, the checkride of every strategy you chose in the checkride panel, the
+        list of what was moved out, and the messages side by side.
+      </p>
     </section>
   );
 }

@@ -18,7 +18,12 @@ export function StatsBar() {
     if (viewId !== null) void countViewTokens(viewId);
   }, [viewId]);
   if (!view || !session) return null;
-  if (view.pending) return <div className="stats" aria-busy="true">Compacting… the statistics appear when the active context is ready.</div>;
+  if (view.pending)
+    return (
+      <div className="stats" aria-busy="true">
+        Compacting… the statistics appear when the active context is ready.
+      </div>
+    );
   const { stats } = view;
   const figures = figuresFor(view, tokens);
   const ratio = figures.original > 0 ? figures.active / figures.original : 0;
@@ -34,7 +39,8 @@ export function StatsBar() {
           <dd title={`${formatCount(stats.originalChars)} characters`}>
             <TokenCount tokens={figures.original} estimated={figures.estimated.original} testId="stats-original-tokens" />
             <span className="dim chars-figure">
-              {" "}· <span data-testid="stats-original-chars">{formatCount(stats.originalChars)}</span> chars
+              {" "}
+              · <span data-testid="stats-original-chars">{formatCount(stats.originalChars)}</span> chars
             </span>
           </dd>
         </div>
@@ -42,11 +48,18 @@ export function StatsBar() {
           <dt>{names.active}</dt>
           <dd title={`${formatCount(stats.activeChars)} characters`}>
             <TokenCount tokens={figures.active} estimated={figures.estimated.active} testId="stats-active-tokens" />{" "}
-            <span title={ratio > 1 ? "Larger than the original: what replaced the moved-out content (markers, a brief, a summary slot) costs more tokens than that content did." : "Share of the original branch's tokens."}>
+            <span
+              title={
+                ratio > 1
+                  ? "Larger than the original: what replaced the moved-out content (markers, a brief, a summary slot) costs more tokens than that content did."
+                  : "Share of the original branch's tokens."
+              }
+            >
               ({(ratio * 100).toFixed(1)}%{ratio > 1 ? ": what replaced the moved-out content is larger" : ""})
             </span>
             <span className="dim chars-figure">
-              {" "}· <span data-testid="stats-active-chars">{formatCount(stats.activeChars)}</span> chars
+              {" "}
+              · <span data-testid="stats-active-chars">{formatCount(stats.activeChars)}</span> chars
             </span>
           </dd>
         </div>
@@ -59,22 +72,22 @@ export function StatsBar() {
           </div>
         ) : (
           <>
-        <div>
-          <dt>Moved out</dt>
-          <dd>
-            <span data-testid="stats-payloads">{formatCount(stats.payloads)}</span> payloads{stats.capped > 0 ? ` (${stats.capped} prose blocks capped)` : ""}
-          </dd>
-        </div>
-        <div>
-          <dt>Prose verbatim</dt>
-          <dd>
-            {formatCount(stats.proseVerbatim)} / {formatCount(stats.proseSegments)} segments
-          </dd>
-        </div>
-        <div>
-          <dt>Metadata kept</dt>
-          <dd>{formatCount(stats.metadataFields)} fields</dd>
-        </div>
+            <div>
+              <dt>Moved out</dt>
+              <dd>
+                <span data-testid="stats-payloads">{formatCount(stats.payloads)}</span> payloads{stats.capped > 0 ? ` (${stats.capped} prose blocks capped)` : ""}
+              </dd>
+            </div>
+            <div>
+              <dt>Prose verbatim</dt>
+              <dd>
+                {formatCount(stats.proseVerbatim)} / {formatCount(stats.proseSegments)} segments
+              </dd>
+            </div>
+            <div>
+              <dt>Metadata kept</dt>
+              <dd>{formatCount(stats.metadataFields)} fields</dd>
+            </div>
           </>
         )}
       </dl>
@@ -85,14 +98,20 @@ export function StatsBar() {
         </div>
         <div className="stats-session">
           <dt>Session</dt>
-          <dd title={`read and decoded in ${formatSeconds(session.timings.readMs)}, session built in ${formatSeconds(session.timings.parseMs)}${view.pending ? "" : `, compacted in ${formatSeconds(view.compactMs)}`} (measured in the worker on this machine)`}>
+          <dd
+            title={`read and decoded in ${formatSeconds(session.timings.readMs)}, session built in ${formatSeconds(session.timings.parseMs)}${view.pending ? "" : `, compacted in ${formatSeconds(view.compactMs)}`} (measured in the worker on this machine)`}
+          >
             {session.format}
             {session.formatVersion ? ` ${session.formatVersion}` : ""} · {formatCount(session.toolCalls)} tool calls
             {view.round > 0 ? ` · round ${view.round + 1}` : ""}
           </dd>
         </div>
         <div className="stats-timings-block">
-            <dd className="dim stats-timings" data-testid="stats-timings" title="Measured in the worker on this machine, for this file: reading it and decoding it into JSON records, building the session from those records, and the compaction.">
+          <dd
+            className="dim stats-timings"
+            data-testid="stats-timings"
+            title="Measured in the worker on this machine, for this file: reading it and decoding it into JSON records, building the session from those records, and the compaction."
+          >
             read {formatSeconds(session.timings.readMs)} · built {formatSeconds(session.timings.parseMs)}
             {view.pending ? "" : ` · compacted ${formatSeconds(view.compactMs)}`}
           </dd>

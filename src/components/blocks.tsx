@@ -56,13 +56,7 @@ export function RowBlock({ block, rowKey, blockIndex, onJump }: { block: RowBloc
 function MoreButton({ expandKey, label = "more" }: { expandKey: string; label?: string }) {
   const expanded = useApp((state) => state.expandedThinking[expandKey] === true);
   return (
-    <button
-      type="button"
-      className="link-button more-button"
-      data-testid="expand-block"
-      aria-expanded={expanded}
-      onClick={(e) => (e.stopPropagation(), toggleThinking(expandKey))}
-    >
+    <button type="button" className="link-button more-button" data-testid="expand-block" aria-expanded={expanded} onClick={(e) => (e.stopPropagation(), toggleThinking(expandKey))}>
       {expanded ? "Show less" : `… ${label}`}
     </button>
   );
@@ -172,14 +166,32 @@ export function OmissionMarker({ block, style }: { block: RowBlockView; style?: 
 
 /** The recovered payload under a marker: verified against its hash, or a red mismatch. */
 export function RecoveredPayload({ recoveryId, state, height }: { recoveryId: string; state: RecoveryState; height?: number }) {
-  if (state.status === "loading") return <div className="recovered pending" style={{ height }}>Recovering and checking the hash…</div>;
-  if (state.status === "error") return <div className="recovered mismatch" style={{ height }} role="alert">Could not recover {recoveryId}: {state.message}</div>;
+  if (state.status === "loading")
+    return (
+      <div className="recovered pending" style={{ height }}>
+        Recovering and checking the hash…
+      </div>
+    );
+  if (state.status === "error")
+    return (
+      <div className="recovered mismatch" style={{ height }} role="alert">
+        Could not recover {recoveryId}: {state.message}
+      </div>
+    );
   const { result } = state;
   return (
-    <div className={`recovered ${result.verified ? "verified" : "mismatch"}`} style={{ height }} data-testid="recovered-payload" data-verified={String(result.verified)} data-recovery-id={recoveryId}>
+    <div
+      className={`recovered ${result.verified ? "verified" : "mismatch"}`}
+      style={{ height }}
+      data-testid="recovered-payload"
+      data-verified={String(result.verified)}
+      data-recovery-id={recoveryId}
+    >
       <div className="recovered-head">
         {result.verified ? (
-          <span className="badge badge-ok" title={`sha256 ${result.found}`}>✓ verified · sha256 {result.found.slice(0, 12)}… · {formatBytes(result.bytes)}</span>
+          <span className="badge badge-ok" title={`sha256 ${result.found}`}>
+            ✓ verified · sha256 {result.found.slice(0, 12)}… · {formatBytes(result.bytes)}
+          </span>
         ) : (
           <span className="badge badge-bad" role="alert">
             ✗ hash mismatch: expected {result.expected.slice(0, 16)}…, found {result.found.slice(0, 16)}…

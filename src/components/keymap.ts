@@ -24,7 +24,13 @@ export const KEY_BINDINGS: readonly KeyBinding[] = [
   { keys: ["/"], label: "/", description: "find in session (Enter: next match, Shift+Enter: previous)" },
   { keys: ["Escape"], label: "Esc", description: "close this help, the selection or the find box" },
   { keys: ["?"], label: "?", description: "this help", run: () => toggleHelp() },
-  { keys: ["ArrowRight", "ArrowLeft"], label: "→ / ←", description: "next / previous step of the compactions' story (omission markers when the file records none)", presenter: true, run: (key) => stepStory(key === "ArrowRight" ? 1 : -1) },
+  {
+    keys: ["ArrowRight", "ArrowLeft"],
+    label: "→ / ←",
+    description: "next / previous step of the compactions' story (omission markers when the file records none)",
+    presenter: true,
+    run: (key) => stepStory(key === "ArrowRight" ? 1 : -1),
+  },
   { keys: ["ArrowDown"], label: "↓", description: "the next compaction round (and its score)", presenter: true, run: () => void recompact({ fromPrevious: true }) },
 ];
 

@@ -69,10 +69,11 @@ export async function jumpToSource(source: FactSource, focused: { strategy: stri
   if (active < 0) {
     const aligned = view.original.aligned;
     let before = -1;
-    for (let i = where.original - 1; i >= 0; i--) if ((aligned[i] ?? -1) >= 0) {
-      before = aligned[i]!;
-      break;
-    }
+    for (let i = where.original - 1; i >= 0; i--)
+      if ((aligned[i] ?? -1) >= 0) {
+        before = aligned[i]!;
+        break;
+      }
     active = Math.min(before + 1, Math.max(0, view.active.count - 1));
   }
   await select({ pane: "original", index: where.original });

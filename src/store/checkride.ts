@@ -3,7 +3,20 @@ import type { CheckrideResult } from "../../core/checkride/run.ts";
 import { EngineError } from "../worker/client.ts";
 import type { ViewSummary } from "../worker/protocol.ts";
 import { editsParam } from "./deep-links.ts";
-import { chosenStrategies, client, endpointSettings, get, messageOf, ready, set, summaryEndpoint, viewId, type AppState, type CheckrideSettings, type CheckrideState } from "./state.ts";
+import {
+  chosenStrategies,
+  client,
+  endpointSettings,
+  get,
+  messageOf,
+  ready,
+  set,
+  summaryEndpoint,
+  viewId,
+  type AppState,
+  type CheckrideSettings,
+  type CheckrideState,
+} from "./state.ts";
 
 export function setCheckride(changes: Partial<CheckrideState>): void {
   set((state) => ({ checkride: { ...state.checkride, ...changes } }));
@@ -18,10 +31,25 @@ export function setRounds(changes: Partial<CheckrideState["rounds"]>): void {
 }
 
 /** What a checkride's results depend on: the view (branch, strategy, options, round), the reader, the strategies asked, the key's edits. */
-export function checkrideKey(state: Pick<AppState, "sessionSerial" | "checkride">, view: Pick<ViewSummary, "leafId" | "strategy" | "options" | "round">, strategies: string[]): string {
+export function checkrideKey(
+  state: Pick<AppState, "sessionSerial" | "checkride">,
+  view: Pick<ViewSummary, "leafId" | "strategy" | "options" | "round">,
+  strategies: string[],
+): string {
   const { settings, edits } = state.checkride;
   const reader = settings.reader === "endpoint" ? `endpoint:${settings.endpointUrl}:${settings.model}` : "literal";
-  return JSON.stringify([state.sessionSerial, view.leafId, view.strategy, view.options, view.round, reader, settings.summaries, settings.memory?.name ?? null, strategies, editsParam(edits)]);
+  return JSON.stringify([
+    state.sessionSerial,
+    view.leafId,
+    view.strategy,
+    view.options,
+    view.round,
+    reader,
+    settings.summaries,
+    settings.memory?.name ?? null,
+    strategies,
+    editsParam(edits),
+  ]);
 }
 
 /** The checkride part of a new view's state: its cached results, or a word on why the old ones went. */

@@ -5,7 +5,12 @@ import { get, set, type AppState, type DeepLink } from "./state.ts";
 export function parseDeepLink(hash: string): DeepLink {
   const params = new URLSearchParams(hash.replace(/^#/, ""));
   const link: DeepLink = {};
-  for (const [key, field] of [["f", "file"], ["m", "message"], ["s", "strategy"], ["l", "leaf"]] as const) {
+  for (const [key, field] of [
+    ["f", "file"],
+    ["m", "message"],
+    ["s", "strategy"],
+    ["l", "leaf"],
+  ] as const) {
     const value = params.get(key);
     if (value) link[field] = value;
   }
@@ -19,7 +24,8 @@ export function parseEdits(value: string | null): KeyEdits | undefined {
   if (!value) return undefined;
   try {
     const raw = JSON.parse(value) as { s?: unknown; a?: unknown };
-    const pairs = (list: unknown) => (Array.isArray(list) ? list.filter((p): p is [string, string] => Array.isArray(p) && typeof p[0] === "string" && typeof p[1] === "string") : []);
+    const pairs = (list: unknown) =>
+      Array.isArray(list) ? list.filter((p): p is [string, string] => Array.isArray(p) && typeof p[0] === "string" && typeof p[1] === "string") : [];
     const edits = { struck: pairs(raw.s).map(([probe, fact]) => ({ probe, fact })), added: pairs(raw.a).map(([probe, text]) => ({ probe, text })) };
     return edits.struck.length || edits.added.length ? edits : undefined;
   } catch {

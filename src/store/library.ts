@@ -249,7 +249,8 @@ export function openFromLibrary(path: string, compactionIndex?: number): void {
   set({ screen: "inspector", openedPath: path, pendingCompaction: compactionIndex === undefined ? null : { path, index: compactionIndex } });
   const readable = entry.files.filter((_, i) => entry.unit.files[i]?.role !== "sidecar");
   const name = entry.unit.path.slice(entry.unit.path.lastIndexOf("/") + 1);
-  const source = readable.length === 1 ? { kind: "file" as const, file: readable[0]!.file } : { kind: "files" as const, name, files: readable.map(({ path: p, file }) => ({ name: p, file })) };
+  const source =
+    readable.length === 1 ? { kind: "file" as const, file: readable[0]!.file } : { kind: "files" as const, name, files: readable.map(({ path: p, file }) => ({ name: p, file })) };
   // A compaction row opens on that compaction's audit; a session row on its last compaction's, as any dropped file does.
   void loadSource(source, { compaction: compactionIndex });
 }

@@ -19,7 +19,10 @@ export function connect(engine: EngineClient): void {
     // The views a load's preview would put back lived in the engine that is gone.
     set({ crashed: message, loading: null, busy: null, beforePreview: null });
   });
-  engine.request({ type: "strategies" }).promise.then((strategies) => set({ strategies }), () => undefined);
+  engine.request({ type: "strategies" }).promise.then(
+    (strategies) => set({ strategies }),
+    () => undefined,
+  );
 }
 
 function compactOptions(proseCap = get().proseCap): Record<string, unknown> {
@@ -96,14 +99,17 @@ export async function loadSource(source: LoadSource, intent: LoadIntent = {}): P
   restoreBeforePreview();
   const name = source.kind === "file" ? source.file.name : source.name;
   const link = get().pendingLink;
-  const pending = engine.request({ type: "load", source, params: { strategy: link?.strategy ?? get().strategy, options: compactOptions(), leafId: link?.leaf ?? null } }, (progress) => {
-    const loading = get().loading;
-    if (loading?.id !== pending.id) return;
-    const { preview, ...rest } = progress;
-    set({ loading: { ...loading, progress: rest } });
-    // The session is read: show its original branch while the compaction runs.
-    if (preview) showPreview(preview);
-  });
+  const pending = engine.request(
+    { type: "load", source, params: { strategy: link?.strategy ?? get().strategy, options: compactOptions(), leafId: link?.leaf ?? null } },
+    (progress) => {
+      const loading = get().loading;
+      if (loading?.id !== pending.id) return;
+      const { preview, ...rest } = progress;
+      set({ loading: { ...loading, progress: rest } });
+      // The session is read: show its original branch while the compaction runs.
+      if (preview) showPreview(preview);
+    },
+  );
   set({ loading: { id: pending.id, name, progress: null }, loadError: null });
   try {
     const { session, view: loaded } = await pending.promise;

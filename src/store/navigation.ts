@@ -103,7 +103,12 @@ export async function runSearch(query: string): Promise<void> {
   }
   const result = await client().request({ type: "search", view: viewId(), query }).promise;
   set({ search: { query, ...result, cursor: 0 } });
-  const first = result.active[0] !== undefined ? { pane: "active" as const, index: result.active[0] } : result.original[0] !== undefined ? { pane: "original" as const, index: result.original[0] } : null;
+  const first =
+    result.active[0] !== undefined
+      ? { pane: "active" as const, index: result.active[0] }
+      : result.original[0] !== undefined
+        ? { pane: "original" as const, index: result.original[0] }
+        : null;
   if (first) void select(first);
 }
 
@@ -138,7 +143,7 @@ export function stepOmission(delta: 1 | -1): Promise<void> {
   const { view, selected } = get();
   if (!view || !ready()) return Promise.resolve();
   const flags = view.active.flags;
-  const from = selected?.pane === "active" ? selected.index : selected ? view.original.aligned[selected.index] ?? -1 : -1;
+  const from = selected?.pane === "active" ? selected.index : selected ? (view.original.aligned[selected.index] ?? -1) : -1;
   for (let i = from + delta; i >= 0 && i < flags.length; i += delta) {
     if (flags[i]! & FLAG_HAS_OMISSION) return select({ pane: "active", index: i });
   }
@@ -149,7 +154,7 @@ export function stepOmission(delta: 1 | -1): Promise<void> {
 export async function recoverSelected(): Promise<void> {
   const { selected, view } = get();
   if (!selected || !view || !ready()) return;
-  const activeIndex = selected.pane === "active" ? selected.index : view.original.aligned[selected.index] ?? -1;
+  const activeIndex = selected.pane === "active" ? selected.index : (view.original.aligned[selected.index] ?? -1);
   if (activeIndex < 0) return;
   const detail = await client().request({ type: "detail", view: view.id, pane: "active", index: activeIndex, full: false }).promise;
   await recoverAll(detail.blocks.flatMap((block) => (block.recoveryId ? [block.recoveryId] : [])));

@@ -53,7 +53,8 @@ async function shareDownload(busy: string, request: () => Promise<Download>): Pr
 export function downloadReport(format: "html" | "md"): Promise<Download | null> {
   return shareDownload(format === "html" ? "Writing the report…" : "Writing the scorecard…", () => {
     const memory = get().checkride.settings.memory ?? undefined;
-    return client().request({ type: "report", view: viewId(), params: { strategies: chosenStrategies(), format, masked: maskedIds(), memory, edits: get().checkride.edits } }).promise;
+    return client().request({ type: "report", view: viewId(), params: { strategies: chosenStrategies(), format, masked: maskedIds(), memory, edits: get().checkride.edits } })
+      .promise;
   });
 }
 

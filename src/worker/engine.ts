@@ -92,13 +92,17 @@ export class SessionEngine {
       parallelHash = source.kind === "file" ? this.startParallelHash(source.file) : undefined;
       const sha256Here = parallelHash ? undefined : await fileSha256(bytes);
       task.checkCancelled();
-      const view = await buildView(session, { ...previewSummary, sha256: sha256Here ?? "" }, {
-        id,
-        params: { ...params, leafId },
-        round: 0,
-        originalModel: preview.model,
-        summaryEndpoint: withFetch(params.summaryEndpoint, this.fetchImpl),
-      });
+      const view = await buildView(
+        session,
+        { ...previewSummary, sha256: sha256Here ?? "" },
+        {
+          id,
+          params: { ...params, leafId },
+          round: 0,
+          originalModel: preview.model,
+          summaryEndpoint: withFetch(params.summaryEndpoint, this.fetchImpl),
+        },
+      );
       task.checkCancelled();
       const sha256 = sha256Here ?? (await parallelHash!.result.catch(() => fileSha256(bytes)));
       task.checkCancelled();

@@ -7,15 +7,7 @@ import { oneLine } from "../../core/text.ts";
 import { resultCallId, toolOutcome } from "../../core/tool-info.ts";
 import type { ToolCallBlock } from "../../core/model.ts";
 import { HEADER_HEIGHT, MAX_PREVIEW_LINES, MAX_ROW_BLOCKS, MORE_BLOCKS_LINE, ROW_PADDING, blockHeight } from "../layout/rows.ts";
-import {
-  FLAG_DIFFERS,
-  FLAG_HAS_OMISSION,
-  ROLE_CODES,
-  type DisplayBlock,
-  type PaneGeometry,
-  type RowBlockView,
-  type RowProjection,
-} from "./protocol.ts";
+import { FLAG_DIFFERS, FLAG_HAS_OMISSION, ROLE_CODES, type DisplayBlock, type PaneGeometry, type RowBlockView, type RowProjection } from "./protocol.ts";
 
 const PREVIEW_CHARS = 320;
 
@@ -189,7 +181,7 @@ export function projectRow(pane: PaneModel, index: number, sourceRow: number, di
       name: outcome.toolName ?? outcome.command,
       isError: outcome.isError,
       exitCode: outcome.exitCode,
-      callRow: outcome.callId ? pane.callRow.get(outcome.callId) ?? -1 : -1,
+      callRow: outcome.callId ? (pane.callRow.get(outcome.callId) ?? -1) : -1,
     };
   }
   return row;

@@ -276,7 +276,11 @@ export interface RoundsParams {
 }
 
 /** `files`: one session that is several files (a Cline task folder; a Claude Code session with its subagents), each named by its path in the dropped folder. */
-export type LoadSource = { kind: "file"; file: File } | { kind: "files"; name: string; files: { name: string; file: File }[] } | { kind: "url"; url: string; name: string } | { kind: "bytes"; bytes: ArrayBuffer; name: string };
+export type LoadSource =
+  | { kind: "file"; file: File }
+  | { kind: "files"; name: string; files: { name: string; file: File }[] }
+  | { kind: "url"; url: string; name: string }
+  | { kind: "bytes"; bytes: ArrayBuffer; name: string };
 
 export interface CompactParams {
   strategy: string;
@@ -393,7 +397,13 @@ export interface LoadPreview {
  * read, so the original pane can be shown (and its rows fetched) while the
  * compaction runs.
  */
-export type Progress = { stage: "reading" | "parsing" | "compacting" | "checkride"; loaded: number; total: number; preview?: LoadPreview; /** What a checkride is doing now. */ label?: string };
+export type Progress = {
+  stage: "reading" | "parsing" | "compacting" | "checkride";
+  loaded: number;
+  total: number;
+  preview?: LoadPreview;
+  /** What a checkride is doing now. */ label?: string;
+};
 
 export type WorkerInbound = { id: number; request: Request } | { fetchId: number; reply: ProxiedFetchReply };
 export type WorkerOutbound =

@@ -10,7 +10,15 @@ export function multiByteSession(messages = 6): string {
     // A different rotation per message: the bytes at the same offset of the next piece differ.
     const text = Array.from({ length: 40 + i * 7 }, (_, k) => alphabet[(k * (i + 2)) % alphabet.length]).join("");
     const role = i % 2 === 0 ? "user" : "assistant";
-    lines.push(JSON.stringify({ type: "message", id, parentId: parent, timestamp: `2026-11-20T09:00:${String(10 + i).padStart(2, "0")}.000Z`, message: { role, content: [{ type: "text", text }] } }));
+    lines.push(
+      JSON.stringify({
+        type: "message",
+        id,
+        parentId: parent,
+        timestamp: `2026-11-20T09:00:${String(10 + i).padStart(2, "0")}.000Z`,
+        message: { role, content: [{ type: "text", text }] },
+      }),
+    );
     parent = id;
   }
   return lines.join("\n") + "\n";

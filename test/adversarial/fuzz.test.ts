@@ -97,20 +97,30 @@ describeWithFixtures("mutated real fixtures through load, inspect, scan, compact
 
 describe.runIf(fixturesPresent && Number(process.env.ADVERSARIAL_CLI_RUNS ?? 6) > 0)("a few mutated files through the real CLI", () => {
   const temp = mkdtempSync(join(tmpdir(), "si-fuzz-"));
-  const cases = fc.sample(fc.tuple(fc.nat(Math.max(0, FIXTURES.length - 1)), fc.array(mutationArb, { minLength: 1, maxLength: 2 })), { seed: SEED, numRuns: Number(process.env.ADVERSARIAL_CLI_RUNS ?? 6) });
+  const cases = fc.sample(fc.tuple(fc.nat(Math.max(0, FIXTURES.length - 1)), fc.array(mutationArb, { minLength: 1, maxLength: 2 })), {
+    seed: SEED,
+    numRuns: Number(process.env.ADVERSARIAL_CLI_RUNS ?? 6),
+  });
 
-  it.each(cases.map((c, i) => [i, c] as const))("case %i: exit 0 with a checkpoint that verifies, or exit 2 with one line naming the file", (i, [which, mutations]) => {
-    const file = join(temp, `case-${i}${FIXTURES[which]!.name.endsWith(".json") ? ".json" : ".jsonl"}`);
-    writeFileSync(file, mutate(FIXTURES[which]!.bytes, mutations));
-    const out = join(temp, `case-${i}.checkpoint.json`);
-    const compact = runCli(["compact", file, "--output", out]);
-    if (compact.status === 0) {
-      expect(runCli(["verify", out]).status).toBe(0);
-    } else {
-      expect(compact.status).toBe(2);
-      const errors = compact.stderr.trimEnd().split("\n").filter((line) => !line.startsWith("warning:"));
-      expect(errors).toHaveLength(1);
-      expect(errors[0]).toMatch(new RegExp(`^error: ${file.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}:\\d+: \\S`));
-    }
-  }, 60_000);
+  it.each(cases.map((c, i) => [i, c] as const))(
+    "case %i: exit 0 with a checkpoint that verifies, or exit 2 with one line naming the file",
+    (i, [which, mutations]) => {
+      const file = join(temp, `case-${i}${FIXTURES[which]!.name.endsWith(".json") ? ".json" : ".jsonl"}`);
+      writeFileSync(file, mutate(FIXTURES[which]!.bytes, mutations));
+      const out = join(temp, `case-${i}.checkpoint.json`);
+      const compact = runCli(["compact", file, "--output", out]);
+      if (compact.status === 0) {
+        expect(runCli(["verify", out]).status).toBe(0);
+      } else {
+        expect(compact.status).toBe(2);
+        const errors = compact.stderr
+          .trimEnd()
+          .split("\n")
+          .filter((line) => !line.startsWith("warning:"));
+        expect(errors).toHaveLength(1);
+        expect(errors[0]).toMatch(new RegExp(`^error: ${file.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}:\\d+: \\S`));
+      }
+    },
+    60_000,
+  );
 });

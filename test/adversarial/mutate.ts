@@ -20,7 +20,11 @@ const STRANGE_VALUES: unknown[] = [null, 0, -1, 1e308, "", "x".repeat(300), [], 
 
 export const mutationArb: fc.Arbitrary<Mutation> = fc.oneof(
   fc.record({ kind: fc.constant("flip" as const), at: fc.nat(), byte: fc.integer({ min: 0, max: 255 }) }),
-  fc.record({ kind: fc.constant("insert" as const), at: fc.nat(), bytes: fc.array(fc.constantFrom(0x00, 0xff, 0xc3, 0xe2, 0x0a, 0x22, 0x7b, 0x7d, 0x5b, 0x5c, 0x2c), { minLength: 1, maxLength: 4 }) }),
+  fc.record({
+    kind: fc.constant("insert" as const),
+    at: fc.nat(),
+    bytes: fc.array(fc.constantFrom(0x00, 0xff, 0xc3, 0xe2, 0x0a, 0x22, 0x7b, 0x7d, 0x5b, 0x5c, 0x2c), { minLength: 1, maxLength: 4 }),
+  }),
   fc.record({ kind: fc.constant("truncate" as const), at: fc.nat() }),
   fc.record({ kind: fc.constant("duplicate-line" as const), line: fc.nat() }),
   fc.record({ kind: fc.constant("drop-line" as const), line: fc.nat() }),
@@ -89,7 +93,7 @@ function setSomewhere(value: unknown, pick: number, replacement: unknown): void 
   while (stack.length > 0 && slots.length < 200) {
     const current = stack.pop();
     if (Array.isArray(current)) current.forEach((inner, i) => (slots.push([current, i]), stack.push(inner)));
-    else if (current && typeof current === "object") for (const [key, inner] of Object.entries(current)) slots.push([current as Record<string, unknown>, key]), stack.push(inner);
+    else if (current && typeof current === "object") for (const [key, inner] of Object.entries(current)) (slots.push([current as Record<string, unknown>, key]), stack.push(inner));
   }
   if (slots.length === 0) return;
   const [holder, key] = slots[pick % slots.length]!;

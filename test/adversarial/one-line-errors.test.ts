@@ -17,7 +17,10 @@ function file(text: string, extension = "jsonl"): string {
 function oneLine(args: string[], status: number): string {
   const result = runCli(args);
   expect(result.status, result.stderr).toBe(status);
-  const lines = result.stderr.trimEnd().split("\n").filter((line) => !line.startsWith("scan:") && !line.startsWith("  "));
+  const lines = result.stderr
+    .trimEnd()
+    .split("\n")
+    .filter((line) => !line.startsWith("scan:") && !line.startsWith("  "));
   expect(lines, result.stderr).toHaveLength(1);
   expect(result.stderr).not.toMatch(/\n\s+at |Maximum call stack|TypeError|Cannot read properties/);
   return lines[0]!;
@@ -71,7 +74,11 @@ describeWithFixtures("malformed checkpoints", () => {
     ["a null entry", `{${schema},"active":[],"archive":[null]}`, 1],
     ["a message without blocks", `{${schema},"active":[{"id":"a","blocks":null}],"archive":[]}`, 1],
     ["a marker without an id, an entry without fields", `{${schema},"active":[{"id":"a","blocks":[{"type":"omitted"},null]}],"archive":[{"id":1}]}`, 1],
-    ["no strategy, no stats", `{${schema},"active":[],"archive":[{"id":"a#","sha256":"x","bytes":1,"kind":"message","messageId":"a","path":"","payload":{"id":"a"}}],"stats":null,"strategy":null}`, 1],
+    [
+      "no strategy, no stats",
+      `{${schema},"active":[],"archive":[{"id":"a#","sha256":"x","bytes":1,"kind":"message","messageId":"a","path":"","payload":{"id":"a"}}],"stats":null,"strategy":null}`,
+      1,
+    ],
   ])("%s: verify says what, and --previous refuses it in one line", (_name, text, verifyStatus) => {
     const path = file(text, "json");
     const result = runCli(["verify", path]);

@@ -17,7 +17,10 @@ const PLANTED: Record<string, { line: string; value: string }> = {
   MY_API_KEY: { line: "MY_API_KEY=k-1a2b3c4d5e6f", value: "k-1a2b3c4d5e6f" },
   "db_password (YAML)": { line: "  db_password: yaml-pass-77", value: "yaml-pass-77" },
   '"DB_PASSWORD" (JSON)': { line: '{"DB_PASSWORD": "json-pass-88"}', value: "json-pass-88" },
-  "short JWT (empty payload)": { line: "token eyJhbGciOiJIUzI1NiJ9.e30.ZRrHA1JJJW8opsbCGfG_HACGpVUMN_a9IV7pAx_Zmeo", value: "eyJhbGciOiJIUzI1NiJ9.e30.ZRrHA1JJJW8opsbCGfG_HACGpVUMN_a9IV7pAx_Zmeo" },
+  "short JWT (empty payload)": {
+    line: "token eyJhbGciOiJIUzI1NiJ9.e30.ZRrHA1JJJW8opsbCGfG_HACGpVUMN_a9IV7pAx_Zmeo",
+    value: "eyJhbGciOiJIUzI1NiJ9.e30.ZRrHA1JJJW8opsbCGfG_HACGpVUMN_a9IV7pAx_Zmeo",
+  },
   "short JWT (alg none, no signature)": { line: "cookie=eyJhbGciOiJub25lIn0.eyJzdWIiOiIxIn0.", value: "eyJhbGciOiJub25lIn0.eyJzdWIiOiIxIn0." },
 };
 
@@ -48,7 +51,15 @@ describe("the masked report and the redacted checkpoint hold none of them", () =
   let parent: string | null = null;
   Object.values(PLANTED).forEach(({ line }, i) => {
     const id = `s${String(i).padStart(7, "0")}`;
-    lines.push(JSON.stringify({ type: "message", id, parentId: parent, timestamp: "2026-11-20T09:00:10.000Z", message: { role: i % 2 ? "assistant" : "user", content: [{ type: "text", text: `config:\n${line}\n` }] } }));
+    lines.push(
+      JSON.stringify({
+        type: "message",
+        id,
+        parentId: parent,
+        timestamp: "2026-11-20T09:00:10.000Z",
+        message: { role: i % 2 ? "assistant" : "user", content: [{ type: "text", text: `config:\n${line}\n` }] },
+      }),
+    );
     parent = id;
   });
   writeFileSync(file, lines.join("\n") + "\n");
@@ -70,7 +81,12 @@ describe("the masked report and the redacted checkpoint hold none of them", () =
 describe("a secret repeated in many messages", () => {
   it("is listed once per message without searching the list per occurrence (counted, not timed)", async () => {
     const { scanMessages } = await import("../../core/redact.ts");
-    const messages = Array.from({ length: 20_000 }, (_, i) => ({ id: `m${i}`, role: "user" as const, meta: {}, blocks: [{ type: "text" as const, text: "DB_PASSWORD=same-value-1 and again DB_PASSWORD=same-value-1" }] }));
+    const messages = Array.from({ length: 20_000 }, (_, i) => ({
+      id: `m${i}`,
+      role: "user" as const,
+      meta: {},
+      blocks: [{ type: "text" as const, text: "DB_PASSWORD=same-value-1 and again DB_PASSWORD=same-value-1" }],
+    }));
     // The old scan called messageIds.includes once per occurrence: quadratic in the messages a value is in.
     const includes = vi.spyOn(Array.prototype, "includes");
     const [finding] = scanMessages(messages);

@@ -22,7 +22,10 @@ describeWithFixtures("npm run bench", () => {
     const rows = lines.filter((line) => /^\| (largest fixture|generated Pi session)/.test(line));
     expect(rows.map((row) => row.split("|")[1]!.trim())).toEqual(["largest fixture (Pi, 2.4 MB)", "generated Pi session (2 MB)"]);
     for (const row of rows) {
-      const cells = row.split("|").slice(2, -1).map((cell) => cell.trim());
+      const cells = row
+        .split("|")
+        .slice(2, -1)
+        .map((cell) => cell.trim());
       expect(cells).toHaveLength(10);
       for (const cell of cells) expect(cell).toMatch(/^\d+(\.\d+)?×?$/);
     }
@@ -32,7 +35,15 @@ describeWithFixtures("npm run bench", () => {
     for (const row of tokenRows) expect(row.split("|")[4]!.trim()).toMatch(/^\d+\.\d\d×$/);
     // Each reader's MB/s next to its floor, the shapes without a real file on generated sessions (issue #18).
     const readerRows = lines.filter((line) => /^\| (claude|codex|copilot|gemini|openai|opencode|pi|cline)\b/.test(line));
-    expect(readerRows.map((row) => row.split("|")[1]!.trim())).toEqual(expect.arrayContaining(["copilot", "gemini", "opencode", "cline (generated task folder)", "gemini (generated JSONL chat)"]));
-    for (const row of readerRows) expect(row.split("|").slice(2, -1).map((cell) => cell.trim())).toEqual([expect.stringMatching(/^\d+\.\d\d$/), expect.stringMatching(/^\d+\.\d$/), expect.stringMatching(/^\d+\.\d$/), expect.stringMatching(/^\d+\.\d\d×$/)]);
+    expect(readerRows.map((row) => row.split("|")[1]!.trim())).toEqual(
+      expect.arrayContaining(["copilot", "gemini", "opencode", "cline (generated task folder)", "gemini (generated JSONL chat)"]),
+    );
+    for (const row of readerRows)
+      expect(
+        row
+          .split("|")
+          .slice(2, -1)
+          .map((cell) => cell.trim()),
+      ).toEqual([expect.stringMatching(/^\d+\.\d\d$/), expect.stringMatching(/^\d+\.\d$/), expect.stringMatching(/^\d+\.\d$/), expect.stringMatching(/^\d+\.\d\d×$/)]);
   }, 120_000);
 });

@@ -87,16 +87,26 @@ describe("the launcher", () => {
     expect(readdirSync(fresh)).toEqual([`cli-${sourceKey()}.mjs`, `cli-${sourceKey()}.mjs.sha256`]);
   });
 
-  it.skipIf(!fixturesPresent)("gives exactly what the sources give through tsx: checkpoint, warnings and errors", () => {
-    const fixture = fixturePath("pi/JohnnyLai92__pi-mono__6edf3497.jsonl");
-    for (const args of [["compact", fixture], ["compact", fixture, "--max-prose-characters", "2000"], ["inspect", fixture], ["compact", join(scratch, "missing.jsonl")], ["frobnicate"]]) {
-      const bundled = runCli(args, env);
-      const sources = runCliFromSources(args);
-      expect(bundled.status).toBe(sources.status);
-      expect(bundled.stdout).toBe(sources.stdout);
-      expect(bundled.stderr).toBe(sources.stderr);
-    }
-  }, 60_000);
+  it.skipIf(!fixturesPresent)(
+    "gives exactly what the sources give through tsx: checkpoint, warnings and errors",
+    () => {
+      const fixture = fixturePath("pi/JohnnyLai92__pi-mono__6edf3497.jsonl");
+      for (const args of [
+        ["compact", fixture],
+        ["compact", fixture, "--max-prose-characters", "2000"],
+        ["inspect", fixture],
+        ["compact", join(scratch, "missing.jsonl")],
+        ["frobnicate"],
+      ]) {
+        const bundled = runCli(args, env);
+        const sources = runCliFromSources(args);
+        expect(bundled.status).toBe(sources.status);
+        expect(bundled.stdout).toBe(sources.stdout);
+        expect(bundled.stderr).toBe(sources.stderr);
+      }
+    },
+    60_000,
+  );
 
   it.skipIf(!fixturesPresent)("reads and writes paths relative to where `npm run cli` was typed, not the package root", () => {
     const elsewhere = join(scratch, "elsewhere");

@@ -63,7 +63,10 @@ describeWithFixtures("bad input", () => {
 
   it("a 5 MB single line loads", () => {
     const big = "x".repeat(5 * 1024 * 1024);
-    const text = JSON.stringify([{ role: "user", content: big }, { role: "assistant", content: "ok" }]);
+    const text = JSON.stringify([
+      { role: "user", content: big },
+      { role: "assistant", content: "ok" },
+    ]);
     const session = loadSession(text);
     const first = session.branch(null)[0]!.blocks[0]!;
     expect(first.type === "text" && first.text.length).toBe(big.length);
@@ -90,7 +93,10 @@ describeWithFixtures("bad input", () => {
     const joined = [...lines.slice(0, 4), lines[4]! + lines[5]!, ...lines.slice(6)].join("\n");
     const session = loadSession(joined);
     expect(session.warnings).toContainEqual({ line: 5, message: "2 JSON objects on one line; split them" });
-    const withoutLines = (text: string) => loadSession(text).branch(null).map(({ line: _line, ...rest }) => rest);
+    const withoutLines = (text: string) =>
+      loadSession(text)
+        .branch(null)
+        .map(({ line: _line, ...rest }) => rest);
     expect(withoutLines(joined)).toEqual(withoutLines(piText));
     expect(splitRunTogether('{"a":"}{"}{"b":1}')).toEqual([{ a: "}{" }, { b: 1 }]);
     expect(splitRunTogether('{"a":1} x')).toBeNull();

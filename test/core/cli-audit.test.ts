@@ -14,7 +14,10 @@ describeWithFixtures("audit", () => {
     expect(status).toBe(0);
     const { compactions, ...rest } = JSON.parse(stdout);
     expect(rest).toEqual({});
-    const raw = readFileSync(file, "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l));
+    const raw = readFileSync(file, "utf8")
+      .split("\n")
+      .filter(Boolean)
+      .map((l) => JSON.parse(l));
     const boundaries = raw.filter((r) => r.subtype === "compact_boundary" || r.subtype === "microcompact_boundary");
     expect(compactions).toHaveLength(boundaries.length);
     for (const [i, row] of compactions.entries()) {

@@ -21,16 +21,39 @@ describe("a folder on the command line", () => {
 
   it("a Claude Code <sessionId>/ folder brings its sibling session file; the subagent is a leaf", () => {
     const line = (record: object) => JSON.stringify({ sessionId: "s9", version: "2.1.40", ...record });
-    writeFileSync(join(temp, "s9.jsonl"), [
-      line({ type: "user", uuid: "u1", parentUuid: null, message: { role: "user", content: "Check the docs." } }),
-      line({ type: "assistant", uuid: "a1", parentUuid: "u1", message: { id: "m1", role: "assistant", content: [{ type: "tool_use", id: "tk", name: "Agent", input: { prompt: "Read docs/." } }] } }),
-      line({ type: "user", uuid: "u2", parentUuid: "a1", toolUseResult: { agentId: "q1" }, message: { role: "user", content: [{ type: "tool_result", tool_use_id: "tk", content: "Docs are fine." }] } }),
-    ].join("\n"));
+    writeFileSync(
+      join(temp, "s9.jsonl"),
+      [
+        line({ type: "user", uuid: "u1", parentUuid: null, message: { role: "user", content: "Check the docs." } }),
+        line({
+          type: "assistant",
+          uuid: "a1",
+          parentUuid: "u1",
+          message: { id: "m1", role: "assistant", content: [{ type: "tool_use", id: "tk", name: "Agent", input: { prompt: "Read docs/." } }] },
+        }),
+        line({
+          type: "user",
+          uuid: "u2",
+          parentUuid: "a1",
+          toolUseResult: { agentId: "q1" },
+          message: { role: "user", content: [{ type: "tool_result", tool_use_id: "tk", content: "Docs are fine." }] },
+        }),
+      ].join("\n"),
+    );
     mkdirSync(join(temp, "s9", "subagents"), { recursive: true });
-    writeFileSync(join(temp, "s9", "subagents", "agent-q1.jsonl"), [
-      line({ type: "user", uuid: "q-u", parentUuid: null, isSidechain: true, message: { role: "user", content: "Read docs/." } }),
-      line({ type: "assistant", uuid: "q-a", parentUuid: "q-u", isSidechain: true, message: { id: "m2", role: "assistant", content: [{ type: "text", text: "Read 3 files." }] } }),
-    ].join("\n"));
+    writeFileSync(
+      join(temp, "s9", "subagents", "agent-q1.jsonl"),
+      [
+        line({ type: "user", uuid: "q-u", parentUuid: null, isSidechain: true, message: { role: "user", content: "Read docs/." } }),
+        line({
+          type: "assistant",
+          uuid: "q-a",
+          parentUuid: "q-u",
+          isSidechain: true,
+          message: { id: "m2", role: "assistant", content: [{ type: "text", text: "Read 3 files." }] },
+        }),
+      ].join("\n"),
+    );
     const summary = JSON.parse(runCli(["inspect", join(temp, "s9")]).stdout);
     expect(summary).toMatchObject({ format: "claude", branchMessages: 3 });
     expect(summary.leaves).toContain("q-a");

@@ -25,7 +25,16 @@ describeWithFixtures("inspect", () => {
     const { status, stdout } = runCli(["inspect", fixturePath("composed/pi-v3-tree.jsonl")]);
     expect(status).toBe(0);
     const summary = JSON.parse(stdout);
-    expect(summary).toMatchObject({ format: "pi", formatVersion: "3", leafId: "c0000010", branchMessages: 18, recordedContextMessages: 11, toolCalls: 7, branchToolCalls: 6, warnings: [] });
+    expect(summary).toMatchObject({
+      format: "pi",
+      formatVersion: "3",
+      leafId: "c0000010",
+      branchMessages: 18,
+      recordedContextMessages: 11,
+      toolCalls: 7,
+      branchToolCalls: 6,
+      warnings: [],
+    });
     expect(summary.leaves).toEqual(["b0000004", "c0000010"]);
   });
 
@@ -119,7 +128,15 @@ describeWithFixtures("checkride", () => {
     const { status, stdout } = runCli(["checkride", fixturePath("composed/pi-v3-tree.jsonl"), "--strategy", "all", "--json"]);
     expect(status).toBe(0);
     const { results } = JSON.parse(stdout);
-    expect(results.map((r: { strategy: string }) => r.strategy)).toEqual(["transparent", "recorded", "pi-default", "handoff · summary alone", "handoff · summary + staples", "handoff", "brief"]);
+    expect(results.map((r: { strategy: string }) => r.strategy)).toEqual([
+      "transparent",
+      "recorded",
+      "pi-default",
+      "handoff · summary alone",
+      "handoff · summary + staples",
+      "handoff",
+      "brief",
+    ]);
     for (const result of results) {
       expect(result.reader).toBe("literal");
       expect(Object.keys(result.probes[0]).sort()).toEqual(["answer", "evidence", "expected", "id", "question", "status"]);

@@ -50,7 +50,9 @@ describe("Copilot CLI session.truncation (composed events.jsonl)", () => {
 
   it("is a recorded compaction with the figures the event states and no summary; one that removed nothing is not", () => {
     expect(session.format).toBe("copilot");
-    expect(compactions.map((c) => [c.index, c.kind, c.entryId, c.line, c.trigger, c.tokensBefore, c.tokensAfter, c.summary])).toEqual([[1, "copilot-truncation", "e8", 9, null, 131_500, 96_000, null]]);
+    expect(compactions.map((c) => [c.index, c.kind, c.entryId, c.line, c.trigger, c.tokensBefore, c.tokensAfter, c.summary])).toEqual([
+      [1, "copilot-truncation", "e8", 9, null, 131_500, 96_000, null],
+    ]);
     expect(compactions[0]!.timestamp).toBe(events[8]!.timestamp);
   });
 
@@ -72,9 +74,15 @@ describe("Copilot CLI session.truncation (composed events.jsonl)", () => {
 
 describe.each(allFixtures().filter((f) => f.startsWith("copilot/")))("real Copilot CLI file %s", (relative) => {
   it("has as many truncation compactions as session.truncation events that removed messages", () => {
-    const raw = new TextDecoder().decode(readFixture(relative)).split("\n").filter((l) => l.trim() !== "").map((l) => JSON.parse(l) as { type: string; data: { messagesRemovedDuringTruncation?: number } });
+    const raw = new TextDecoder()
+      .decode(readFixture(relative))
+      .split("\n")
+      .filter((l) => l.trim() !== "")
+      .map((l) => JSON.parse(l) as { type: string; data: { messagesRemovedDuringTruncation?: number } });
     const expected = raw.filter((e) => e.type === "session.truncation" && (e.data.messagesRemovedDuringTruncation ?? 0) > 0).length;
-    const kinds = loadSession(readFixture(relative)).recordedCompactions(null).map((c) => c.kind);
+    const kinds = loadSession(readFixture(relative))
+      .recordedCompactions(null)
+      .map((c) => c.kind);
     expect(kinds.filter((k) => k === "copilot-truncation")).toHaveLength(expected);
     expect(kinds).toContain("copilot-compaction"); // the file's own compaction is still found beside it
   });

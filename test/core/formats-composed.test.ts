@@ -159,7 +159,7 @@ describe("OpenCode synthetic parts (the text OpenCode adds when a file is attach
           parts: [
             { id: "p1", type: "text", text: "Fix the bug in @src/a.ts" },
             { id: "p2", type: "file", mime: "text/plain", filename: "src/a.ts", url: "file:///w/src/a.ts" },
-            { id: "p3", type: "text", synthetic: true, text: "Called the Read tool with the following input: {\"filePath\":\"src/a.ts\"}" },
+            { id: "p3", type: "text", synthetic: true, text: 'Called the Read tool with the following input: {"filePath":"src/a.ts"}' },
             { id: "p4", type: "text", synthetic: true, text: "1: export const a = 1;" },
           ],
         },
@@ -181,21 +181,58 @@ describe("Claude Code session + subagent files", () => {
   const base = { sessionId: "s1", version: "2.1.40", cwd: "/w", userType: "external" };
   const main = [
     { ...base, type: "user", uuid: "u1", parentUuid: null, isSidechain: false, message: { role: "user", content: "Find every TODO in src/." } },
-    { ...base, type: "assistant", uuid: "a1", parentUuid: "u1", isSidechain: false, message: { id: "msg_1", role: "assistant", content: [{ type: "tool_use", id: "toolu_task", name: "Task", input: { description: "find TODOs", prompt: "Search src/ for TODO." } }] } },
-    { ...base, type: "user", uuid: "u2", parentUuid: "a1", isSidechain: false, toolUseResult: { status: "completed", agentId: "abc123" }, message: { role: "user", content: [{ type: "tool_result", tool_use_id: "toolu_task", content: "Two TODOs: src/a.ts:3, src/b.ts:9." }] } },
-    { ...base, type: "assistant", uuid: "a2", parentUuid: "u2", isSidechain: false, message: { id: "msg_2", role: "assistant", content: [{ type: "text", text: "There are two TODOs." }] } },
+    {
+      ...base,
+      type: "assistant",
+      uuid: "a1",
+      parentUuid: "u1",
+      isSidechain: false,
+      message: {
+        id: "msg_1",
+        role: "assistant",
+        content: [{ type: "tool_use", id: "toolu_task", name: "Task", input: { description: "find TODOs", prompt: "Search src/ for TODO." } }],
+      },
+    },
+    {
+      ...base,
+      type: "user",
+      uuid: "u2",
+      parentUuid: "a1",
+      isSidechain: false,
+      toolUseResult: { status: "completed", agentId: "abc123" },
+      message: { role: "user", content: [{ type: "tool_result", tool_use_id: "toolu_task", content: "Two TODOs: src/a.ts:3, src/b.ts:9." }] },
+    },
+    {
+      ...base,
+      type: "assistant",
+      uuid: "a2",
+      parentUuid: "u2",
+      isSidechain: false,
+      message: { id: "msg_2", role: "assistant", content: [{ type: "text", text: "There are two TODOs." }] },
+    },
   ];
   const agent = [
     { ...base, type: "user", uuid: "s-u1", parentUuid: null, isSidechain: true, agentId: "abc123", message: { role: "user", content: "Search src/ for TODO." } },
-    { ...base, type: "assistant", uuid: "s-a1", parentUuid: "s-u1", isSidechain: true, agentId: "abc123", message: { id: "msg_s1", role: "assistant", content: [{ type: "text", text: "Found src/a.ts:3 and src/b.ts:9." }] } },
+    {
+      ...base,
+      type: "assistant",
+      uuid: "s-a1",
+      parentUuid: "s-u1",
+      isSidechain: true,
+      agentId: "abc123",
+      message: { id: "msg_s1", role: "assistant", content: [{ type: "text", text: "Found src/a.ts:3 and src/b.ts:9." }] },
+    },
   ];
   const encode = (text: string) => new TextEncoder().encode(text);
   const jsonl = (records: unknown[]) => encode(records.map((r) => JSON.stringify(r)).join("\n") + "\n");
-  const session = loadSessionFiles([
-    { name: "project/s1.jsonl", bytes: jsonl(main) },
-    { name: "project/s1/subagents/agent-abc123.jsonl", bytes: jsonl(agent) },
-    { name: "project/s1/subagents/agent-abc123.meta.json", bytes: encode(JSON.stringify({ agentType: "general-purpose", description: "find TODOs" })) },
-  ], { strict: true });
+  const session = loadSessionFiles(
+    [
+      { name: "project/s1.jsonl", bytes: jsonl(main) },
+      { name: "project/s1/subagents/agent-abc123.jsonl", bytes: jsonl(agent) },
+      { name: "project/s1/subagents/agent-abc123.meta.json", bytes: encode(JSON.stringify({ agentType: "general-purpose", description: "find TODOs" })) },
+    ],
+    { strict: true },
+  );
 
   it("the main branch is unchanged; the subagent's branch opens from the Task call", () => {
     expect(ids(session.branch(null))).toEqual(["u1", "a1", "u2", "a2"]);
@@ -206,7 +243,12 @@ describe("Claude Code session + subagent files", () => {
   });
 
   it("subagent files without their session are refused, naming what is missing", () => {
-    expect(() => loadSessionFiles([{ name: "agent-abc123.jsonl", bytes: jsonl(agent) }, { name: "agent-x.jsonl", bytes: jsonl(agent) }])).toThrow(/exactly one Claude Code session file beside them \(found 0: none\)/);
+    expect(() =>
+      loadSessionFiles([
+        { name: "agent-abc123.jsonl", bytes: jsonl(agent) },
+        { name: "agent-x.jsonl", bytes: jsonl(agent) },
+      ]),
+    ).toThrow(/exactly one Claude Code session file beside them \(found 0: none\)/);
   });
 });
 
@@ -217,7 +259,10 @@ describe("Gemini CLI JSONL whose header line already holds messages", () => {
       JSON.stringify({ id: "g0", timestamp: "t", type: "gemini", content: "Hello." }),
     ].join("\n");
     const session = loadSession(text, { strict: true });
-    expect(session.branch(null).map((m) => [m.id, m.role, m.line])).toEqual([["u0", "user", 1], ["g0", "assistant", 2]]);
+    expect(session.branch(null).map((m) => [m.id, m.role, m.line])).toEqual([
+      ["u0", "user", 1],
+      ["g0", "assistant", 2],
+    ]);
   });
 });
 

@@ -62,12 +62,24 @@ describeWithFixtures("Claude Code 2.1.x", () => {
       { name: "f9-f6f611b469.jsonl", bytes: readFixture("claude/entireio__cli__f9-f6f611b469.jsonl") },
       { name: "f9-f6f611b469/tool-results/toolu_01.txt", bytes: new TextEncoder().encode("the full output") },
     ];
-    expect(loadSessionFiles(files).branch(null).map((m) => m.id)).toEqual(session.branch(null).map((m) => m.id));
+    expect(
+      loadSessionFiles(files)
+        .branch(null)
+        .map((m) => m.id),
+    ).toEqual(session.branch(null).map((m) => m.id));
   });
 
   it("isMeta user lines say so at the top of meta", () => {
-    const expected = raw.split("\n").filter((l) => l.trim() && JSON.parse(l).isMeta === true && JSON.parse(l).type === "user").map((l) => JSON.parse(l).uuid);
-    expect(session.entries.flatMap((e) => e.messages).filter((m) => m.meta.isMeta === true).map((m) => m.id)).toEqual(expected);
+    const expected = raw
+      .split("\n")
+      .filter((l) => l.trim() && JSON.parse(l).isMeta === true && JSON.parse(l).type === "user")
+      .map((l) => JSON.parse(l).uuid);
+    expect(
+      session.entries
+        .flatMap((e) => e.messages)
+        .filter((m) => m.meta.isMeta === true)
+        .map((m) => m.id),
+    ).toEqual(expected);
   });
 });
 
@@ -79,6 +91,9 @@ describe("Pi", () => {
       { type: "message", id: "a2", parentId: "a1", timestamp: "2026-02-01T00:00:02Z", message: { role: "user", content: "Go." } },
     ]);
     const branch = loadSession(text, { strict: true }).branch(null);
-    expect(branch.map((m) => [m.role, m.meta.role])).toEqual([["system", "developer"], ["user", "user"]]);
+    expect(branch.map((m) => [m.role, m.meta.role])).toEqual([
+      ["system", "developer"],
+      ["user", "user"],
+    ]);
   });
 });

@@ -22,15 +22,22 @@ describeWithFixtures("real files of the new formats", () => {
 });
 
 describe.each(of("copilot"))("Copilot CLI %s", (relative) => {
-  const events: Json[] = text(relative).split("\n").filter((l) => l.trim() !== "").map((l) => JSON.parse(l));
+  const events: Json[] = text(relative)
+    .split("\n")
+    .filter((l) => l.trim() !== "")
+    .map((l) => JSON.parse(l));
   const session = loadSession(readFixture(relative));
   const isMain = (e: Json) => e.agentId === undefined || e.type.startsWith("subagent.");
   const roleOf = (e: Json): string | null =>
-    ({ "user.message": "user", "system.message": "system", "assistant.message": "assistant", "assistant.reasoning": "assistant", "tool.execution_complete": "toolResult" })[e.type as string] ??
-    (e.type === "session.compaction_complete" && typeof e.data.summaryContent === "string" ? "summary" : null);
+    ({ "user.message": "user", "system.message": "system", "assistant.message": "assistant", "assistant.reasoning": "assistant", "tool.execution_complete": "toolResult" })[
+      e.type as string
+    ] ?? (e.type === "session.compaction_complete" && typeof e.data.summaryContent === "string" ? "summary" : null);
 
   it("the main branch holds the main agent's messages in file order, with their roles", () => {
-    const expected = events.filter(isMain).map(roleOf).filter((r) => r !== null);
+    const expected = events
+      .filter(isMain)
+      .map(roleOf)
+      .filter((r) => r !== null);
     expect(roles(session.branch(null))).toEqual(expected);
     expect(session.branch(null).map((m) => m.id)).toEqual(events.filter((e) => isMain(e) && roleOf(e) !== null).map((e) => e.id));
   });
@@ -59,7 +66,9 @@ describe.each(of("copilot"))("Copilot CLI %s", (relative) => {
   it("compaction_complete events are the recorded compactions, with their own figures and summary", () => {
     const completes = events.filter((e) => e.type === "session.compaction_complete" && e.data.success === true);
     const compactions = session.recordedCompactions(null);
-    expect(compactions.map((c) => [c.kind, c.entryId, c.tokensBefore, c.summary])).toEqual(completes.map((e) => ["copilot-compaction", e.id, e.data.preCompactionTokens, e.data.summaryContent]));
+    expect(compactions.map((c) => [c.kind, c.entryId, c.tokensBefore, c.summary])).toEqual(
+      completes.map((e) => ["copilot-compaction", e.id, e.data.preCompactionTokens, e.data.summaryContent]),
+    );
     // The conversation the main agent had sent before compaction_start is dropped; the latest
     // system prompt stays ahead of the summary (each system.message replaces the one before).
     const startIndex = events.findIndex((e) => e.type === "session.compaction_start");
@@ -152,7 +161,9 @@ describe.each(of("opencode"))("OpenCode export %s", (relative) => {
     expect(compactions[0]).toMatchObject({
       trigger: parts(file.messages[requestIndex], "compaction")[0].auto ? "auto" : "manual",
       tokensBefore: t.input + t.cache.read + t.cache.write,
-      summary: parts(summary, "text").map((p: Json) => p.text).join("\n"),
+      summary: parts(summary, "text")
+        .map((p: Json) => p.text)
+        .join("\n"),
     });
     const earlier = new Set(file.messages.slice(0, requestIndex).map((m: Json) => m.info.id));
     const before = branch.filter((m) => earlier.has(String(m.id).split("#")[0]) || earlier.has(String(m.meta.messageId)));
@@ -169,8 +180,15 @@ describe.each(of("opencode"))("OpenCode export %s", (relative) => {
 });
 
 describe.each(of("copilot"))("Copilot CLI user messages %s", (relative) => {
-  const events: Json[] = text(relative).split("\n").filter((l) => l.trim() !== "").map((l) => JSON.parse(l));
-  const byId = new Map(loadSession(readFixture(relative)).entries.flatMap((e) => e.messages).map((m) => [m.id, m]));
+  const events: Json[] = text(relative)
+    .split("\n")
+    .filter((l) => l.trim() !== "")
+    .map((l) => JSON.parse(l));
+  const byId = new Map(
+    loadSession(readFixture(relative))
+      .entries.flatMap((e) => e.messages)
+      .map((m) => [m.id, m]),
+  );
 
   it("a user message is what the user typed; one the harness sent itself is its transformed text, marked synthetic", () => {
     for (const e of events.filter((x) => x.type === "user.message")) {

@@ -52,7 +52,12 @@ describe("Gemini CLI saved tool outputs (composed chat)", () => {
   });
 
   it("marks each preview as the agent's own omission, naming the sidecar and what it shows; the text stays verbatim", () => {
-    expect(results[0]!.meta.agentOmission).toEqual({ marker: "gemini-tool-output", savedTo: `${SIDECAR_DIR}/run_shell_command_c1.txt`, shown: "first 800 and last 3,200 characters", omittedChars: 96000 });
+    expect(results[0]!.meta.agentOmission).toEqual({
+      marker: "gemini-tool-output",
+      savedTo: `${SIDECAR_DIR}/run_shell_command_c1.txt`,
+      shown: "first 800 and last 3,200 characters",
+      omittedChars: 96000,
+    });
     expect(results[1]!.meta.agentOmission).toEqual({ marker: "gemini-tool-output", savedTo: `${SIDECAR_DIR}/grep_c2.txt`, shown: "the last 3 of 9,000 lines" });
     expect(results[0]!.blocks).toEqual([expect.objectContaining({ type: "text", text: currentPreview })]);
   });
@@ -102,9 +107,15 @@ describe("loadSessionFiles: a chat handed over with its saved tool outputs", () 
   const sidecar = (name: string) => ({ name, bytes: encode("PASS a\n".repeat(1000)) });
 
   it("reads the chat and leaves the sidecars out (newer per-session folder, older per-project one, either separator)", () => {
-    const session = loadSessionFiles([chatFile, sidecar(`ab12/tool-outputs/session-${SESSION_ID}/run_shell_command_c1.txt`), sidecar("ab12\\tool_output\\grep_7.txt")], { strict: true });
+    const session = loadSessionFiles([chatFile, sidecar(`ab12/tool-outputs/session-${SESSION_ID}/run_shell_command_c1.txt`), sidecar("ab12\\tool_output\\grep_7.txt")], {
+      strict: true,
+    });
     expect(session.format).toBe("gemini");
-    expect(session.branch(null).map((m) => m.id)).toEqual(loadSession(text, { strict: true }).branch(null).map((m) => m.id));
+    expect(session.branch(null).map((m) => m.id)).toEqual(
+      loadSession(text, { strict: true })
+        .branch(null)
+        .map((m) => m.id),
+    );
   });
 
   it("refuses sidecars without their session, saying so", () => {

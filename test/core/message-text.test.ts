@@ -19,9 +19,7 @@ const message: Message = {
 
 describe("message text for a purpose", () => {
   it("search: the id, prose and thinking, tool name and arguments, marker label and recovery id; no images or raw values", () => {
-    expect(searchText(message)).toBe(
-      'm7\nRunning the tests.\nthey failed yesterday\nbash {"command":"npm test"}\nbash output: exit 1 m7#/blocks/4\n',
-    );
+    expect(searchText(message)).toBe('m7\nRunning the tests.\nthey failed yesterday\nbash {"command":"npm test"}\nbash output: exit 1 m7#/blocks/4\n');
   });
 
   it("grading: the role, every block as a reader of the context sees it, and a bash message's command", () => {

@@ -52,36 +52,36 @@ function fingerprintOurs(message: Message): string {
 }
 
 describeWithFixtures("Pi oracle", () => {
-describe.each(PI_FIXTURES)("%s", (relative) => {
-  const pi = openWithPi(relative);
-  const ours = loadSession(readFixture(relative), { strict: true });
+  describe.each(PI_FIXTURES)("%s", (relative) => {
+    const pi = openWithPi(relative);
+    const ours = loadSession(readFixture(relative), { strict: true });
 
-  it("resumes the same leaf and walks the same branch", () => {
-    const piBranch = pi.getBranch() as unknown as Record<string, unknown>[];
-    const path = ours.path(ours.defaultLeafId);
-    expect(path.map((e) => e.type)).toEqual(piBranch.map((e) => e.type));
-    // v1 ids are random in Pi's migration; there, compare the message timestamps both sides keep.
-    if (ours.formatVersion !== "1") expect(path.map((e) => e.id)).toEqual(piBranch.map((e) => e.id));
-    const messageTimestamps = (entries: { type: unknown; timestamp?: unknown }[]) => entries.filter((e) => e.type === "message").map((e) => e.timestamp);
-    expect(messageTimestamps(path.map((e) => ({ type: e.type, timestamp: e.messages[0]?.meta.timestamp })))).toEqual(
-      messageTimestamps(piBranch.map((e) => ({ type: e.type, timestamp: (e.message as { timestamp?: unknown } | undefined)?.timestamp }))),
-    );
-  });
+    it("resumes the same leaf and walks the same branch", () => {
+      const piBranch = pi.getBranch() as unknown as Record<string, unknown>[];
+      const path = ours.path(ours.defaultLeafId);
+      expect(path.map((e) => e.type)).toEqual(piBranch.map((e) => e.type));
+      // v1 ids are random in Pi's migration; there, compare the message timestamps both sides keep.
+      if (ours.formatVersion !== "1") expect(path.map((e) => e.id)).toEqual(piBranch.map((e) => e.id));
+      const messageTimestamps = (entries: { type: unknown; timestamp?: unknown }[]) => entries.filter((e) => e.type === "message").map((e) => e.timestamp);
+      expect(messageTimestamps(path.map((e) => ({ type: e.type, timestamp: e.messages[0]?.meta.timestamp })))).toEqual(
+        messageTimestamps(piBranch.map((e) => ({ type: e.type, timestamp: (e.message as { timestamp?: unknown } | undefined)?.timestamp }))),
+      );
+    });
 
-  it("builds the same recorded context as buildSessionContext()", () => {
-    const expected = (pi.buildSessionContext().messages as unknown as PiMessage[]).map(fingerprintPi);
-    const actual = ours.recordedContext(null).messages.map(fingerprintOurs);
-    expect(actual).toEqual(expected);
-  });
+    it("builds the same recorded context as buildSessionContext()", () => {
+      const expected = (pi.buildSessionContext().messages as unknown as PiMessage[]).map(fingerprintPi);
+      const actual = ours.recordedContext(null).messages.map(fingerprintOurs);
+      expect(actual).toEqual(expected);
+    });
 
-  it("keeps tool-result metadata exactly as Pi reads it", () => {
-    const piResults = (pi.buildSessionContext().messages as unknown as PiMessage[]).filter((m) => m.role === "toolResult");
-    const ourResults = ours.recordedContext(null).messages.filter((m) => m.role === "toolResult");
-    expect(ourResults.length).toBe(piResults.length);
-    ourResults.forEach((message, i) => {
-      const { content: _content, ...piMeta } = piResults[i]!;
-      expect(message.meta).toEqual(piMeta);
+    it("keeps tool-result metadata exactly as Pi reads it", () => {
+      const piResults = (pi.buildSessionContext().messages as unknown as PiMessage[]).filter((m) => m.role === "toolResult");
+      const ourResults = ours.recordedContext(null).messages.filter((m) => m.role === "toolResult");
+      expect(ourResults.length).toBe(piResults.length);
+      ourResults.forEach((message, i) => {
+        const { content: _content, ...piMeta } = piResults[i]!;
+        expect(message.meta).toEqual(piMeta);
+      });
     });
   });
-});
 });

@@ -73,11 +73,14 @@ describe("shapes no reader knows are refused, never read as another format", () 
   });
 
   it("JSON Lines of an unknown agent are refused naming the first record's keys", () => {
-    expect(() => loadSession('{"event":"start","at":1}\n{"event":"stop","at":2}\n')).toThrow(/JSON Lines whose first record is an object with keys "event", "at"; tried pi .*copilot .*gemini/);
+    expect(() => loadSession('{"event":"start","at":1}\n{"event":"stop","at":2}\n')).toThrow(
+      /JSON Lines whose first record is an object with keys "event", "at"; tried pi .*copilot .*gemini/,
+    );
   });
 
   it("a file that fits two formats is refused as ambiguous, and --format chooses", () => {
-    const both = '{"type":"user","uuid":"u1","parentUuid":null,"message":{"role":"user","content":"hi"}}\n{"type":"response_item","payload":{"type":"message","role":"user","content":[]}}\n';
+    const both =
+      '{"type":"user","uuid":"u1","parentUuid":null,"message":{"role":"user","content":"hi"}}\n{"type":"response_item","payload":{"type":"message","role":"user","content":[]}}\n';
     expect(() => loadSession(both)).toThrow(/ambiguous session: .* fits codex and claude; pass --format/);
     expect(loadSession(both, { format: "claude" }).format).toBe("claude");
     expect(loadSession(both, { format: "codex" }).format).toBe("codex");

@@ -83,7 +83,14 @@ describeWithFixtures("every fixture, streamed in random slices", () => {
   }
 });
 
-const piLine = (i: number, text: string) => JSON.stringify({ type: "message", id: `m${i}`, parentId: i === 0 ? null : `m${i - 1}`, timestamp: "t", message: { role: i % 2 ? "assistant" : "user", content: [{ type: "text", text }] } });
+const piLine = (i: number, text: string) =>
+  JSON.stringify({
+    type: "message",
+    id: `m${i}`,
+    parentId: i === 0 ? null : `m${i - 1}`,
+    timestamp: "t",
+    message: { role: i % 2 ? "assistant" : "user", content: [{ type: "text", text }] },
+  });
 const header = JSON.stringify({ type: "session", version: 3, id: "s", timestamp: "2026-01-01T00:00:00Z", cwd: "/" });
 
 /** Texts of every shape the loader must tell apart. */
@@ -109,7 +116,7 @@ const textArb = fc.oneof(
     return fc.constantFrom(JSON.stringify(messages), JSON.stringify({ messages }), JSON.stringify({ messages }, null, 2), `\n ${JSON.stringify(messages, null, 1)}\n`);
   }),
   // Odd inputs: empty, blank, HTML, run-together records, a lone object.
-  fc.constantFrom("", "   \n\n", "<!doctype html><p>hi", `${header}\n${piLine(0, "a")}${piLine(1, "b")}\n`, `${header}\n`, "{\"messages\": 3}", "not json\nat all\n"),
+  fc.constantFrom("", "   \n\n", "<!doctype html><p>hi", `${header}\n${piLine(0, "a")}${piLine(1, "b")}\n`, `${header}\n`, '{"messages": 3}', "not json\nat all\n"),
 );
 
 describe("generated texts, streamed in random slices", () => {
@@ -129,10 +136,7 @@ describe("generated texts, streamed in random slices", () => {
 
   it("bytes that are not UTF-8, or hold a NUL, fail exactly as the whole-bytes load does", () => {
     const good = encoder.encode(`${header}\n${piLine(0, "héllo")}\n${piLine(1, "wörld")}\n`);
-    for (const bad of [
-      Uint8Array.of(...good.subarray(0, 80), 0xff, 0xfe, ...good.subarray(80)),
-      Uint8Array.of(...good.subarray(0, 120), 0, ...good.subarray(120)),
-    ]) {
+    for (const bad of [Uint8Array.of(...good.subarray(0, 80), 0xff, 0xfe, ...good.subarray(80)), Uint8Array.of(...good.subarray(0, 120), 0, ...good.subarray(120))]) {
       const whole = outcome(() => loadSession(bad));
       expect(whole).toHaveProperty("error");
       for (let cut = 1; cut < bad.length; cut += 17) {
@@ -171,7 +175,10 @@ describeWithFixtures("reading Pi records one at a time as they are parsed", () =
   it("gives exactly the session read from the collected records, on every JSON Lines fixture", () => {
     for (const name of allFixtures().filter((file) => file.endsWith(".jsonl"))) {
       const text = new TextDecoder().decode(readFixture(name));
-      expect(outcome(() => loadSession(text)), name).toEqual(outcome(() => readCollected(text)));
+      expect(
+        outcome(() => loadSession(text)),
+        name,
+      ).toEqual(outcome(() => readCollected(text)));
     }
   });
 
@@ -189,7 +196,13 @@ describeWithFixtures("reading Pi records one at a time as they are parsed", () =
     fc.assert(
       fc.property(
         fc.boolean(),
-        fc.array(fc.oneof(fc.string({ maxLength: 8 }).map((text) => ({ text })), oddArb.map((odd) => ({ odd }))), { minLength: 1, maxLength: 14 }),
+        fc.array(
+          fc.oneof(
+            fc.string({ maxLength: 8 }).map((text) => ({ text })),
+            oddArb.map((odd) => ({ odd })),
+          ),
+          { minLength: 1, maxLength: 14 },
+        ),
         (v1, items) => {
           const lines = [v1 ? v1Header : header, ...items.map((item, i) => ("odd" in item ? item.odd : piLine(i, item.text)))];
           const text = lines.join("\n") + "\n";
@@ -235,14 +248,20 @@ describe("one read: finishing from the loader's own copy", () => {
     const lines = [header, ...Array.from({ length: 30 }, (_, i) => piLine(i, `line ${i} é€😀${i === 0 ? "\uFFFD" : ""}`))];
     const good = encoder.encode(lines.join("\n") + "\n");
     fc.assert(
-      fc.property(fc.nat(good.length), fc.constantFrom([0], [0xff], [0xc3], [0xe2, 0x82], [0xff, 0x00]), fc.option(fc.nat(good.length)), fc.array(fc.nat(), { maxLength: 6 }), (at, bad, nulAt, rawCuts) => {
-        const bytes = Array.from(good);
-        bytes.splice(at, 0, ...bad);
-        if (nulAt !== null) bytes.splice(nulAt % bytes.length, 0, 0);
-        const damaged = Uint8Array.from(bytes);
-        const cuts = rawCuts.map((cut) => cut % (damaged.length + 1));
-        expect(outcome(() => streamedOnce(damaged, cuts).session)).toEqual(outcome(() => loadSession(damaged)));
-      }),
+      fc.property(
+        fc.nat(good.length),
+        fc.constantFrom([0], [0xff], [0xc3], [0xe2, 0x82], [0xff, 0x00]),
+        fc.option(fc.nat(good.length)),
+        fc.array(fc.nat(), { maxLength: 6 }),
+        (at, bad, nulAt, rawCuts) => {
+          const bytes = Array.from(good);
+          bytes.splice(at, 0, ...bad);
+          if (nulAt !== null) bytes.splice(nulAt % bytes.length, 0, 0);
+          const damaged = Uint8Array.from(bytes);
+          const cuts = rawCuts.map((cut) => cut % (damaged.length + 1));
+          expect(outcome(() => streamedOnce(damaged, cuts).session)).toEqual(outcome(() => loadSession(damaged)));
+        },
+      ),
       { numRuns: 400 },
     );
   });

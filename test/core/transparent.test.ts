@@ -36,18 +36,16 @@ const messageArb = fc.record({
   meta: fc.dictionary(fc.constantFrom("toolCallId", "isError", "exitCode", "usage", "timestamp"), fc.jsonValue(), { maxKeys: 3 }),
 });
 
-const branchArb = fc
-  .array(messageArb, { maxLength: 25 })
-  .map((messages) => messages.map((m, i): Message => ({ ...m, id: `m${i}` })));
+const branchArb = fc.array(messageArb, { maxLength: 25 }).map((messages) => messages.map((m, i): Message => ({ ...m, id: `m${i}` })));
 
 function proseOf(messages: readonly Message[]): string[][] {
-  return messages
-    .filter((m) => m.role === "user" || m.role === "assistant")
-    .map((m) => m.blocks.flatMap((b) => (b.type === "text" ? [b.text] : [])));
+  return messages.filter((m) => m.role === "user" || m.role === "assistant").map((m) => m.blocks.flatMap((b) => (b.type === "text" ? [b.text] : [])));
 }
 
 function proseChars(messages: readonly Message[]): number {
-  return proseOf(messages).flat().reduce((sum, text) => sum + text.length, 0);
+  return proseOf(messages)
+    .flat()
+    .reduce((sum, text) => sum + text.length, 0);
 }
 
 describe("transparent on random branches", () => {
@@ -74,8 +72,7 @@ describe("transparent on random branches", () => {
           }
         }
         // Tool calls stay exactly where they were (a result's content moves out whole, whatever it holds).
-        const calls = (ms: readonly Message[]) =>
-          ms.filter((m) => m.role !== "toolResult" && m.role !== "bash").flatMap((m) => m.blocks.filter((b) => b.type === "toolCall"));
+        const calls = (ms: readonly Message[]) => ms.filter((m) => m.role !== "toolResult" && m.role !== "bash").flatMap((m) => m.blocks.filter((b) => b.type === "toolCall"));
         expect(calls(result.active)).toEqual(calls(branch));
       }),
       { numRuns: 120 },
@@ -187,7 +184,9 @@ describeWithFixtures("tampering", () => {
     const checkpoint = await compactSession(session, SOURCE, { strategy: "transparent" });
     const labels = checkpoint.active.flatMap((m) => m.blocks.flatMap((b) => (b.type === "omitted" ? [b.label] : [])));
     const failing = checkpoint.archive.find((e) => e.id === "c0000004#/blocks")!;
-    expect(labels).toContain(`bash result (toolu_04): error, exit 1, ${failing.bytes} bytes; says "TypeError: Cannot read properties of undefined (reading 'toFixed') at toCsv (src/export.ts:9:22)"`);
+    expect(labels).toContain(
+      `bash result (toolu_04): error, exit 1, ${failing.bytes} bytes; says "TypeError: Cannot read properties of undefined (reading 'toFixed') at toCsv (src/export.ts:9:22)"`,
+    );
     expect(labels.some((l) => l.startsWith("bash output of `git status --short`: ok, exit 0"))).toBe(true);
     expect(labels.some((l) => l.startsWith('unknown block "x-future-block"'))).toBe(true);
     expect(labels.some((l) => l.startsWith("thinking,"))).toBe(true);

@@ -14,15 +14,13 @@ interface GenEntry {
   parentId: string | null;
 }
 
-const treeArb = fc
-  .array(fc.nat(), { minLength: 1, maxLength: 60 })
-  .map((picks): GenEntry[] =>
-    picks.map((pick, i) => ({
-      id: `e${i.toString(16).padStart(7, "0")}`,
-      // Parent is an earlier entry (or none): always a valid tree.
-      parentId: i === 0 || pick % 7 === 0 ? null : `e${(pick % i).toString(16).padStart(7, "0")}`,
-    })),
-  );
+const treeArb = fc.array(fc.nat(), { minLength: 1, maxLength: 60 }).map((picks): GenEntry[] =>
+  picks.map((pick, i) => ({
+    id: `e${i.toString(16).padStart(7, "0")}`,
+    // Parent is an earlier entry (or none): always a valid tree.
+    parentId: i === 0 || pick % 7 === 0 ? null : `e${(pick % i).toString(16).padStart(7, "0")}`,
+  })),
+);
 
 function toJsonl(entries: GenEntry[]): string {
   const lines = [JSON.stringify({ type: "session", version: 3, id: "s", timestamp: "2026-01-01T00:00:00Z", cwd: "/" })];
@@ -92,42 +90,50 @@ describe("tree properties", () => {
 
   it("a cycle: strict names an entry on it, lenient breaks it and loads", () => {
     fc.assert(
-      fc.property(treeArb.filter((e) => e.length >= 2), fc.nat(), (entries, pick) => {
-        // Point the root of some entry's chain at that entry: a cycle through them.
-        const start = 1 + (pick % (entries.length - 1));
-        const chain = ancestors(entries, entries[start]!.id);
-        const root = entries.find((e) => e.id === chain[0])!;
-        root.parentId = entries[start]!.id;
-        const text = toJsonl(entries);
-        const cycleLines = new Set(chain.map((id) => entries.findIndex((e) => e.id === id) + 2));
-        let error: unknown;
-        try {
-          loadSession(text, { strict: true });
-        } catch (caught) {
-          error = caught;
-        }
-        expect(error).toBeInstanceOf(SessionError);
-        expect((error as SessionError).reason).toMatch(/cycle/);
-        expect(cycleLines.has((error as SessionError).line)).toBe(true);
-        const lenient = loadSession(text);
-        expect(lenient.warnings.some((w) => /cycle/.test(w.message))).toBe(true);
-        for (const leaf of lenient.leaves) lenient.branch(leaf); // terminates
-      }),
+      fc.property(
+        treeArb.filter((e) => e.length >= 2),
+        fc.nat(),
+        (entries, pick) => {
+          // Point the root of some entry's chain at that entry: a cycle through them.
+          const start = 1 + (pick % (entries.length - 1));
+          const chain = ancestors(entries, entries[start]!.id);
+          const root = entries.find((e) => e.id === chain[0])!;
+          root.parentId = entries[start]!.id;
+          const text = toJsonl(entries);
+          const cycleLines = new Set(chain.map((id) => entries.findIndex((e) => e.id === id) + 2));
+          let error: unknown;
+          try {
+            loadSession(text, { strict: true });
+          } catch (caught) {
+            error = caught;
+          }
+          expect(error).toBeInstanceOf(SessionError);
+          expect((error as SessionError).reason).toMatch(/cycle/);
+          expect(cycleLines.has((error as SessionError).line)).toBe(true);
+          const lenient = loadSession(text);
+          expect(lenient.warnings.some((w) => /cycle/.test(w.message))).toBe(true);
+          for (const leaf of lenient.leaves) lenient.branch(leaf); // terminates
+        },
+      ),
       { numRuns: 100 },
     );
   });
 
   it("a duplicate id: strict names the second line, lenient keeps the first", () => {
     fc.assert(
-      fc.property(treeArb.filter((e) => e.length >= 2), fc.nat(), (entries, pick) => {
-        const copyAt = 1 + (pick % (entries.length - 1));
-        entries[copyAt]!.id = entries[pick % copyAt]!.id;
-        // Children of the old id now point nowhere; keep the tree otherwise valid.
-        const ids = new Set(entries.map((e) => e.id));
-        for (const e of entries) if (e.parentId && !ids.has(e.parentId)) e.parentId = null;
-        expectNamedError(toJsonl(entries), copyAt + 2, /duplicate id/);
-        expect(loadSession(toJsonl(entries)).warnings.some((w) => /duplicate/.test(w.message))).toBe(true);
-      }),
+      fc.property(
+        treeArb.filter((e) => e.length >= 2),
+        fc.nat(),
+        (entries, pick) => {
+          const copyAt = 1 + (pick % (entries.length - 1));
+          entries[copyAt]!.id = entries[pick % copyAt]!.id;
+          // Children of the old id now point nowhere; keep the tree otherwise valid.
+          const ids = new Set(entries.map((e) => e.id));
+          for (const e of entries) if (e.parentId && !ids.has(e.parentId)) e.parentId = null;
+          expectNamedError(toJsonl(entries), copyAt + 2, /duplicate id/);
+          expect(loadSession(toJsonl(entries)).warnings.some((w) => /duplicate/.test(w.message))).toBe(true);
+        },
+      ),
       { numRuns: 100 },
     );
   });

@@ -22,7 +22,9 @@ afterAll(async () => {
 async function runOn(opened: OpenedPage) {
   const { page } = opened;
   await page.getByTestId("file-input").setInputFiles(SESSION);
-  await page.waitForFunction(() => document.querySelector(".session-name")?.textContent?.includes("before-compaction") && document.querySelector("[data-testid=active-pane] [data-testid=message-row]"));
+  await page.waitForFunction(
+    () => document.querySelector(".session-name")?.textContent?.includes("before-compaction") && document.querySelector("[data-testid=active-pane] [data-testid=message-row]"),
+  );
   await toStrategies(page);
   await page.getByTestId("checkride-toggle").click();
   const panel = page.getByTestId("checkride-panel");
@@ -64,20 +66,20 @@ describeWithFixtures("the answer key in the app", () => {
     const intent = card.locator("[data-probe-id=verify]");
     expect(await intent.getAttribute("data-status")).not.toBe("skipped");
     await intent.getByTestId("strike-fact").first().click();
-    await page.waitForFunction(
-      (prev) => {
-        const el = document.querySelector('section.score-card[aria-label="Checkride of transparent"] [data-testid=checkride-score]');
-        return el && el.textContent !== prev;
-      },
-      before,
-    );
+    await page.waitForFunction((prev) => {
+      const el = document.querySelector('section.score-card[aria-label="Checkride of transparent"] [data-testid=checkride-score]');
+      return el && el.textContent !== prev;
+    }, before);
     expect(await intent.getAttribute("data-status")).toBe("skipped");
     expect(await intent.locator("[data-testid=key-fact] s").count()).toBe(1);
     expect(decodeURIComponent(new URL(page.url()).hash)).toContain('k={"s":[["verify"');
     await panel.getByTestId("key-edits").waitFor();
     // Put it back: the cached result for the unedited key returns at once.
     await intent.getByRole("button", { name: "restore" }).click();
-    await page.waitForFunction((prev) => document.querySelector('section.score-card[aria-label="Checkride of transparent"] [data-testid=checkride-score]')?.textContent === prev, before);
+    await page.waitForFunction(
+      (prev) => document.querySelector('section.score-card[aria-label="Checkride of transparent"] [data-testid=checkride-score]')?.textContent === prev,
+      before,
+    );
     await opened.context.close();
   });
 

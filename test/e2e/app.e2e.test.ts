@@ -84,7 +84,7 @@ describe("the inspector in Chromium", () => {
     const { page } = opened;
     await loadFile(opened, fixturePath("composed/pi-v3-tree.jsonl"));
     const firstBefore = await page.getByTestId("message-row").first().getAttribute("data-message-id");
-    await page.getByTestId("file-input").setInputFiles({ name: "broken.jsonl", mimeType: "application/json", buffer: Buffer.from("this is not json\n{\"also\": \n") });
+    await page.getByTestId("file-input").setInputFiles({ name: "broken.jsonl", mimeType: "application/json", buffer: Buffer.from('this is not json\n{"also": \n') });
     const error = page.getByTestId("load-error");
     await error.waitFor();
     expect(await error.textContent()).toMatch(/broken\.jsonl.*line 1/);
@@ -169,7 +169,10 @@ describe("the inspector in Chromium", () => {
     };
     const before = await exportArchive();
     await page.getByRole("button", { name: /Compact again/ }).click();
-    await page.getByText(/round 2/).first().waitFor();
+    await page
+      .getByText(/round 2/)
+      .first()
+      .waitFor();
     const after = await exportArchive();
     expect(before.size).toBeGreaterThan(0);
     for (const [id, sha] of before) expect(after.get(id)).toBe(sha);
@@ -192,7 +195,11 @@ describe("the inspector in Chromium", () => {
     expect(checkpoint.schema).toBe("session-inspector/checkpoint@1");
     expect(checkpoint.source.name).toBe("pi-v3-tree.jsonl");
     // The file is hashed on a worker of its own while the session worker compacts: the hash is the file's.
-    expect(checkpoint.source.sha256).toBe(createHash("sha256").update(readFileSync(fixturePath("composed/pi-v3-tree.jsonl"))).digest("hex"));
+    expect(checkpoint.source.sha256).toBe(
+      createHash("sha256")
+        .update(readFileSync(fixturePath("composed/pi-v3-tree.jsonl")))
+        .digest("hex"),
+    );
     expect(checkpoint.archive.length).toBe(Number((await page.getByTestId("stats-payloads").textContent())!.replace(/,/g, "")));
     await opened.context.close();
   });
@@ -202,7 +209,11 @@ describe("the inspector in Chromium", () => {
     // its own writer: the files must still be the same bytes (the CLI adds a final newline).
     const opened = await openApp(harness);
     const { page } = opened;
-    for (const relative of ["pi/JohnnyLai92__pi-mono__6edf3497.jsonl", "claude/entireio__cli__d0-161e0df1cb.jsonl", "codex/JaydenXsoe__ocodex__rollout-2025-08-26T20-20-25.jsonl"]) {
+    for (const relative of [
+      "pi/JohnnyLai92__pi-mono__6edf3497.jsonl",
+      "claude/entireio__cli__d0-161e0df1cb.jsonl",
+      "codex/JaydenXsoe__ocodex__rollout-2025-08-26T20-20-25.jsonl",
+    ]) {
       const fixture = fixturePath(relative);
       await loadFile(opened, fixture);
       const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: "Export checkpoint" }).click()]);

@@ -98,7 +98,9 @@ describeWithFixtures("recorded compactions in the app", () => {
     expect(await scrollUntil(original, '[data-testid=compaction-divider][data-compaction-index="2"]')).toBe(true);
     const first = original.locator('[data-testid=compaction-divider][data-compaction-index="1"]');
     expect(await first.textContent()).toMatch(/compaction #1.*microcompact.*auto.*the file's tokens 78,208 → 39,673/);
-    expect(await original.locator('[data-testid=compaction-divider][data-compaction-index="2"]').textContent()).toMatch(/compaction #2.*compact \(summary\).*auto.*the file's tokens 176,700 → not stated/);
+    expect(await original.locator('[data-testid=compaction-divider][data-compaction-index="2"]').textContent()).toMatch(
+      /compaction #2.*compact \(summary\).*auto.*the file's tokens 176,700 → not stated/,
+    );
     // Rows that left the agent's context (at #2) are dimmed in the recorded strategy's original branch too.
     await page.screenshot({ path: join(SCREENSHOTS, "audit-strategies-1440-light.png") });
     await page.getByTestId("strategy-select").selectOption("recorded");

@@ -34,7 +34,8 @@ afterAll(async () => {
 async function screenOf(page: Page) {
   return page.evaluate(() => {
     const text = (selector: string) => document.querySelector(selector)?.textContent ?? null;
-    const rowIds = (pane: string) => [...document.querySelectorAll(`[data-testid=${pane}-pane] [data-testid=message-row]`)].slice(0, 5).map((row) => row.getAttribute("data-message-id"));
+    const rowIds = (pane: string) =>
+      [...document.querySelectorAll(`[data-testid=${pane}-pane] [data-testid=message-row]`)].slice(0, 5).map((row) => row.getAttribute("data-message-id"));
     return {
       header: text(".session-name"),
       originalChars: text("[data-testid=stats-original-chars]"),
@@ -84,7 +85,12 @@ itWithFixtures("loads and cancels in quick succession end on one consistent sess
   const { page } = opened;
   await page.getByTestId("message-row").first().waitFor();
   const small = fixturePath("composed/pi-v3-tree.jsonl");
-  const cancel = () => page.getByTestId("load-progress").getByRole("button", { name: "Cancel" }).click({ timeout: 2_000 }).catch(() => undefined);
+  const cancel = () =>
+    page
+      .getByTestId("load-progress")
+      .getByRole("button", { name: "Cancel" })
+      .click({ timeout: 2_000 })
+      .catch(() => undefined);
   await page.getByTestId("file-input").setInputFiles(big);
   await cancel();
   await page.getByTestId("file-input").setInputFiles(small);

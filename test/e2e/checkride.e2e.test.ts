@@ -31,7 +31,9 @@ afterAll(async () => {
 
 async function loadTree(opened: OpenedPage) {
   await opened.page.getByTestId("file-input").setInputFiles(TREE);
-  await opened.page.waitForFunction(() => document.querySelector(".session-name")?.textContent?.includes("pi-v3-tree.jsonl") && document.querySelector("[data-testid=active-pane] [data-testid=message-row]"));
+  await opened.page.waitForFunction(
+    () => document.querySelector(".session-name")?.textContent?.includes("pi-v3-tree.jsonl") && document.querySelector("[data-testid=active-pane] [data-testid=message-row]"),
+  );
   await toStrategies(opened.page);
 }
 
@@ -45,7 +47,10 @@ describeWithFixtures("checkride in the app", () => {
     const opened = await openApp(harness);
     const { page } = opened;
     await loadTree(opened);
-    const options = await page.getByTestId("strategy-select").locator("option").evaluateAll((els) => els.map((e) => (e as HTMLOptionElement).value));
+    const options = await page
+      .getByTestId("strategy-select")
+      .locator("option")
+      .evaluateAll((els) => els.map((e) => (e as HTMLOptionElement).value));
     expect(options).toEqual(["transparent", "recorded", "pi-default", "handoff", "brief"]);
     await page.getByTestId("strategy-select").selectOption("handoff");
     await page.getByText("Active context (handoff)").waitFor();
@@ -63,7 +68,9 @@ describeWithFixtures("checkride in the app", () => {
     await panel.getByLabel("Plant before message number").fill("2");
     await panel.getByRole("button", { name: "Run rounds" }).click();
     await panel.locator("[data-testid=rounds-row][data-strategy=transparent]").waitFor();
-    const transparentRounds = await panel.locator("[data-testid=rounds-row][data-strategy=transparent] [data-planted]").evaluateAll((els) => els.map((e) => e.getAttribute("data-planted")));
+    const transparentRounds = await panel
+      .locator("[data-testid=rounds-row][data-strategy=transparent] [data-planted]")
+      .evaluateAll((els) => els.map((e) => e.getAttribute("data-planted")));
     expect(transparentRounds).toEqual(["pass", "pass", "pass"]);
     await panel.locator(".rounds-table").scrollIntoViewIfNeeded();
     await page.screenshot({ path: join(SCREENSHOTS, "10-rounds.png") });
@@ -122,7 +129,10 @@ describeWithFixtures("checkride in the app", () => {
     await page.screenshot({ path: join(SCREENSHOTS, "09-checkride-endpoint.png") });
     for (const path of ["/error500/v1", "/malformed/v1", "/slow/v1", "/nocors/v1"]) {
       const result = await run(path);
-      expect(Object.values(result).every((status) => status === "inconclusive" || status === "skipped"), path).toBe(true);
+      expect(
+        Object.values(result).every((status) => status === "inconclusive" || status === "skipped"),
+        path,
+      ).toBe(true);
     }
     // Only the allowed endpoint was ever contacted besides the page's own origin.
     expect(foreignRequests(opened.requests, harness.origin).every((url) => url.startsWith(endpoint.url))).toBe(true);

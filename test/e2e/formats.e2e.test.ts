@@ -35,7 +35,10 @@ function cliFigures(path: string): { format: string; compactions: number } {
   expect(audit.status, audit.stderr).toBe(0);
   // A file gives one object; a folder (a Cline task) one JSON line per session and per compaction.
   const compactions = audit.stdout.startsWith('{"kind"')
-    ? audit.stdout.trim().split("\n").filter((line) => JSON.parse(line).kind === "compaction").length
+    ? audit.stdout
+        .trim()
+        .split("\n")
+        .filter((line) => JSON.parse(line).kind === "compaction").length
     : JSON.parse(audit.stdout).compactions.length;
   return { format: JSON.parse(inspect.stdout).format, compactions };
 }
@@ -47,17 +50,28 @@ async function expectOnScreen(page: Page, expected: { format: string; compaction
   const timeline = page.getByTestId("compaction-timeline");
   if (expected.compactions === 0) {
     await page.locator(".pane-title h2", { hasText: "Original branch" }).waitFor({ timeout: 30_000 });
-    await timeline.locator("strong, :scope").filter({ hasText: /No recorded compactions|records no compactions/ }).first().waitFor({ timeout: 30_000 });
+    await timeline
+      .locator("strong, :scope")
+      .filter({ hasText: /No recorded compactions|records no compactions/ })
+      .first()
+      .waitFor({ timeout: 30_000 });
     return;
   }
   await page.locator(".pane-title h2", { hasText: `Before compaction #${expected.compactions}` }).waitFor({ timeout: 60_000 });
-  await timeline.locator(".timeline-mark").nth(expected.compactions - 1).waitFor({ timeout: 30_000 });
+  await timeline
+    .locator(".timeline-mark")
+    .nth(expected.compactions - 1)
+    .waitFor({ timeout: 30_000 });
   expect(await timeline.locator(".timeline-mark").count()).toBe(expected.compactions);
   await page.locator("[data-testid=active-pane] [data-testid=message-row]").first().waitFor();
 }
 
 describeWithFixtures("real sessions of the newer agents", () => {
-  for (const relative of ["gemini/savekirk__session-bridge__gemini-session-cdb14b05.json", "copilot/polecatspeaks__StarCar__events-11-9681650804.jsonl", "opencode/savekirk__session-bridge__opencode-export-ses_277daa810ffe.json"]) {
+  for (const relative of [
+    "gemini/savekirk__session-bridge__gemini-session-cdb14b05.json",
+    "copilot/polecatspeaks__StarCar__events-11-9681650804.jsonl",
+    "opencode/savekirk__session-bridge__opencode-export-ses_277daa810ffe.json",
+  ]) {
     const agent = relative.split("/")[0]!;
     it(`${agent}: its own format, the compactions it records`, async () => {
       const path = fixturePath(relative);

@@ -46,7 +46,9 @@ async function open(width: number, height: number, scheme: "light" | "dark", pat
 async function silentlyClipped(page: Page): Promise<string[]> {
   return page.evaluate(() => {
     const out: string[] = [];
-    const elements = document.querySelectorAll<HTMLElement>("[data-testid=message-row] .block-text, [data-testid=message-row] .one-line, [data-testid=message-row] .omission-label, [data-testid=message-row] .row-header");
+    const elements = document.querySelectorAll<HTMLElement>(
+      "[data-testid=message-row] .block-text, [data-testid=message-row] .one-line, [data-testid=message-row] .omission-label, [data-testid=message-row] .row-header",
+    );
     for (const element of elements) {
       const clipped = element.scrollWidth > element.clientWidth + 1 || element.scrollHeight > element.clientHeight + 1;
       if (!clipped) continue;

@@ -40,7 +40,10 @@ describeWithFixtures("the library in Chromium", () => {
     // The CLI's rows for the same folder: the app must show the same figures.
     const cli = runCli(["audit", folder, "--json", "--no-cache"]);
     expect(cli.status).toBe(0);
-    cliRows = cli.stdout.trim().split("\n").map((line) => JSON.parse(line));
+    cliRows = cli.stdout
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line));
     harness = await startHarness();
   });
   afterAll(async () => {
@@ -75,7 +78,9 @@ describeWithFixtures("the library in Chromium", () => {
     await page.locator("[data-testid=library-progress]", { hasText: "· done" }).waitFor({ timeout: 120_000 });
     const longTasks = await page.evaluate(() => (window as unknown as { __longTasks: number[] }).__longTasks);
     const longest = Math.max(0, ...longTasks);
-    console.log(`library: first rows (listed) after ${firstRowsMs} ms, first audited row after ${firstFiguresMs} ms; ${longTasks.length} main-thread tasks over 50 ms while indexing, longest ${Math.round(longest)} ms`);
+    console.log(
+      `library: first rows (listed) after ${firstRowsMs} ms, first audited row after ${firstFiguresMs} ms; ${longTasks.length} main-thread tasks over 50 ms while indexing, longest ${Math.round(longest)} ms`,
+    );
     expect(firstRowsMs).toBeLessThan(2000);
 
     const sessions = cliRows.filter((row) => row.kind === "session");

@@ -50,7 +50,11 @@ it(`a ${SIZE_MB} MB session: first rows, scrolling 10,000 rows and the main heap
   const started = Date.now();
   await page.getByTestId("file-input").setInputFiles(file);
   // First rows: the new session's first message in the original pane (shown while the compaction runs).
-  await page.waitForFunction((name) => document.querySelector(".session-name")?.textContent?.includes(name) && document.querySelector("[data-testid=original-pane] [data-message-id='00000000']"), file.split("/").pop()!, { timeout: 60_000, polling: 50 });
+  await page.waitForFunction(
+    (name) => document.querySelector(".session-name")?.textContent?.includes(name) && document.querySelector("[data-testid=original-pane] [data-message-id='00000000']"),
+    file.split("/").pop()!,
+    { timeout: 60_000, polling: 50 },
+  );
   const firstRowsMs = Date.now() - started;
   await page.locator("[data-testid=active-pane] [data-testid=message-row]").first().waitFor({ timeout: 60_000 });
   const compactedMs = Date.now() - started;
@@ -85,9 +89,12 @@ it(`a ${SIZE_MB} MB session: first rows, scrolling 10,000 rows and the main heap
   const heapMb = (metrics.find((m) => m.name === "JSHeapUsedSize")?.value ?? 0) / 1024 / 1024;
   await page.screenshot({ path: join(SCREENSHOTS, "07-scale-100mb.png") });
   const longest = longTasks.length ? Math.max(...longTasks) : 0;
-  console.log(`scale: ${SIZE_MB} MB · while loading ${loadTasks.length} main-thread tasks over 50 ms${loadTasks.length ? ` (${loadTasks.map((t) => t.toFixed(0)).join(", ")} ms)` : ""}`);
-  console.log(`scale: ${SIZE_MB} MB · first rows ${firstRowsMs} ms · active context ${compactedMs} ms · scrolled to row ${scrolled.lastRow} · ${longTasks.length} long tasks, longest ${longest.toFixed(0)} ms · main JS heap ${heapMb.toFixed(1)} MB`);
-
+  console.log(
+    `scale: ${SIZE_MB} MB · while loading ${loadTasks.length} main-thread tasks over 50 ms${loadTasks.length ? ` (${loadTasks.map((t) => t.toFixed(0)).join(", ")} ms)` : ""}`,
+  );
+  console.log(
+    `scale: ${SIZE_MB} MB · first rows ${firstRowsMs} ms · active context ${compactedMs} ms · scrolled to row ${scrolled.lastRow} · ${longTasks.length} long tasks, longest ${longest.toFixed(0)} ms · main JS heap ${heapMb.toFixed(1)} MB`,
+  );
 
   // Strategy switches: away (a new compaction in the worker), back (the worker's cached view), away again (cached too).
   const select = page.getByTestId("strategy-select");
@@ -96,7 +103,12 @@ it(`a ${SIZE_MB} MB session: first rows, scrolling 10,000 rows and the main heap
   const switchTo = async (strategy: string): Promise<number> => {
     const t0 = Date.now();
     await select.selectOption(strategy);
-    await page.waitForFunction((name) => document.querySelector("[data-testid=active-pane] h2")?.textContent?.includes(`(${name})`) && document.querySelector("[data-testid=active-pane] [data-testid=message-row]"), strategy, { timeout: 60_000, polling: 20 });
+    await page.waitForFunction(
+      (name) =>
+        document.querySelector("[data-testid=active-pane] h2")?.textContent?.includes(`(${name})`) && document.querySelector("[data-testid=active-pane] [data-testid=message-row]"),
+      strategy,
+      { timeout: 60_000, polling: 20 },
+    );
     return Date.now() - t0;
   };
   const away = await switchTo(other);

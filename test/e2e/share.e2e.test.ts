@@ -21,7 +21,10 @@ afterAll(async () => {
 async function load(opened: OpenedPage, file: string | { name: string; mimeType: string; buffer: Buffer }) {
   await opened.page.getByTestId("file-input").setInputFiles(file);
   const name = typeof file === "string" ? file.split("/").pop()! : file.name;
-  await opened.page.waitForFunction((n) => document.querySelector(".session-name")?.textContent?.includes(n) && document.querySelector("[data-testid=active-pane] [data-testid=message-row]"), name);
+  await opened.page.waitForFunction(
+    (n) => document.querySelector(".session-name")?.textContent?.includes(n) && document.querySelector("[data-testid=active-pane] [data-testid=message-row]"),
+    name,
+  );
   await toStrategies(opened.page);
 }
 
@@ -34,9 +37,7 @@ describe("sharing", () => {
     await page.getByTestId("checkride-toggle").click();
     await page.getByTestId("checkride-panel").getByRole("button", { name: "Run checkride" }).click();
     await page.locator("[data-testid=checkride-score][data-strategy=transparent]").waitFor();
-    const appScores = Object.fromEntries(
-      await page.getByTestId("checkride-score").evaluateAll((els) => els.map((e) => [e.getAttribute("data-strategy"), e.textContent])),
-    );
+    const appScores = Object.fromEntries(await page.getByTestId("checkride-score").evaluateAll((els) => els.map((e) => [e.getAttribute("data-strategy"), e.textContent])));
     await page.getByTestId("checkride-panel").getByRole("button", { name: "Close" }).click();
 
     await page.getByTestId("share-toggle").click();
@@ -97,7 +98,10 @@ describe("sharing", () => {
     expect(png.length).toBeGreaterThan(10_000);
     writeFileSync(join(SCREENSHOTS, "14-capture.png"), png);
     await page.keyboard.press("ArrowDown");
-    await page.getByTestId("presenter-bar").getByText(/round 2/).waitFor();
+    await page
+      .getByTestId("presenter-bar")
+      .getByText(/round 2/)
+      .waitFor();
     await page.keyboard.press("Escape");
     expect(await page.locator(".toolbar").isVisible()).toBe(true);
     await opened.context.close();

@@ -33,7 +33,10 @@ async function loadExact(opened: OpenedPage, path: string): Promise<void> {
   await page.getByTestId("load-progress").waitFor({ state: "detached", timeout: 60_000 });
   await toStrategies(page);
   // The budgeted figures are replaced by the worker's exact count.
-  await page.locator(".stats[data-tokens-exact=true] [data-testid=stats-usage-explainer], .stats[data-tokens-exact=true] [data-testid=stats-context-window]").first().waitFor({ timeout: 60_000 });
+  await page
+    .locator(".stats[data-tokens-exact=true] [data-testid=stats-usage-explainer], .stats[data-tokens-exact=true] [data-testid=stats-context-window]")
+    .first()
+    .waitFor({ timeout: 60_000 });
 }
 
 function cliFigures(path: string) {
@@ -59,9 +62,9 @@ function reportComposition(path: string): Map<string, number> {
 }
 
 async function appComposition(opened: OpenedPage): Promise<Map<string, number>> {
-  const parts = await opened.page.locator("[data-testid=composition-part]").evaluateAll((nodes) =>
-    nodes.map((n) => [(n.getAttribute("title") ?? "").split(":")[0]!, Number(n.getAttribute("data-tokens"))] as const),
-  );
+  const parts = await opened.page
+    .locator("[data-testid=composition-part]")
+    .evaluateAll((nodes) => nodes.map((n) => [(n.getAttribute("title") ?? "").split(":")[0]!, Number(n.getAttribute("data-tokens"))] as const));
   return new Map(parts);
 }
 

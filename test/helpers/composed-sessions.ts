@@ -21,28 +21,66 @@ export function geminiJsonl(): string {
     { id: "g1", timestamp: "2026-01-02T10:00:02.000Z", type: "gemini", content: "", model: "gemini-x" },
     // line 4: the same reply, now complete: it replaces line 3
     {
-      id: "g1", timestamp: "2026-01-02T10:00:03.000Z", type: "gemini", content: "Reading the file first.", model: "gemini-x",
+      id: "g1",
+      timestamp: "2026-01-02T10:00:03.000Z",
+      type: "gemini",
+      content: "Reading the file first.",
+      model: "gemini-x",
       thoughts: [{ subject: "Plan", description: "Look at the helper before renaming it.", timestamp: "2026-01-02T10:00:02.500Z" }],
-      toolCalls: [{ id: "read_1", name: "read_file", args: { file_path: "src/math.ts" }, status: "success", result: [{ functionResponse: { id: "read_1", name: "read_file", response: { output: "export const sum = (a: number[]) => 0;" } } }] }],
+      toolCalls: [
+        {
+          id: "read_1",
+          name: "read_file",
+          args: { file_path: "src/math.ts" },
+          status: "success",
+          result: [{ functionResponse: { id: "read_1", name: "read_file", response: { output: "export const sum = (a: number[]) => 0;" } } }],
+        },
+      ],
       tokens: { input: 1200, output: 40, cached: 200, thoughts: 10, tool: 0, total: 1250 },
     },
     { $set: { lastUpdated: "2026-01-02T10:00:04.000Z" } },
-    { id: "g2", timestamp: "2026-01-02T10:00:05.000Z", type: "gemini", content: "Renamed sum to addAll.", model: "gemini-x", tokens: { input: 1500, output: 20, cached: 1000, thoughts: 0, tool: 0, total: 1520 } },
+    {
+      id: "g2",
+      timestamp: "2026-01-02T10:00:05.000Z",
+      type: "gemini",
+      content: "Renamed sum to addAll.",
+      model: "gemini-x",
+      tokens: { input: 1500, output: 20, cached: 1000, thoughts: 0, tool: 0, total: 1520 },
+    },
     { id: "i1", timestamp: "2026-01-02T10:00:06.000Z", type: "info", content: "Compressing chat history." },
     // line 8: the compression: a new active history
     {
       $set: {
         messages: [
-          { id: "c1", timestamp: "2026-01-02T10:00:07.000Z", type: "user", content: [{ text: "<state_snapshot>\nGoal: rename sum to addAll in src/math.ts (done).\n</state_snapshot>" }] },
+          {
+            id: "c1",
+            timestamp: "2026-01-02T10:00:07.000Z",
+            type: "user",
+            content: [{ text: "<state_snapshot>\nGoal: rename sum to addAll in src/math.ts (done).\n</state_snapshot>" }],
+          },
           { id: "c2", timestamp: "2026-01-02T10:00:07.100Z", type: "gemini", content: "Got it. Thanks for the additional context!" },
         ],
       },
     },
     { id: "u2", timestamp: "2026-01-02T10:00:08.000Z", type: "user", content: [{ text: "Now add a test." }] },
-    { id: "g3", timestamp: "2026-01-02T10:00:09.000Z", type: "gemini", content: "Writing test/math.test.ts.", model: "gemini-x", tokens: { input: 300, output: 15, cached: 0, thoughts: 0, tool: 0, total: 315 } },
+    {
+      id: "g3",
+      timestamp: "2026-01-02T10:00:09.000Z",
+      type: "gemini",
+      content: "Writing test/math.test.ts.",
+      model: "gemini-x",
+      tokens: { input: 300, output: 15, cached: 0, thoughts: 0, tool: 0, total: 315 },
+    },
     // line 11: the user rewinds to before u2's answer and asks again
     { $rewindTo: "g3" },
-    { id: "g4", timestamp: "2026-01-02T10:00:10.000Z", type: "gemini", content: "Adding the test next to the others.", model: "gemini-x", tokens: { input: 310, output: 12, cached: 0, thoughts: 0, tool: 0, total: 322 } },
+    {
+      id: "g4",
+      timestamp: "2026-01-02T10:00:10.000Z",
+      type: "gemini",
+      content: "Adding the test next to the others.",
+      model: "gemini-x",
+      tokens: { input: 310, output: 12, cached: 0, thoughts: 0, tool: 0, total: 322 },
+    },
   ]);
 }
 
@@ -56,20 +94,54 @@ export function geminiJsonl(): string {
 export function clineTask(): { name: string; bytes: Uint8Array }[] {
   const history = [
     { role: "user", content: [{ type: "text", text: "<task>\nAdd a --verbose flag to the CLI.\n</task>" }] },
-    { role: "assistant", content: [{ type: "text", text: "I will read the argument parser." }, { type: "tool_use", id: "t1", name: "read_file", input: { path: "src/args.ts" } }] },
+    {
+      role: "assistant",
+      content: [
+        { type: "text", text: "I will read the argument parser." },
+        { type: "tool_use", id: "t1", name: "read_file", input: { path: "src/args.ts" } },
+      ],
+    },
     { role: "user", content: [{ type: "tool_result", tool_use_id: "t1", content: "export function parse() {}" }] },
-    { role: "assistant", content: [{ type: "text", text: "Adding the flag." }, { type: "tool_use", id: "t2", name: "replace_in_file", input: { path: "src/args.ts", diff: "+verbose" } }] },
+    {
+      role: "assistant",
+      content: [
+        { type: "text", text: "Adding the flag." },
+        { type: "tool_use", id: "t2", name: "replace_in_file", input: { path: "src/args.ts", diff: "+verbose" } },
+      ],
+    },
     { role: "user", content: [{ type: "tool_result", tool_use_id: "t2", content: "ok" }] },
     { role: "assistant", content: [{ type: "text", text: "Done: --verbose prints each step." }] },
   ];
   const ui = [
     { ts: 1, type: "say", say: "task", text: "Add a --verbose flag to the CLI." },
-    { ts: 2, type: "say", say: "api_req_started", text: JSON.stringify({ request: "…", tokensIn: 900, tokensOut: 50, cacheWrites: 100, cacheReads: 0, cost: 0.01 }), conversationHistoryIndex: 0 },
-    { ts: 3, type: "say", say: "api_req_started", text: JSON.stringify({ request: "…", tokensIn: 30, tokensOut: 60, cacheWrites: 20, cacheReads: 1000, cost: 0.01 }), conversationHistoryIndex: 2 },
+    {
+      ts: 2,
+      type: "say",
+      say: "api_req_started",
+      text: JSON.stringify({ request: "…", tokensIn: 900, tokensOut: 50, cacheWrites: 100, cacheReads: 0, cost: 0.01 }),
+      conversationHistoryIndex: 0,
+    },
+    {
+      ts: 3,
+      type: "say",
+      say: "api_req_started",
+      text: JSON.stringify({ request: "…", tokensIn: 30, tokensOut: 60, cacheWrites: 20, cacheReads: 1000, cost: 0.01 }),
+      conversationHistoryIndex: 2,
+    },
     // Cline truncated the window before its third request: history indices 1..2 are no longer sent.
-    { ts: 4, type: "say", say: "api_req_started", text: JSON.stringify({ request: "…", tokensIn: 20, tokensOut: 30, cacheWrites: 0, cacheReads: 500, cost: 0.01 }), conversationHistoryIndex: 4, conversationHistoryDeletedRange: [1, 2] },
+    {
+      ts: 4,
+      type: "say",
+      say: "api_req_started",
+      text: JSON.stringify({ request: "…", tokensIn: 20, tokensOut: 30, cacheWrites: 0, cacheReads: 500, cost: 0.01 }),
+      conversationHistoryIndex: 4,
+      conversationHistoryDeletedRange: [1, 2],
+    },
   ];
-  const metadata = { files_in_context: [{ path: "src/args.ts", record_state: "active", record_source: "read_tool" }], model_usage: [{ ts: 2, model_id: "m", model_provider_id: "p", mode: "act" }] };
+  const metadata = {
+    files_in_context: [{ path: "src/args.ts", record_state: "active", record_source: "read_tool" }],
+    model_usage: [{ ts: 2, model_id: "m", model_provider_id: "p", mode: "act" }],
+  };
   return [
     { name: "tasks/1700000000000/api_conversation_history.json", bytes: encode(JSON.stringify(history)) },
     { name: "tasks/1700000000000/ui_messages.json", bytes: encode(JSON.stringify(ui)) },
@@ -87,9 +159,23 @@ export function clineTask(): { name: string; bytes: Uint8Array }[] {
 export function rooHistory(): string {
   return JSON.stringify([
     { role: "user", content: [{ type: "text", text: "<task>\nMigrate the config loader to YAML.\n</task>" }], ts: 10, condenseParent: "cd-1" },
-    { role: "assistant", content: [{ type: "text", text: "Reading config.ts." }, { type: "tool_use", id: "r1", name: "read_file", input: { path: "config.ts" } }], ts: 11, condenseParent: "cd-1" },
+    {
+      role: "assistant",
+      content: [
+        { type: "text", text: "Reading config.ts." },
+        { type: "tool_use", id: "r1", name: "read_file", input: { path: "config.ts" } },
+      ],
+      ts: 11,
+      condenseParent: "cd-1",
+    },
     { role: "user", content: [{ type: "tool_result", tool_use_id: "r1", content: "export const load = () => JSON.parse(text);" }], ts: 12, condenseParent: "cd-1" },
-    { role: "user", content: [{ type: "text", text: "Summary: the loader parses JSON in config.ts; the task is to switch it to YAML." }], ts: 13, isSummary: true, condenseId: "cd-1" },
+    {
+      role: "user",
+      content: [{ type: "text", text: "Summary: the loader parses JSON in config.ts; the task is to switch it to YAML." }],
+      ts: 13,
+      isSummary: true,
+      condenseId: "cd-1",
+    },
     { role: "assistant", content: [{ type: "text", text: "Switching the parser." }], ts: 14, truncationParent: "tr-1" },
     { role: "user", content: [{ type: "text", text: "[Earlier turns were hidden to fit the window.]" }], ts: 15, isTruncationMarker: true, truncationId: "tr-1" },
     { role: "assistant", content: [{ type: "text", text: "The loader now reads YAML." }], ts: 16 },
@@ -108,10 +194,22 @@ export function openCodePruned(): string {
     messages: [
       { info: { id: "msg_1", role: "user", sessionID: "ses_c", time: { created: 1000 } }, parts: [part("msg_1", 1, { type: "text", text: "List the files." })] },
       {
-        info: { id: "msg_2", role: "assistant", parentID: "msg_1", sessionID: "ses_c", time: { created: 2000, completed: 2100 }, tokens: { total: 130, input: 100, output: 30, reasoning: 0, cache: { read: 0, write: 0 } } },
+        info: {
+          id: "msg_2",
+          role: "assistant",
+          parentID: "msg_1",
+          sessionID: "ses_c",
+          time: { created: 2000, completed: 2100 },
+          tokens: { total: 130, input: 100, output: 30, reasoning: 0, cache: { read: 0, write: 0 } },
+        },
         parts: [
           part("msg_2", 1, { type: "step-start" }),
-          part("msg_2", 2, { type: "tool", tool: "bash", callID: "call_1", state: { status: "completed", input: { command: "ls" }, output: "a.txt\nb.txt", title: "ls", metadata: {}, time: { start: 2010, end: 2020, compacted: 5000 } } }),
+          part("msg_2", 2, {
+            type: "tool",
+            tool: "bash",
+            callID: "call_1",
+            state: { status: "completed", input: { command: "ls" }, output: "a.txt\nb.txt", title: "ls", metadata: {}, time: { start: 2010, end: 2020, compacted: 5000 } },
+          }),
           part("msg_2", 3, { type: "step-finish", reason: "tool-calls", tokens: { total: 130, input: 100, output: 30, reasoning: 0, cache: { read: 0, write: 0 } }, cost: 0 }),
           part("msg_2", 4, { type: "step-start" }),
           part("msg_2", 5, { type: "text", text: "Two files: a.txt and b.txt." }),

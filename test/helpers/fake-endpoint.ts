@@ -34,12 +34,18 @@ export async function startFakeEndpoint(answers: Record<string, string>): Promis
       response.end(JSON.stringify({ id: "fake", object: "chat.completion", choices: [{ index: 0, message: { role: "assistant", content } }] }));
     };
     const parsed = safeParse(body) as { messages?: { content?: string }[] } | string;
-    const prompt = typeof parsed === "object" ? parsed.messages?.map((m) => m.content ?? "").join("\n") ?? "" : "";
+    const prompt = typeof parsed === "object" ? (parsed.messages?.map((m) => m.content ?? "").join("\n") ?? "") : "";
     if (path.startsWith("/summary-poor")) reply("## Goal\nFix the export.\n\n## Next Steps\n1. Keep going.");
     else if (path.startsWith("/summary-learns")) {
       // Poor at first; once told what it must state, it states exactly that.
       const at = prompt.indexOf("must state each of these");
-      const lines = at === -1 ? [] : prompt.slice(at).split("\n").filter((line) => line.startsWith("- "));
+      const lines =
+        at === -1
+          ? []
+          : prompt
+              .slice(at)
+              .split("\n")
+              .filter((line) => line.startsWith("- "));
       reply(lines.length ? `## Goal\nFix the export.\n\n## Critical Context\n${lines.join("\n")}` : "## Goal\nFix the export.");
     } else if (path.startsWith("/error500")) response.writeHead(500).end("boom");
     else if (path.startsWith("/slow")) setTimeout(() => reply(JSON.stringify(answers)), 3_000);

@@ -19,7 +19,9 @@ interface ProvenanceEntry {
 }
 
 /** Every fixture file the project knows of (test/fixtures.provenance.json). */
-export const KNOWN_FIXTURES: readonly string[] = (JSON.parse(readFileSync(join(ROOT, "test/fixtures.provenance.json"), "utf8")) as { files: ProvenanceEntry[] }).files.map((f) => f.file);
+export const KNOWN_FIXTURES: readonly string[] = (JSON.parse(readFileSync(join(ROOT, "test/fixtures.provenance.json"), "utf8")) as { files: ProvenanceEntry[] }).files.map(
+  (f) => f.file,
+);
 
 /** True when every known fixture is there to read. */
 export const fixturesPresent = KNOWN_FIXTURES.every((file) => existsSync(join(FIXTURES, file)));

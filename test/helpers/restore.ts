@@ -10,7 +10,12 @@ import type { ArchiveEntry } from "../../core/checkpoint.ts";
 import type { Message } from "../../core/model.ts";
 
 function pointerSegments(path: string): string[] {
-  return path === "" ? [] : path.slice(1).split("/").map((s) => s.replace(/~1/g, "/").replace(/~0/g, "~"));
+  return path === ""
+    ? []
+    : path
+        .slice(1)
+        .split("/")
+        .map((s) => s.replace(/~1/g, "/").replace(/~0/g, "~"));
 }
 
 /** `target` with the value at `path` replaced by `value` (a copy along the path). */
@@ -36,7 +41,5 @@ export function lostMessages(branch: readonly Message[], active: readonly Messag
   const kept = new Map(active.map((m) => [m.id, m]));
   const entries = new Map<string, ArchiveEntry[]>();
   for (const entry of archive) entries.set(entry.messageId, [...(entries.get(entry.messageId) ?? []), entry]);
-  return branch
-    .filter((message) => JSON.stringify(restoreMessage(kept.get(message.id), entries.get(message.id) ?? [])) !== JSON.stringify(message))
-    .map((message) => message.id);
+  return branch.filter((message) => JSON.stringify(restoreMessage(kept.get(message.id), entries.get(message.id) ?? [])) !== JSON.stringify(message)).map((message) => message.id);
 }

@@ -118,11 +118,21 @@ describeWithFixtures("checkride cards", () => {
   it("the worker reports progress per strategy and stops at its next step once cancelled", async () => {
     const client = useApp.getState().client!;
     const steps: string[] = [];
-    const pending = client.request({ type: "checkride", view: useApp.getState().view!.id, params: { strategies: ["transparent", "recorded", "brief"], reader: "literal" } }, (p) => {
-      steps.push(`${p.stage} ${p.loaded}/${p.total} ${p.label}`);
-      if (p.label === "graded recorded") client.cancel(pending.id);
-    });
+    const pending = client.request(
+      { type: "checkride", view: useApp.getState().view!.id, params: { strategies: ["transparent", "recorded", "brief"], reader: "literal" } },
+      (p) => {
+        steps.push(`${p.stage} ${p.loaded}/${p.total} ${p.label}`);
+        if (p.label === "graded recorded") client.cancel(pending.id);
+      },
+    );
     await expect(pending.promise).rejects.toMatchObject({ cancelled: true });
-    expect(steps).toEqual(["checkride 0/3 compacting with transparent", "checkride 0/3 grading transparent", "checkride 1/3 graded transparent", "checkride 1/3 compacting with recorded", "checkride 1/3 grading recorded", "checkride 2/3 graded recorded"]);
+    expect(steps).toEqual([
+      "checkride 0/3 compacting with transparent",
+      "checkride 0/3 grading transparent",
+      "checkride 1/3 graded transparent",
+      "checkride 1/3 compacting with recorded",
+      "checkride 1/3 grading recorded",
+      "checkride 2/3 graded recorded",
+    ]);
   });
 });

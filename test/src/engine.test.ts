@@ -34,7 +34,11 @@ function ask<T extends RequestOf<Exclude<keyof ResponseMap, "load">>["type"]>(en
 async function loaded(relative = "composed/pi-v3-tree.jsonl", options: Record<string, unknown> = {}) {
   const engine = new SessionEngine();
   const progress: Progress[] = [];
-  const result = await engine.load({ kind: "bytes", bytes: bytesOf(relative), name: relative.split("/").pop()! }, { strategy: "transparent", options, leafId: null }, task(progress));
+  const result = await engine.load(
+    { kind: "bytes", bytes: bytesOf(relative), name: relative.split("/").pop()! },
+    { strategy: "transparent", options, leafId: null },
+    task(progress),
+  );
   return { engine, result, progress, id: result.view.id };
 }
 
@@ -87,7 +91,10 @@ describeWithFixtures("SessionEngine", () => {
 
   it("recovers a payload verified against its hash, as display blocks", async () => {
     const { engine, id } = await loaded();
-    const marker = engine.rows(id, "active", 0, 18).flatMap((r) => r.blocks).find((b) => b.recoveryId === "c0000006#/blocks")!;
+    const marker = engine
+      .rows(id, "active", 0, 18)
+      .flatMap((r) => r.blocks)
+      .find((b) => b.recoveryId === "c0000006#/blocks")!;
     const recovered = await ask(engine, { type: "recover", view: id, recoveryId: marker.recoveryId!, full: false });
     expect(recovered).toMatchObject({ verified: true, expected: marker.sha256, found: marker.sha256, kind: "toolResult" });
     expect(recovered.blocks.map((b) => b.type)).toEqual(["text", "image"]);
@@ -111,11 +118,19 @@ describeWithFixtures("SessionEngine", () => {
 
   it("recompacts from the previous checkpoint, round by round, with the same ids", async () => {
     const { engine, result, id } = await loaded();
-    const before = engine.rows(id, "active", 0, 18).flatMap((r) => r.blocks.map((b) => b.recoveryId)).filter(Boolean);
+    const before = engine
+      .rows(id, "active", 0, 18)
+      .flatMap((r) => r.blocks.map((b) => b.recoveryId))
+      .filter(Boolean);
     const next = await ask(engine, { type: "compact", view: id, params: { strategy: "transparent", options: {}, leafId: result.view.leafId, fromPrevious: true } });
     expect(next.round).toBe(1);
     expect(next.hasPrevious).toBe(true);
-    expect(engine.rows(next.id, "active", 0, 18).flatMap((r) => r.blocks.map((b) => b.recoveryId)).filter(Boolean)).toEqual(before);
+    expect(
+      engine
+        .rows(next.id, "active", 0, 18)
+        .flatMap((r) => r.blocks.map((b) => b.recoveryId))
+        .filter(Boolean),
+    ).toEqual(before);
   });
 
   it("a cancelled load throws and leaves the previous session in place", async () => {
@@ -129,7 +144,11 @@ describeWithFixtures("SessionEngine", () => {
   it("every request names its view: the one before the newest answers until the page asks about the newest", async () => {
     const { engine, id } = await loaded();
     // A load the page cancelled too late: it finished here, and the page still shows the view before it.
-    const second = await engine.load({ kind: "bytes", bytes: bytesOf("composed/openai-chat.json"), name: "x.json" }, { strategy: "transparent", options: {}, leafId: null }, task());
+    const second = await engine.load(
+      { kind: "bytes", bytes: bytesOf("composed/openai-chat.json"), name: "x.json" },
+      { strategy: "transparent", options: {}, leafId: null },
+      task(),
+    );
     expect(second.view.id).not.toBe(id);
     expect(engine.rows(id, "original", 0, 1)[0]!.id).toBe("a0000003");
     expect((await ask(engine, { type: "detail", view: id, pane: "original", index: 0, full: false })).id).toBe("a0000003");
@@ -159,7 +178,11 @@ describeWithFixtures("SessionEngine", () => {
       },
       checkCancelled: () => {},
     };
-    const result = await engine.load({ kind: "bytes", bytes: bytesOf("composed/openai-chat.json"), name: "x.json" }, { strategy: "transparent", options: {}, leafId: null }, progress);
+    const result = await engine.load(
+      { kind: "bytes", bytes: bytesOf("composed/openai-chat.json"), name: "x.json" },
+      { strategy: "transparent", options: {}, leafId: null },
+      progress,
+    );
     expect(screenRows).toBe("a0000003");
     expect(previewRows).toBe(engine.rows(result.view.id, "original", 0, 1)[0]!.id);
   });
@@ -194,7 +217,11 @@ describeWithFixtures("SessionEngine", () => {
     }
 
     it("starts after the preview, and its hash reaches the summary and the checkpoint; the thread is ended", async () => {
-      const { calls, context, engine } = hasher(async (f) => createHash("sha256").update(new Uint8Array(await f.arrayBuffer())).digest("hex"));
+      const { calls, context, engine } = hasher(async (f) =>
+        createHash("sha256")
+          .update(new Uint8Array(await f.arrayBuffer()))
+          .digest("hex"),
+      );
       const result = await engine.load({ kind: "file", file: file() }, { strategy: "transparent", options: {}, leafId: null }, context);
       expect(result.session.sha256).toBe(expected);
       const exported = await ask(engine, { type: "export", view: result.view.id });

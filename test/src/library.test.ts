@@ -27,8 +27,21 @@ describe("dropped files", () => {
 });
 
 const row = (path: string, factsDropped: number, bytes: number, agent = "pi"): LibrarySessionRow => ({
-  kind: "session", path, agent, format: agent, project: path.split("/")[0]!, date: "2025-01-01T00:00:00Z", bytes, files: 1, messages: 1, tokens: 1, tokenizer: "",
-  compactions: 1, worstCompaction: { index: 1, asked: 4, recorded: 4 - factsDropped, transparent: 4 }, factsDropped, warnings: 0,
+  kind: "session",
+  path,
+  agent,
+  format: agent,
+  project: path.split("/")[0]!,
+  date: "2025-01-01T00:00:00Z",
+  bytes,
+  files: 1,
+  messages: 1,
+  tokens: 1,
+  tokenizer: "",
+  compactions: 1,
+  worstCompaction: { index: 1, asked: 4, recorded: 4 - factsDropped, transparent: 4 },
+  factsDropped,
+  warnings: 0,
 });
 
 describe("the library table", () => {
@@ -55,7 +68,11 @@ describe("a session of several files in the engine", () => {
   it("loads a Cline task folder from its File objects", async () => {
     const files = clineTask().map((part) => ({ name: `tasks/t1/${part.name}`, file: new File([part.bytes as Uint8Array<ArrayBuffer>], part.name) }));
     const engine = new SessionEngine();
-    const result = await engine.load({ kind: "files", name: "api_conversation_history.json", files }, { strategy: "transparent", leafId: null, options: {} }, { progress: () => undefined, checkCancelled: () => undefined });
+    const result = await engine.load(
+      { kind: "files", name: "api_conversation_history.json", files },
+      { strategy: "transparent", leafId: null, options: {} },
+      { progress: () => undefined, checkCancelled: () => undefined },
+    );
     expect(result.session.format).toBe("cline");
     expect(result.view.original.count).toBeGreaterThan(2);
   });

@@ -55,7 +55,9 @@ describeWithFixtures("views", () => {
   });
 
   it("an omission marker recovers on click and shows the verified payload", async () => {
-    const row = (await useApp.getState().client!.request({ type: "rows", view: useApp.getState().view!.id, pane: "active", start: 0, end: 18 }).promise).find((r) => r.id === "c0000004")!;
+    const row = (await useApp.getState().client!.request({ type: "rows", view: useApp.getState().view!.id, pane: "active", start: 0, end: 18 }).promise).find(
+      (r) => r.id === "c0000004",
+    )!;
     const block = row.blocks.find((b) => b.type === "omitted")!;
     const { container } = render(<OmissionMarker block={block} />);
     const marker = screen.getByTestId("omission-marker");

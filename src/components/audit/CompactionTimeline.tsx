@@ -37,8 +37,18 @@ export function CompactionTimeline() {
   }, [ready, serial, view?.leafId]);
 
   if (!view) return null;
-  if (error) return <div className="timeline timeline-empty" data-testid="compaction-timeline">Timeline unavailable: {error}</div>;
-  if (!timeline) return <div className="timeline timeline-empty" data-testid="compaction-timeline" aria-busy="true">Reading the file's compactions and usage…</div>;
+  if (error)
+    return (
+      <div className="timeline timeline-empty" data-testid="compaction-timeline">
+        Timeline unavailable: {error}
+      </div>
+    );
+  if (!timeline)
+    return (
+      <div className="timeline timeline-empty" data-testid="compaction-timeline" aria-busy="true">
+        Reading the file's compactions and usage…
+      </div>
+    );
   const { marks, usage } = timeline;
   if (marks.length === 0 && usage.turns.length === 0) {
     return (
@@ -67,7 +77,13 @@ export function CompactionTimeline() {
           <strong>{marks.length ? `${marks.length} recorded ${marks.length === 1 ? "compaction" : "compactions"}` : "No recorded compactions"}</strong>
           {marks.length ? (
             <span className="mode-switch" role="group" aria-label="What the panes show">
-              <button type="button" className="small" aria-pressed={auditing !== null} disabled={auditing !== null || busy !== null} onClick={() => void openAudit(marks.at(-1)!.index)}>
+              <button
+                type="button"
+                className="small"
+                aria-pressed={auditing !== null}
+                disabled={auditing !== null || busy !== null}
+                onClick={() => void openAudit(marks.at(-1)!.index)}
+              >
                 Recorded compactions
               </button>
               <button type="button" className="small" aria-pressed={auditing === null} disabled={auditing === null || busy !== null} onClick={() => void showStrategies()}>
@@ -86,12 +102,23 @@ export function CompactionTimeline() {
           {usage.contextWindow ? <line className="timeline-window" x1="0" x2="100" y1={y(usage.contextWindow)} y2={y(usage.contextWindow)} /> : null}
           {path ? <path className={recorded ? "timeline-usage" : "timeline-usage estimate"} d={path} vectorEffect="non-scaling-stroke" /> : null}
           {marks.map((m) => (
-            <line key={m.index} className={`timeline-drop${m.index === auditing ? " current" : ""}`} x1={x(m.line)} x2={x(m.line)} y1="0" y2={HEIGHT} vectorEffect="non-scaling-stroke" />
+            <line
+              key={m.index}
+              className={`timeline-drop${m.index === auditing ? " current" : ""}`}
+              x1={x(m.line)}
+              x2={x(m.line)}
+              y1="0"
+              y2={HEIGHT}
+              vectorEffect="non-scaling-stroke"
+            />
           ))}
         </svg>
         {marks.map((m, i) => {
           const entry = audits[m.index];
-          const figures = m.tokensBefore !== null ? `the file's tokens ${formatCount(m.tokensBefore)} → ${m.tokensAfter !== null ? formatCount(m.tokensAfter) : "not stated"}` : `estimated ${formatCount(m.size.before)} → ${formatCount(m.size.after)} (${m.size.unit})`;
+          const figures =
+            m.tokensBefore !== null
+              ? `the file's tokens ${formatCount(m.tokensBefore)} → ${m.tokensAfter !== null ? formatCount(m.tokensAfter) : "not stated"}`
+              : `estimated ${formatCount(m.size.before)} → ${formatCount(m.size.after)} (${m.size.unit})`;
           return (
             <button
               key={m.index}
@@ -106,7 +133,12 @@ export function CompactionTimeline() {
               onClick={() => void openAudit(m.index)}
             >
               #{m.index} <span className="timeline-score">{shortScore(entry)}</span>
-              {m.tokensBefore !== null && m.tokensAfter !== null ? <span className="timeline-drop-figure"> {compactTokens(m.tokensBefore)}→{compactTokens(m.tokensAfter)}</span> : null}
+              {m.tokensBefore !== null && m.tokensAfter !== null ? (
+                <span className="timeline-drop-figure">
+                  {" "}
+                  {compactTokens(m.tokensBefore)}→{compactTokens(m.tokensAfter)}
+                </span>
+              ) : null}
             </button>
           );
         })}

@@ -12,7 +12,10 @@ export function DroppedPanel() {
   const audit = useApp((s) => s.view?.audit);
   const entry = useAudit((s) => (audit ? s.audits[audit.index] : undefined));
   if (!audit) return null;
-  const figures = audit.tokensBefore !== null ? `the file's tokens ${formatCount(audit.tokensBefore)} → ${audit.tokensAfter !== null ? formatCount(audit.tokensAfter) : "not stated"}` : "the file states no token figures";
+  const figures =
+    audit.tokensBefore !== null
+      ? `the file's tokens ${formatCount(audit.tokensBefore)} → ${audit.tokensAfter !== null ? formatCount(audit.tokensAfter) : "not stated"}`
+      : "the file states no token figures";
   const data = entry?.status === "done" ? entry.audit : null;
   return (
     <details className="dropped-panel" data-testid="dropped-panel" open>
@@ -25,7 +28,11 @@ export function DroppedPanel() {
         {data ? (
           <>
             {" "}
-            · <strong>{data.facts.recorded}/{data.facts.asked}</strong> facts present in context after (transparent would keep {data.facts.transparent})
+            ·{" "}
+            <strong>
+              {data.facts.recorded}/{data.facts.asked}
+            </strong>{" "}
+            facts present in context after (transparent would keep {data.facts.transparent})
           </>
         ) : null}
       </summary>

@@ -6,7 +6,10 @@ import { kindLabel, scoreText } from "./labels.ts";
 
 export function CompactionDivider({ divider }: { divider: DividerInfo }) {
   const entry = useAudit((s) => s.audits[divider.index]);
-  const figures = divider.tokensBefore !== null ? `the file's tokens ${formatCount(divider.tokensBefore)} → ${divider.tokensAfter !== null ? formatCount(divider.tokensAfter) : "not stated"}` : "the file states no token figures";
+  const figures =
+    divider.tokensBefore !== null
+      ? `the file's tokens ${formatCount(divider.tokensBefore)} → ${divider.tokensAfter !== null ? formatCount(divider.tokensAfter) : "not stated"}`
+      : "the file states no token figures";
   return (
     <div className="compaction-divider" data-testid="compaction-divider" data-compaction-index={divider.index}>
       <strong>compaction #{divider.index}</strong>
@@ -23,11 +26,7 @@ export function RowAuditBadges({ row, pane }: { row: RowProjection; pane: Pane }
   const other = row.otherRow ?? -1;
   const label = pane === "original" ? (row.otherIsSummary ? "summary →" : auditing ? "after →" : "active →") : auditing ? "← before" : "← original";
   const title =
-    other < 0
-      ? "Not in the other pane"
-      : row.otherIsSummary
-        ? "Show the summary that replaced this message in the other pane"
-        : "Show the same message in the other pane";
+    other < 0 ? "Not in the other pane" : row.otherIsSummary ? "Show the summary that replaced this message in the other pane" : "Show the same message in the other pane";
   return (
     <>
       {row.dropped ? (

@@ -14,7 +14,13 @@ const STATUS_LABEL: Record<ProbeResult["status"], string> = { pass: "pass", fail
 const MONO = new Set(["files", "anchors", "verify"]);
 
 /** "user, line 214": where a fact came from, in words a reader can find in the file. */
-const ROLE_WORDS: Record<string, string> = { toolResult: "tool result", tool: "tool result", bashExecution: "bash", branchSummary: "branch summary", compactionSummary: "compaction summary" };
+const ROLE_WORDS: Record<string, string> = {
+  toolResult: "tool result",
+  tool: "tool result",
+  bashExecution: "bash",
+  branchSummary: "branch summary",
+  compactionSummary: "compaction summary",
+};
 
 export function sourceLabel(source: FactSource): string {
   const role = source.role ? (ROLE_WORDS[source.role] ?? source.role) : "message";
@@ -77,7 +83,13 @@ function FactRow({ strategy, probe, index, fact, struck }: FactRowProps) {
             remove
           </button>
         ) : (
-          <button type="button" className="link-button" data-testid="strike-fact" onClick={() => toggleStruck(probe.id, fact.text)} title={struck ? "Put this fact back in the key" : "Strike this fact out of the key"}>
+          <button
+            type="button"
+            className="link-button"
+            data-testid="strike-fact"
+            onClick={() => toggleStruck(probe.id, fact.text)}
+            title={struck ? "Put this fact back in the key" : "Strike this fact out of the key"}
+          >
             {struck ? "restore" : "strike"}
           </button>
         )}
@@ -109,7 +121,15 @@ function AddFact({ probe }: { probe: string }) {
         submit();
       }}
     >
-      <input type="text" autoFocus value={text} onChange={(e) => setText(e.target.value)} aria-label={`New fact for ${probe}`} placeholder="a fact the reader should know" onKeyDown={(e) => e.key === "Escape" && setOpen(false)} />
+      <input
+        type="text"
+        autoFocus
+        value={text}
+        onChange={(e) => setText(e.target.value)}
+        aria-label={`New fact for ${probe}`}
+        placeholder="a fact the reader should know"
+        onKeyDown={(e) => e.key === "Escape" && setOpen(false)}
+      />
       <button type="submit" className="small" disabled={!text.trim()}>
         Add
       </button>
@@ -191,7 +211,9 @@ export function ScoreCard({ result, model }: { result: CheckrideResult; model: s
         )}
       </h3>
       {result.needsModel ? (
-        <p className="dim small-text">Skipped, not failed: {result.needsModel.replace(/^needs a model: /, "")}. Set a model endpoint and tick "also write … summaries" to grade this tier.</p>
+        <p className="dim small-text">
+          Skipped, not failed: {result.needsModel.replace(/^needs a model: /, "")}. Set a model endpoint and tick "also write … summaries" to grade this tier.
+        </p>
       ) : (
         <ol className="probe-list">
           {result.probes.map((probe) => (

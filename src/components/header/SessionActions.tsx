@@ -16,13 +16,34 @@ export function SessionActions() {
       <button type="button" className="small" disabled={disabled} onClick={() => void recoverSelected()} title="Recover every payload of the selected message (Enter)">
         Recover in message
       </button>
-      <button type="button" className="small" disabled={disabled} onClick={() => setCheckride({ open: !checkrideOpen })} aria-pressed={checkrideOpen} data-testid="checkride-toggle">
+      <button
+        type="button"
+        className="small"
+        disabled={disabled}
+        onClick={() => setCheckride({ open: !checkrideOpen })}
+        aria-pressed={checkrideOpen}
+        data-testid="checkride-toggle"
+      >
         Checkride
       </button>
-      <button type="button" className="small" disabled={disabled} onClick={() => void openShare()} data-testid="share-toggle" title="Scan for secrets, then download the audit report, the scorecard or a masked checkpoint">
+      <button
+        type="button"
+        className="small"
+        disabled={disabled}
+        onClick={() => void openShare()}
+        data-testid="share-toggle"
+        title="Scan for secrets, then download the audit report, the scorecard or a masked checkpoint"
+      >
         Share…
       </button>
-      <button type="button" className="small" disabled={disabled} onClick={() => setPresenting(true)} data-testid="present-toggle" title="Large type, the two panes and the score only; arrow keys step through omissions">
+      <button
+        type="button"
+        className="small"
+        disabled={disabled}
+        onClick={() => setPresenting(true)}
+        data-testid="present-toggle"
+        title="Large type, the two panes and the score only; arrow keys step through omissions"
+      >
         Present
       </button>
       <button
@@ -30,7 +51,11 @@ export function SessionActions() {
         className="small"
         disabled={disabled || auditing}
         onClick={async () => download(await exportCheckpoint())}
-        title={auditing ? "A checkpoint is a strategy's result: choose Strategies on the timeline to export one." : "Download the checkpoint JSON (session-inspector/checkpoint@1). It contains the original payloads."}
+        title={
+          auditing
+            ? "A checkpoint is a strategy's result: choose Strategies on the timeline to export one."
+            : "Download the checkpoint JSON (session-inspector/checkpoint@1). It contains the original payloads."
+        }
       >
         Export checkpoint
       </button>

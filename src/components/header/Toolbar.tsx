@@ -72,7 +72,12 @@ function StrategyControls({ disabled }: { disabled: boolean }) {
       </label>
       <label className="field">
         <span>Branch</span>
-        <select data-testid="leaf-select" value={leafId ?? ""} disabled={disabled || !session || session.leaves.length === 0} onChange={(e) => void recompact({ leafId: e.target.value })}>
+        <select
+          data-testid="leaf-select"
+          value={leafId ?? ""}
+          disabled={disabled || !session || session.leaves.length === 0}
+          onChange={(e) => void recompact({ leafId: e.target.value })}
+        >
           {session?.leaves.map((leaf) => (
             <option key={leaf.id} value={leaf.id}>
               {leaf.isDefault ? "★ " : ""}

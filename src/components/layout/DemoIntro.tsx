@@ -16,8 +16,8 @@ export function DemoIntro() {
     <section className="demo-intro" data-testid="demo-intro" aria-label="About this demo">
       <div className="demo-intro-lines">
         <p>
-          <strong>This is a demo session</strong> ({demo.title}). Yours: <strong>Open session…</strong> (or drop the file here) opens on the audit of the last compaction
-          your agent recorded; <strong>Open folder…</strong> (e.g. ~/.claude/projects) lists every compaction in it, worst first. Everything stays in this browser.
+          <strong>This is a demo session</strong> ({demo.title}). Yours: <strong>Open session…</strong> (or drop the file here) opens on the audit of the last compaction your agent
+          recorded; <strong>Open folder…</strong> (e.g. ~/.claude/projects) lists every compaction in it, worst first. Everything stays in this browser.
         </p>
         <p className="dim">
           <strong>Original branch</strong> (left): the conversation as recorded. <strong>Active context</strong> (right): what the model would be sent after the chosen compaction

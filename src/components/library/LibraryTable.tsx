@@ -15,9 +15,17 @@ const COLUMNS: { column: SortColumn; label: string; title: string }[] = [
   { column: "date", label: "Date", title: "The session's first timestamp (else the file's modification time)" },
   { column: "bytes", label: "Size", title: "Bytes of the session's files" },
   { column: "messages", label: "Messages", title: "Messages on the session's current branch" },
-  { column: "tokens", label: "Context tokens", title: "Tokens of the context the agent sends now, after its own compactions: the file's own usage record of its last turn, else an estimate (marked ~)" },
+  {
+    column: "tokens",
+    label: "Context tokens",
+    title: "Tokens of the context the agent sends now, after its own compactions: the file's own usage record of its last turn, else an estimate (marked ~)",
+  },
   { column: "compactions", label: "Compactions", title: "Compactions the file records" },
-  { column: "worst", label: "Worst: kept/asked", title: "Facts present in context after the agent's worst compaction, of those asked (literal reader); transparent compaction at the same moment in brackets" },
+  {
+    column: "worst",
+    label: "Worst: kept/asked",
+    title: "Facts present in context after the agent's worst compaction, of those asked (literal reader); transparent compaction at the same moment in brackets",
+  },
   { column: "factsDropped", label: "Facts dropped", title: "Facts the agent's compactions dropped, summed" },
 ];
 
@@ -94,14 +102,26 @@ function currentDisplayRows(state: DisplayState): ReturnType<typeof displayRows>
   const last = lastDisplay;
   if (last && (["sessions", "pending", "compactions", "sort", "filter", "expanded"] as const).every((key) => last.state[key] === state[key])) return last.rows;
   const rows = displayRows(state);
-  lastDisplay = { state: { sessions: state.sessions, pending: state.pending, compactions: state.compactions, sort: state.sort, filter: state.filter, expanded: state.expanded }, rows };
+  lastDisplay = {
+    state: { sessions: state.sessions, pending: state.pending, compactions: state.compactions, sort: state.sort, filter: state.filter, expanded: state.expanded },
+    rows,
+  };
   return rows;
 }
 
 function PendingRow({ row, style }: { row: LibrarySessionRow; style: CSSProperties }) {
   const name = row.path.slice(row.path.lastIndexOf("/") + 1);
   return (
-    <div style={style} className="library-row pending" role="row" data-testid="library-row" data-path={row.path} data-pending="true" aria-busy="true" title={`${row.path}\nBeing indexed…`}>
+    <div
+      style={style}
+      className="library-row pending"
+      role="row"
+      data-testid="library-row"
+      data-path={row.path}
+      data-pending="true"
+      aria-busy="true"
+      title={`${row.path}\nBeing indexed…`}
+    >
       <span className="cell">
         <span className="expander">·</span>
         {row.agent === "unknown" ? "…" : row.agent}
@@ -130,10 +150,23 @@ function Row({ index, style }: RowComponentProps<RowProps>) {
     const c = item.row;
     const open = () => openFromLibrary(c.path, c.index);
     return (
-      <div style={style} className="library-row compaction" role="row" tabIndex={0} data-testid="library-compaction-row" data-compaction-index={c.index} onClick={open} onKeyDown={(e) => activate(e, open)} title="Open this session in the inspector on this compaction">
+      <div
+        style={style}
+        className="library-row compaction"
+        role="row"
+        tabIndex={0}
+        data-testid="library-compaction-row"
+        data-compaction-index={c.index}
+        onClick={open}
+        onKeyDown={(e) => activate(e, open)}
+        title="Open this session in the inspector on this compaction"
+      >
         <span className="cell wide">
           ↳ Compaction {c.index} · {kindLabel(c.compactionKind)}
-          {c.trigger ? ` (${c.trigger})` : ""} <span className="dim">· dropped {c.dropped.humanMessages.length} human messages, {c.dropped.toolOutputs.length} tool outputs</span>
+          {c.trigger ? ` (${c.trigger})` : ""}{" "}
+          <span className="dim">
+            · dropped {c.dropped.humanMessages.length} human messages, {c.dropped.toolOutputs.length} tool outputs
+          </span>
         </span>
         <span className="cell num">
           {c.messagesBefore}→{c.messagesAfter}
@@ -150,7 +183,17 @@ function Row({ index, style }: RowComponentProps<RowProps>) {
   const name = r.path.slice(r.path.lastIndexOf("/") + 1);
   const open = () => openFromLibrary(r.path, r.worstCompaction?.index);
   return (
-    <div style={style} className="library-row" role="row" tabIndex={0} data-testid="library-row" data-path={r.path} onClick={open} onKeyDown={(e) => activate(e, open)} title={`${r.path}\nOpen in the inspector${r.worstCompaction ? " on its worst compaction" : ""}`}>
+    <div
+      style={style}
+      className="library-row"
+      role="row"
+      tabIndex={0}
+      data-testid="library-row"
+      data-path={r.path}
+      onClick={open}
+      onKeyDown={(e) => activate(e, open)}
+      title={`${r.path}\nOpen in the inspector${r.worstCompaction ? " on its worst compaction" : ""}`}
+    >
       <span className="cell">
         <button
           type="button"
@@ -179,7 +222,10 @@ function Row({ index, style }: RowComponentProps<RowProps>) {
         {formatCount(r.tokens)}
       </span>
       <span className="cell num">{r.compactions}</span>
-      <span className="cell" title="Facts present in context after the agent's worst compaction / facts asked; transparent compaction at the same moment in brackets (literal reader)">
+      <span
+        className="cell"
+        title="Facts present in context after the agent's worst compaction / facts asked; transparent compaction at the same moment in brackets (literal reader)"
+      >
         {score(r.worstCompaction)}
       </span>
       <span className={`cell num${r.factsDropped ? " bad" : ""}`}>{r.factsDropped}</span>

@@ -50,13 +50,19 @@ function AgentSummary() {
   const pending = useLibrary((s) => s.pending);
   const compactions = useLibrary((s) => s.compactions);
   const summary = useMemo(
-    () => summarizeByAgent(sessions.filter((row) => !pending[row.path]), Object.values(compactions).flat()),
+    () =>
+      summarizeByAgent(
+        sessions.filter((row) => !pending[row.path]),
+        Object.values(compactions).flat(),
+      ),
     [sessions, pending, compactions],
   );
   if (summary.length === 0) return null;
   return (
     <table className="library-summary" data-testid="library-summary">
-      <caption>By agent: facts present in context after the agent's own compactions vs transparent compaction at the same moments (literal reader, median over compactions)</caption>
+      <caption>
+        By agent: facts present in context after the agent's own compactions vs transparent compaction at the same moments (literal reader, median over compactions)
+      </caption>
       <thead>
         <tr>
           <th scope="col">Agent</th>
@@ -143,7 +149,8 @@ export function LibraryCompactionBanner() {
   return (
     <details className="banner info library-compaction" data-testid="library-compaction-banner">
       <summary>
-        From the library: compaction {row.index} ({kindLabel(row.compactionKind)}) — facts present in context after it {row.facts.recorded}/{row.facts.asked}, transparent compaction at the same moment {row.facts.transparent}/{row.facts.asked}
+        From the library: compaction {row.index} ({kindLabel(row.compactionKind)}) — facts present in context after it {row.facts.recorded}/{row.facts.asked}, transparent
+        compaction at the same moment {row.facts.transparent}/{row.facts.asked}
         {row.dropped.facts.length ? ` · ${row.dropped.facts.length} facts dropped (show)` : ""}
       </summary>
       {row.dropped.facts.length ? (

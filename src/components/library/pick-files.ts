@@ -58,9 +58,7 @@ async function walkEntry(entry: FileSystemEntry, out: PickedFile[]): Promise<voi
 
 /** A drop: a folder (walked), or several files; `folder` says whether a folder was among them. */
 export async function pickedFromDrop(transfer: DataTransfer): Promise<{ files: PickedFile[]; folder: string | null }> {
-  const entries = [...transfer.items]
-    .map((item) => (item.kind === "file" ? item.webkitGetAsEntry() : null))
-    .filter((entry): entry is FileSystemEntry => entry !== null);
+  const entries = [...transfer.items].map((item) => (item.kind === "file" ? item.webkitGetAsEntry() : null)).filter((entry): entry is FileSystemEntry => entry !== null);
   if (entries.length === 0) return { files: [...transfer.files].map((file) => ({ path: file.name, file })), folder: null };
   const files: PickedFile[] = [];
   for (const entry of entries) await walkEntry(entry, files);

@@ -34,7 +34,13 @@ export function CompactRowContent({ row }: { row: RowProjection }) {
     <div className="row-header">
       <span className={`role role-badge-${row.role}`}>{ROLE_LABELS[row.role] ?? row.role}</span>
       {row.dividers?.map((divider) => (
-        <span key={divider.index} className="chip chip-compaction" data-testid="compaction-divider" data-compaction-index={divider.index} title="The agent compacted its context here, before this message">
+        <span
+          key={divider.index}
+          className="chip chip-compaction"
+          data-testid="compaction-divider"
+          data-compaction-index={divider.index}
+          title="The agent compacted its context here, before this message"
+        >
           compaction #{divider.index}
         </span>
       ))}

@@ -51,7 +51,9 @@ function Lost({ audit }: { audit: CompactionAuditView }) {
       ) : null}
       {identifiers > 0 ? <p>{plural(identifiers, "identifier (a commit or an id) was", "identifiers (commits, ids) were")} lost too.</p> : null}
       <p>
-        {humans > 0 ? `${plural(humans, "message from the human survives", "messages from the human survive")} only as a summary or not at all. ` : "Every message from the human is still there. "}
+        {humans > 0
+          ? `${plural(humans, "message from the human survives", "messages from the human survive")} only as a summary or not at all. `
+          : "Every message from the human is still there. "}
         {tools > 0 ? `${plural(tools, "tool output was", "tool outputs were")} dropped; each is still in the original file.` : ""}
       </p>
     </>

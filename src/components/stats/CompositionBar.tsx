@@ -37,7 +37,10 @@ export function CompositionBar({ figures, caption }: { figures: ViewTokenFigures
         ))}
       </div>
       <ul className="composition-legend">
-        <li className="composition-caption">{caption}{estimate ? " (estimate, counting…)" : ""}:</li>
+        <li className="composition-caption">
+          {caption}
+          {estimate ? " (estimate, counting…)" : ""}:
+        </li>
         {parts.map((part) => (
           <li key={part.category}>
             <span className="swatch" style={{ background: COLORS[part.category] ?? "var(--dim)" }} /> {part.label} {share(part.tokens)}% · {formatCount(part.tokens)}

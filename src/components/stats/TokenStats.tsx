@@ -15,13 +15,20 @@ export function TokenCount({ tokens, estimated, testId }: { tokens: number; esti
   if (estimated > 0) {
     return (
       <span title={`${formatCount(estimated)} of these tokens are estimated as characters ÷ 4 while the worker finishes counting with o200k.`}>
-        ≈<span data-testid={testId} data-estimated="true">{formatCount(tokens)}</span> tokens <em className="dim">(estimate, counting…)</em>
+        ≈
+        <span data-testid={testId} data-estimated="true">
+          {formatCount(tokens)}
+        </span>{" "}
+        tokens <em className="dim">(estimate, counting…)</em>
       </span>
     );
   }
   return (
     <span title={TOKENS_EXPLAINER}>
-      <span data-testid={testId} data-estimated="false">{formatCount(tokens)}</span> <abbr className="explain">o200k tokens</abbr>
+      <span data-testid={testId} data-estimated="false">
+        {formatCount(tokens)}
+      </span>{" "}
+      <abbr className="explain">o200k tokens</abbr>
     </span>
   );
 }
@@ -32,15 +39,18 @@ export function RecordedUsage({ figures }: { figures: ViewTokenFigures }) {
   if (!usage) return <dd className="dim">counting the model's view of the last turn…</dd>;
   const window = usage.contextWindow;
   const last = usage.last;
-  const windowText = window !== null ? (
-    <>
-      {last ? `, ${((last.recorded / window) * 100).toFixed(0)}% of` : " ·"} a <span data-testid="stats-context-window">{formatCount(window)}</span>-token window (stated in the file)
-    </>
-  ) : (
-    <span className="dim" data-testid="stats-context-window" data-stated="false">
-      {" "}· window not stated in the file
-    </span>
-  );
+  const windowText =
+    window !== null ? (
+      <>
+        {last ? `, ${((last.recorded / window) * 100).toFixed(0)}% of` : " ·"} a <span data-testid="stats-context-window">{formatCount(window)}</span>-token window (stated in the
+        file)
+      </>
+    ) : (
+      <span className="dim" data-testid="stats-context-window" data-stated="false">
+        {" "}
+        · window not stated in the file
+      </span>
+    );
   if (!last) {
     return (
       <dd>
@@ -58,7 +68,10 @@ export function RecordedUsage({ figures }: { figures: ViewTokenFigures }) {
       {windowText} · model's view of the same context: <span data-testid="stats-lastturn-view">{formatCount(last.modelView)}</span>{" "}
       {/* Why the two figures differ, and the notes on the file's figures, open on demand: the header stays short. */}
       <details className="usage-why">
-        <summary>{last.recorded >= last.modelView ? "why the file's is higher" : "why the view's is higher"}{usage.notes.length > 0 ? ` · ${usage.notes.length} note${usage.notes.length > 1 ? "s" : ""}` : ""}</summary>
+        <summary>
+          {last.recorded >= last.modelView ? "why the file's is higher" : "why the view's is higher"}
+          {usage.notes.length > 0 ? ` · ${usage.notes.length} note${usage.notes.length > 1 ? "s" : ""}` : ""}
+        </summary>
         <div className="usage-why-body">
           <p className="stats-why" data-testid="stats-usage-explainer">
             {differenceLine(last.recorded, last.modelView, usage.notInTranscriptAtFirstTurn)}

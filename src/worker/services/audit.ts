@@ -15,7 +15,6 @@ import { budgetedTokens } from "./tokens.ts";
 import type { AuditOnView, CompactionAuditView, DividerInfo, Pane, RowProjection, TimelineData } from "../protocol.ts";
 import type { Screen, View } from "../view.ts";
 
-
 export function timelineOf(screen: Screen): TimelineData {
   const { session } = screen.loaded;
   const leafId = screen.view.summary.leafId;
@@ -28,7 +27,13 @@ export function timelineOf(screen: Screen): TimelineData {
   const firstLine = lines[0] ?? 1;
   const lastLine = Math.max(lines.at(-1) ?? 1, ...marks.map((m) => m.line), ...usage.turns.map((t) => t.line));
   // Where the file records no usage, the model-view size either side of each compaction stands in, labelled as an estimate.
-  const estimate = usage.turns.length > 0 ? [] : marks.flatMap((m) => [{ line: m.line - 0.5, tokens: m.size.before }, { line: m.line, tokens: m.size.after }]);
+  const estimate =
+    usage.turns.length > 0
+      ? []
+      : marks.flatMap((m) => [
+          { line: m.line - 0.5, tokens: m.size.before },
+          { line: m.line, tokens: m.size.after },
+        ]);
   return {
     firstLine,
     lastLine,
@@ -43,7 +48,10 @@ export async function compactionAudit(screen: Screen, index: number): Promise<Co
   const audit = await auditOneCompaction(screen.loaded.session, index, { leafId: screen.view.summary.leafId });
   if (!audit) return null;
   const { checkride: _checkride, copiedFrom: _copied, ...rest } = audit;
-  return { ...rest, dropped: { facts: rest.dropped.facts, humanMessages: rest.dropped.humanMessages, toolOutputs: rest.dropped.toolOutputs, messages: rest.dropped.messageIds.length } };
+  return {
+    ...rest,
+    dropped: { facts: rest.dropped.facts, humanMessages: rest.dropped.humanMessages, toolOutputs: rest.dropped.toolOutputs, messages: rest.dropped.messageIds.length },
+  };
 }
 
 function charsOf(messages: readonly Message[]): number {

@@ -22,7 +22,8 @@ export async function equivalents(screen: Screen, signal?: { readonly aborted: b
   if (view.original.messages.length > COMPARE_MAX_MESSAGES) {
     return { strategy: current.strategy.name, same: [], compared: false, why: `not compared: the branch has over ${COMPARE_MAX_MESSAGES.toLocaleString("en-US")} messages` };
   }
-  if (view.round > 0) return { strategy: current.strategy.name, same: [], compared: false, why: "not compared after compacting again (the other strategies start from the branch)" };
+  if (view.round > 0)
+    return { strategy: current.strategy.name, same: [], compared: false, why: "not compared after compacting again (the other strategies start from the branch)" };
   const mine = signatures(current.active, session.format);
   const same: Equivalents["same"] = [];
   for (const strategy of STRATEGIES) {
@@ -37,7 +38,11 @@ export async function equivalents(screen: Screen, signal?: { readonly aborted: b
 }
 
 function signatures(active: readonly Message[], format: FormatName): string[] {
-  return active.map((message) => messageSegments(message, format).map((s) => `${s.category}\u0000${s.text}`).join("\u0001"));
+  return active.map((message) =>
+    messageSegments(message, format)
+      .map((s) => `${s.category}\u0000${s.text}`)
+      .join("\u0001"),
+  );
 }
 
 function sameContext(a: string[], b: string[]): boolean {

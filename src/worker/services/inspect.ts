@@ -37,7 +37,15 @@ export async function recoverFrom(view: View, recoveryId: string, full: boolean)
   if (!entry) throw new Error(`no archived payload with id ${recoveryId}`);
   try {
     const recovered = await recover(view.archive, recoveryId);
-    return { recoveryId, verified: true, expected: entry.sha256, found: recovered.sha256, bytes: recovered.bytes, kind: entry.kind, blocks: displayPayload(recovered.payload, full) };
+    return {
+      recoveryId,
+      verified: true,
+      expected: entry.sha256,
+      found: recovered.sha256,
+      bytes: recovered.bytes,
+      kind: entry.kind,
+      blocks: displayPayload(recovered.payload, full),
+    };
   } catch (error) {
     if (!(error instanceof RecoveryError)) throw error;
     // The payload is not shown: it is not what was archived.

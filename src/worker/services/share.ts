@@ -19,7 +19,10 @@ type Download = { blob: Blob; name: string };
 /** With the token stats the CLI's compact writes: the app's export and the CLI's checkpoint are the same bytes. */
 export async function exportCheckpoint({ loaded, view }: Screen): Promise<Download> {
   const checkpoint = await withTokenStats(view.checkpoint, loaded.session);
-  return { blob: new Blob([...checkpointPieces(checkpoint)], { type: "application/json" }), name: downloadName(checkpoint.source.name, checkpoint.strategy.name, "checkpoint", "json") };
+  return {
+    blob: new Blob([...checkpointPieces(checkpoint)], { type: "application/json" }),
+    name: downloadName(checkpoint.source.name, checkpoint.strategy.name, "checkpoint", "json"),
+  };
 }
 
 /** Possible secrets on the branch on screen, scanned once per branch. */
@@ -42,7 +45,10 @@ export function scan(screen: Screen): FindingView[] {
 export async function exportRedacted(screen: Screen, maskedIds: readonly string[]): Promise<ResponseMap["exportRedacted"]> {
   const checkpoint = await withTokenStats(screen.view.checkpoint, screen.loaded.session);
   const redacted = await redactCheckpoint(checkpoint, maskedFindings(screen, maskedIds));
-  return { blob: new Blob([...checkpointPieces(redacted)], { type: "application/json" }), name: downloadName(checkpoint.source.name, checkpoint.strategy.name, "redacted", "checkpoint", "json") };
+  return {
+    blob: new Blob([...checkpointPieces(redacted)], { type: "application/json" }),
+    name: downloadName(checkpoint.source.name, checkpoint.strategy.name, "redacted", "checkpoint", "json"),
+  };
 }
 
 export async function report(screen: Screen, params: ReportParams): Promise<Download> {
@@ -50,14 +56,18 @@ export async function report(screen: Screen, params: ReportParams): Promise<Down
   const { summary } = loaded;
   // The strategy on screen first: it is the one the side-by-side view shows.
   const strategies = [view.summary.strategy, ...params.strategies.filter((s) => s !== view.summary.strategy)];
-  const data = await buildReport(loaded.session, { name: summary.name, bytes: summary.bytes, sha256: summary.sha256 }, {
-    strategies,
-    leafId: view.summary.leafId,
-    strategyOptions: view.summary.options,
-    redact: maskedFindings(screen, params.masked),
-    memory: await readMemory(params.memory),
-    edits: params.edits,
-  });
+  const data = await buildReport(
+    loaded.session,
+    { name: summary.name, bytes: summary.bytes, sha256: summary.sha256 },
+    {
+      strategies,
+      leafId: view.summary.leafId,
+      strategyOptions: view.summary.options,
+      redact: maskedFindings(screen, params.masked),
+      memory: await readMemory(params.memory),
+      edits: params.edits,
+    },
+  );
   return params.format === "md"
     ? { blob: new Blob([renderMarkdown(data)], { type: "text/markdown" }), name: downloadName(summary.name, "scorecard", "md") }
     : // In pieces, as the CLI writes it: a report past V8's string limit still becomes a file.

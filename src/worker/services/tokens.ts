@@ -55,7 +55,9 @@ export async function exactTokens(screen: Screen, signal?: { readonly aborted: b
     composition: composition(activeContext, session.format),
     usage: {
       turns: against.series.turns.length,
-      last: last ? { line: last.line, recorded: last.contextTokens, input: last.input, cacheRead: last.cacheRead, cacheWrite: last.cacheWrite, modelView: against.lastTurnViewTokens ?? 0 } : null,
+      last: last
+        ? { line: last.line, recorded: last.contextTokens, input: last.input, cacheRead: last.cacheRead, cacheWrite: last.cacheWrite, modelView: against.lastTurnViewTokens ?? 0 }
+        : null,
       notInTranscriptAtFirstTurn: against.notInTranscriptAtFirstTurn,
       contextWindow: against.series.contextWindow,
       notes: against.series.notes,

@@ -25,7 +25,13 @@ const COMPOSED = jsonl([
   { type: "session", version: 3, id: "p", timestamp: at, cwd: "/w" },
   message("e1", null, { role: "user", content: "Fix the rounding in the ledger export, and never touch the tests." }),
   message("e2", "e1", { role: "assistant", content: [{ type: "toolCall", id: "t1", name: "write", arguments: { path: "/w/src/ledger.ts", content: "export const x = 1;" } }] }),
-  message("e3", "e2", { role: "toolResult", toolCallId: "t1", toolName: "write", content: [{ type: "text", text: "Successfully wrote 19 bytes to /w/src/ledger.ts" }], isError: false }),
+  message("e3", "e2", {
+    role: "toolResult",
+    toolCallId: "t1",
+    toolName: "write",
+    content: [{ type: "text", text: "Successfully wrote 19 bytes to /w/src/ledger.ts" }],
+    isError: false,
+  }),
   message("e4", "e3", { role: "user", content: "Now add a changelog line." }),
   message("e5", "e4", { role: "assistant", content: [{ type: "text", text: "Adding it." }] }),
   { type: "compaction", id: "c1", parentId: "e5", timestamp: at, summary: "The user asked for a changelog line.", firstKeptEntryId: "e4", tokensBefore: 4000 },
@@ -34,7 +40,9 @@ const COMPOSED = jsonl([
 
 describeWithFixtures("audit of a composed Pi compaction (labelled)", async () => {
   const session = loadSession(COMPOSED);
-  const { compactions: [audit] } = await auditSession(session);
+  const {
+    compactions: [audit],
+  } = await auditSession(session);
 
   it("lists the modified file and the rule as facts present before and missing after", () => {
     expect(audit!.dropped.facts).toEqual([
@@ -80,7 +88,9 @@ describeWithFixtures("audit with the endpoint reader", () => {
 
   it("asks the model about the after context and the transparent view, and still reads what was dropped literally", async () => {
     const session = loadSession(COMPOSED);
-    const { compactions: [audit] } = await auditSession(session, { reader: "endpoint", endpoint: { url: `${server.url}/ok/v1`, model: "tiny" } });
+    const {
+      compactions: [audit],
+    } = await auditSession(session, { reader: "endpoint", endpoint: { url: `${server.url}/ok/v1`, model: "tiny" } });
     expect(server.requests.filter((r) => r.path === "/ok/v1/chat/completions")).toHaveLength(2);
     expect(audit!.checkride.recorded.reader).toBe("endpoint");
     expect(audit!.checkride.transparent.reader).toBe("endpoint");
@@ -105,8 +115,12 @@ describeWithFixtures("audit on real sessions", () => {
 
   it("reports a microcompact's cleared tool results as cleared, each named in the boundary", async () => {
     const session = loadSession(readFixture("claude/entireio__cli__f9-f6f611b469.jsonl"));
-    const { compactions: [micro, compact] } = await auditSession(session);
-    const named = new Set(session.entries.flatMap((e) => ((e.data as { microcompactMetadata?: { compactedToolIds: string[] } } | undefined)?.microcompactMetadata?.compactedToolIds ?? [])));
+    const {
+      compactions: [micro, compact],
+    } = await auditSession(session);
+    const named = new Set(
+      session.entries.flatMap((e) => (e.data as { microcompactMetadata?: { compactedToolIds: string[] } } | undefined)?.microcompactMetadata?.compactedToolIds ?? []),
+    );
     expect(micro!.dropped.toolOutputs.length).toBeGreaterThan(0);
     for (const output of micro!.dropped.toolOutputs) {
       expect(output.fate).toBe("cleared");
@@ -122,7 +136,9 @@ describeWithFixtures("audit on real sessions", () => {
 
   it("maps Codex's verbatim copies of the user's messages back to the originals, so they are not counted as dropped", async () => {
     const session = loadSession(readFixture("codex/EntityProcess__agentv__rollout-019f03e0-321f-7eb2-83cc-b54ecd71be23.jsonl"));
-    const { compactions: [first] } = await auditSession(session);
+    const {
+      compactions: [first],
+    } = await auditSession(session);
     const compaction = session.recordedCompactions(null)[0]!;
     const byId = new Map([...compaction.before, ...compaction.after].map((m) => [m.id, m]));
     const copies = Object.entries(first!.copiedFrom);

@@ -3,14 +3,33 @@
  * the shape thresholds pinned at their boundaries.
  */
 import { describe, expect, it } from "vitest";
-import { anchorsOf, COMMIT_FULL, COMMIT_SHORT_MAX, COMMIT_SHORT_MIN, DIGEST_LENGTH, ID_FRAGMENT_MIN, PLACEHOLDER_MAX_DISTINCT, sessionIds } from "../../../core/checkride/anchors.ts";
+import {
+  anchorsOf,
+  COMMIT_FULL,
+  COMMIT_SHORT_MAX,
+  COMMIT_SHORT_MIN,
+  DIGEST_LENGTH,
+  ID_FRAGMENT_MIN,
+  PLACEHOLDER_MAX_DISTINCT,
+  sessionIds,
+} from "../../../core/checkride/anchors.ts";
 import { commandOf } from "../../../core/checkride/tool-calls.ts";
 import type { Message } from "../../../core/model.ts";
 import { toolCallsById } from "../../../core/tool-info.ts";
 
 const say = (id: string, role: Message["role"], text: string, meta: Record<string, unknown> = {}): Message => ({ id, role, meta, blocks: [{ type: "text", text }] });
-const shell = (id: string, command: string): Message => ({ id, role: "assistant", meta: {}, blocks: [{ type: "toolCall", id: `call-${id}`, name: "bash", arguments: { command } }] });
-const output = (id: string, text: string, isError = false): Message => ({ id: `r-${id}`, role: "toolResult", meta: { toolCallId: `call-${id}`, isError }, blocks: [{ type: "text", text }] });
+const shell = (id: string, command: string): Message => ({
+  id,
+  role: "assistant",
+  meta: {},
+  blocks: [{ type: "toolCall", id: `call-${id}`, name: "bash", arguments: { command } }],
+});
+const output = (id: string, text: string, isError = false): Message => ({
+  id: `r-${id}`,
+  role: "toolResult",
+  meta: { toolCallId: `call-${id}`, isError },
+  blocks: [{ type: "text", text }],
+});
 const anchors = (branch: Message[]) => anchorsOf(branch, toolCallsById(branch), commandOf).map((a) => a.value);
 
 describe("anchors", () => {
@@ -26,8 +45,17 @@ describe("anchors", () => {
 
   it("drops the session's own ids and their fragments, UUID fragments, placeholders, shouting words and boilerplate URLs", () => {
     const branch = [
-      say("b3a98e80-2bd5-4c1e-9f00-1234abcd5678", "user", "ERROR: EDITS ENFORCEMENT failed; see https://opensource.org/licenses/MIT and https://example.com/x and http://json-schema.org/draft-07/schema", { sessionId: "0db2eb3b-5ed8-4b70-88c6-a3f7104eb251" }),
-      say("a1", "assistant", "git shows a1b2c3d4e5f6 and deadbeef12 and 0123456789abcdef; the session 0db2eb3b was b3a98e80 in commit a3f7104eb251; request 77c0e1f2-0000-4000-8000-00000000abcd was logged at the commit."),
+      say(
+        "b3a98e80-2bd5-4c1e-9f00-1234abcd5678",
+        "user",
+        "ERROR: EDITS ENFORCEMENT failed; see https://opensource.org/licenses/MIT and https://example.com/x and http://json-schema.org/draft-07/schema",
+        { sessionId: "0db2eb3b-5ed8-4b70-88c6-a3f7104eb251" },
+      ),
+      say(
+        "a1",
+        "assistant",
+        "git shows a1b2c3d4e5f6 and deadbeef12 and 0123456789abcdef; the session 0db2eb3b was b3a98e80 in commit a3f7104eb251; request 77c0e1f2-0000-4000-8000-00000000abcd was logged at the commit.",
+      ),
     ];
     expect(anchors(branch)).toEqual([]);
   });
@@ -42,13 +70,22 @@ describe("anchors", () => {
   });
 
   it(`a short hex that begins a ${DIGEST_LENGTH}-character digest is the digest's prefix, not a commit`, () => {
-    const branch = [shell("c1", "md5 .git/index"), output("c1", "bfb70aa91de94955ceda432ff3fcbaff"), say("a1", "assistant", "git says the index is now `bfb70aa9`, commit `7c3b2a19`.")];
+    const branch = [
+      shell("c1", "md5 .git/index"),
+      output("c1", "bfb70aa91de94955ceda432ff3fcbaff"),
+      say("a1", "assistant", "git says the index is now `bfb70aa9`, commit `7c3b2a19`."),
+    ];
     expect(anchors(branch)).toEqual(["7c3b2a19"]);
   });
 
   it("URLs in an edit's content, API endpoints in commands and URL templates are not anchors", () => {
     const branch: Message[] = [
-      { id: "a1", role: "assistant", meta: {}, blocks: [{ type: "toolCall", id: "e1", name: "write", arguments: { path: "a.ts", content: 'fetch("https://registry.npmjs.org/x")' } }] },
+      {
+        id: "a1",
+        role: "assistant",
+        meta: {},
+        blocks: [{ type: "toolCall", id: "e1", name: "write", arguments: { path: "a.ts", content: 'fetch("https://registry.npmjs.org/x")' } }],
+      },
       shell("c2", "curl https://api.github.com/repos/o/r/issues/1 && curl https://docs.acme.dev/page"),
       say("a2", "assistant", "calling http://{host}:{port}/v1"),
     ];

@@ -111,7 +111,8 @@ describeWithFixtures("the literal reader on the composed ground truth", () => {
   });
 
   it("memory-backed probes are asked once a memory.md is loaded", async () => {
-    const memory = "## Plan\n- [x] Keep zero-amount rows in the CSV export\n- [ ] Test negative amounts\n## Next\n- Add a test for negative amounts in test/ledger.test.ts\n## Decisions\n- Never touch migrations/\n";
+    const memory =
+      "## Plan\n- [x] Keep zero-amount rows in the CSV export\n- [ ] Test negative amounts\n## Next\n- Add a test for negative amounts in test/ledger.test.ts\n## Decisions\n- Never touch migrations/\n";
     const [result] = await checkrideSession(tree, { strategies: ["transparent"], checkride: { reader: "literal", memory } });
     const byId = Object.fromEntries(result!.probes.map((p) => [p.id, p]));
     expect(byId.done!.status).not.toBe("skipped");
@@ -180,7 +181,10 @@ describeWithFixtures("the endpoint reader (a local OpenAI-compatible server)", (
     ] as const) {
       const result = await runCheckride("transparent", branch, branch, { reader: "endpoint", endpoint: { url: `${server.url}${path}`, model: "m", timeoutMs: 500 } });
       const asked = result.probes.filter((p) => p.status !== "skipped");
-      expect(asked.every((p) => p.status === "inconclusive"), path).toBe(true);
+      expect(
+        asked.every((p) => p.status === "inconclusive"),
+        path,
+      ).toBe(true);
       expect(asked[0]!.note).toMatch(reason);
       expect(result.passed).toBe(0);
       expect(result.asked).toBe(0);

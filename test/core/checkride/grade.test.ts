@@ -22,7 +22,10 @@ describe("the grader", () => {
       ],
       need: 4,
     };
-    expect(grade(grading, "parser.ts, #318, the lexer; never rename exported helpers; it passed")).toEqual({ pass: true, matched: ["src/deep/parser.ts", "#318", "lexer", "never rename exported helpers", "pass"] });
+    expect(grade(grading, "parser.ts, #318, the lexer; never rename exported helpers; it passed")).toEqual({
+      pass: true,
+      matched: ["src/deep/parser.ts", "#318", "lexer", "never rename exported helpers", "pass"],
+    });
     expect(grade(grading, "parser.ts, #318; rename exported helpers; it failed").pass).toBe(false); // 2 of 5: no rule word, wrong outcome, no lexer
     expect(grade(grading, "I don't know: parser.ts #318 lexer passed")).toEqual({ pass: false, matched: [] });
     expect(grade({ checks: [], need: 0 }, "anything").pass).toBe(false);

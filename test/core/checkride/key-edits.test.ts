@@ -11,7 +11,11 @@ const facts: Facts = {
   fileSources: { "src/a.ts": src("m1", "src/a.ts"), "src/b.ts": src("m2", "src/b.ts"), "src/c.ts": src("m3", "src/c.ts") },
   anchors: [],
   rules: [],
-  latestRequest: { text: "add a ledger export for negative amounts", messageId: "u1", source: { messageId: "u1", line: 9, quote: "add a ledger export for negative amounts", role: "user" } },
+  latestRequest: {
+    text: "add a ledger export for negative amounts",
+    messageId: "u1",
+    source: { messageId: "u1", line: 9, quote: "add a ledger export for negative amounts", role: "user" },
+  },
 };
 const files = () => buildProbes(facts).find((p) => p.id === "files")!;
 

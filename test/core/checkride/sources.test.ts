@@ -34,7 +34,9 @@ describeWithFixtures("fact sources", () => {
       ...(facts.unresolvedError ? [facts.unresolvedError.source] : []),
       ...(facts.latestRequest ? [facts.latestRequest.source] : []),
     ];
-    expect(sources.length).toBe(facts.rules.length + facts.anchors.length + Object.keys(facts.fileSources).length + (facts.lastRun ? 1 : 0) + (facts.unresolvedError ? 1 : 0) + (facts.latestRequest ? 1 : 0));
+    expect(sources.length).toBe(
+      facts.rules.length + facts.anchors.length + Object.keys(facts.fileSources).length + (facts.lastRun ? 1 : 0) + (facts.unresolvedError ? 1 : 0) + (facts.latestRequest ? 1 : 0),
+    );
     for (const source of sources) {
       const message = byId.get(source.messageId);
       expect(message, source.messageId).toBeDefined();

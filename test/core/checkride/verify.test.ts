@@ -65,9 +65,24 @@ describe("the outcome", () => {
   });
 
   it("in a session: the last verification wins over later look-around; its source is the call", () => {
-    const call = (id: string, command: string): Message => ({ id, role: "assistant", meta: {}, blocks: [{ type: "toolCall", id: `t${id}`, name: "bash", arguments: { command } }] });
-    const result = (id: string, text: string, isError: boolean): Message => ({ id: `r${id}`, role: "toolResult", meta: { toolCallId: `t${id}`, isError }, blocks: [{ type: "text", text }] });
-    const facts = extractFacts([call("1", "npm run build 2>&1 | head -30"), result("1", `Exit code 0\n${tsErrors}`, false), call("2", "# check\nls -F logs/"), result("2", "a.log", false)]);
+    const call = (id: string, command: string): Message => ({
+      id,
+      role: "assistant",
+      meta: {},
+      blocks: [{ type: "toolCall", id: `t${id}`, name: "bash", arguments: { command } }],
+    });
+    const result = (id: string, text: string, isError: boolean): Message => ({
+      id: `r${id}`,
+      role: "toolResult",
+      meta: { toolCallId: `t${id}`, isError },
+      blocks: [{ type: "text", text }],
+    });
+    const facts = extractFacts([
+      call("1", "npm run build 2>&1 | head -30"),
+      result("1", `Exit code 0\n${tsErrors}`, false),
+      call("2", "# check\nls -F logs/"),
+      result("2", "a.log", false),
+    ]);
     expect(facts.lastRun).toMatchObject({ command: "npm run build 2>&1 | head -30", passed: false, messageId: "r1", source: { messageId: "1" } });
     expect(facts.unresolvedError).toMatchObject({ messageId: "r1", text: "src/a.ts(3,1): error TS2305: Module '\"x\"' has no exported member 'y'." });
     expect(facts.unresolvedError!.source.span).toEqual([12, 12 + facts.unresolvedError!.text.length]);

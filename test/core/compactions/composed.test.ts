@@ -11,7 +11,13 @@ const jsonl = (records: object[]) => records.map((r) => JSON.stringify(r)).join(
 describe("Claude Code compact boundary with a preserved segment", () => {
   const base = { sessionId: "s", isSidechain: false, version: "2.1.40" };
   const user = (uuid: string, parentUuid: string | null, text: string) => ({ ...base, type: "user", uuid, parentUuid, message: { role: "user", content: text } });
-  const assistant = (uuid: string, parentUuid: string, text: string) => ({ ...base, type: "assistant", uuid, parentUuid, message: { id: `m-${uuid}`, role: "assistant", content: [{ type: "text", text }] } });
+  const assistant = (uuid: string, parentUuid: string, text: string) => ({
+    ...base,
+    type: "assistant",
+    uuid,
+    parentUuid,
+    message: { id: `m-${uuid}`, role: "assistant", content: [{ type: "text", text }] },
+  });
   const session = loadSession(
     jsonl([
       user("u1", null, "first request"),
@@ -58,7 +64,15 @@ describe("Claude Code compact boundary with preservedMessages (newer releases)",
       user("u1", null, "first"),
       user("u2", "u1", "second"),
       user("u3", "u2", "third"),
-      { ...base, type: "system", subtype: "compact_boundary", uuid: "b1", parentUuid: null, logicalParentUuid: "u3", compactMetadata: { trigger: "auto", preTokens: 900, preservedMessages: { anchorUuid: "s1", uuids: ["u1", "u3"] } } },
+      {
+        ...base,
+        type: "system",
+        subtype: "compact_boundary",
+        uuid: "b1",
+        parentUuid: null,
+        logicalParentUuid: "u3",
+        compactMetadata: { trigger: "auto", preTokens: 900, preservedMessages: { anchorUuid: "s1", uuids: ["u1", "u3"] } },
+      },
       { ...user("s1", "b1", "Summary."), isCompactSummary: true },
     ]),
   );
@@ -112,11 +126,19 @@ describe("Codex thread_rolled_back and compacted without replacement_history", (
 });
 
 describe("Codex compacted without replacement_history: the 20,000-token budget for user messages", () => {
-  const say = (text: string) => ({ timestamp: "2026-11-20T10:00:00.000Z", type: "response_item", payload: { type: "message", role: "user", content: [{ type: "input_text", text }] } });
+  const say = (text: string) => ({
+    timestamp: "2026-11-20T10:00:00.000Z",
+    type: "response_item",
+    payload: { type: "message", role: "user", content: [{ type: "input_text", text }] },
+  });
   const session = loadSession(
     jsonl([
       { timestamp: "2026-11-20T10:00:00.000Z", type: "session_meta", payload: { id: "x", cwd: "/w" } },
-      { timestamp: "2026-11-20T10:00:00.000Z", type: "response_item", payload: { type: "message", role: "user", content: [{ type: "input_text", text: "<environment_context>cwd /w</environment_context>" }] } },
+      {
+        timestamp: "2026-11-20T10:00:00.000Z",
+        type: "response_item",
+        payload: { type: "message", role: "user", content: [{ type: "input_text", text: "<environment_context>cwd /w</environment_context>" }] },
+      },
       say("oldest " + "a".repeat(40_000)),
       say("middle " + "b".repeat(40_000)),
       say("newest " + "c".repeat(40_000)),
@@ -137,7 +159,13 @@ describe("Codex compacted without replacement_history: the 20,000-token budget f
 });
 
 describe("Pi branch_summary", () => {
-  const entry = (id: string, parentId: string | null, role: string, text: string) => ({ type: "message", id, parentId, timestamp: "2026-11-20T10:00:00.000Z", message: { role, content: [{ type: "text", text }] } });
+  const entry = (id: string, parentId: string | null, role: string, text: string) => ({
+    type: "message",
+    id,
+    parentId,
+    timestamp: "2026-11-20T10:00:00.000Z",
+    message: { role, content: [{ type: "text", text }] },
+  });
   const session = loadSession(
     jsonl([
       { type: "session", version: 3, id: "p", timestamp: "2026-11-20T10:00:00.000Z", cwd: "/w" },

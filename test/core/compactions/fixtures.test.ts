@@ -23,8 +23,10 @@ function rawLines(relative: string): { line: number; value: Raw }[] {
 /** Compaction records in the raw file, by format, independent of the readers. */
 function rawCompactionLines(relative: string): number[] {
   const lines = rawLines(relative);
-  if (relative.startsWith("pi/") || relative.includes("pi-v")) return lines.filter(({ value }) => value.type === "compaction" || value.type === "branch_summary").map(({ line }) => line);
-  if (relative.startsWith("claude/")) return lines.filter(({ value }) => value.type === "system" && (value.subtype === "compact_boundary" || value.subtype === "microcompact_boundary")).map(({ line }) => line);
+  if (relative.startsWith("pi/") || relative.includes("pi-v"))
+    return lines.filter(({ value }) => value.type === "compaction" || value.type === "branch_summary").map(({ line }) => line);
+  if (relative.startsWith("claude/"))
+    return lines.filter(({ value }) => value.type === "system" && (value.subtype === "compact_boundary" || value.subtype === "microcompact_boundary")).map(({ line }) => line);
   return lines.filter(({ value }) => value.type === "compacted" || value.payload?.type === "thread_rolled_back").map(({ line }) => line);
 }
 
@@ -43,44 +45,46 @@ const FIXTURES = [
 
 const ids = (messages: readonly Message[]) => messages.map((m) => m.id);
 
-describeWithFixtures("recorded compactions on real sessions", () => describe.each(FIXTURES)("recorded compactions: %s", (relative) => {
-  const session = loadSession(readFixture(relative));
-  const compactions = session.recordedCompactions(null);
-  const branch = session.branch(null);
+describeWithFixtures("recorded compactions on real sessions", () =>
+  describe.each(FIXTURES)("recorded compactions: %s", (relative) => {
+    const session = loadSession(readFixture(relative));
+    const compactions = session.recordedCompactions(null);
+    const branch = session.branch(null);
 
-  it("lists exactly the compaction records on the branch, in file order, numbered from 1", () => {
-    expect(compactions.map((c) => c.line)).toEqual(rawCompactionLines(relative));
-    expect(compactions.map((c) => c.index)).toEqual(compactions.map((_, i) => i + 1));
-  });
-
-  it("starts each compaction's before from the previous one's after, and the first from the branch's start", () => {
-    compactions.forEach((compaction, i) => {
-      const previousAfter = i === 0 ? [] : compactions[i - 1]!.after;
-      expect(ids(compaction.before.slice(0, previousAfter.length))).toEqual(ids(previousAfter));
-      // What is added between two compactions comes from the branch, before this compaction's line.
-      for (const message of compaction.before.slice(previousAfter.length)) expect(message.line! < compaction.line).toBe(true);
+    it("lists exactly the compaction records on the branch, in file order, numbered from 1", () => {
+      expect(compactions.map((c) => c.line)).toEqual(rawCompactionLines(relative));
+      expect(compactions.map((c) => c.index)).toEqual(compactions.map((_, i) => i + 1));
     });
-    if (compactions[0]) expect(ids(compactions[0].before)).toEqual(ids(branch.filter((m) => m.line! < compactions[0]!.line && m.role !== "summary")));
-  });
 
-  it("derives the recorded context from the last compaction's after plus what follows", () => {
-    const recorded = session.recordedContext(null);
-    const last = compactions[compactions.length - 1];
-    const head = last ? last.after : [];
-    expect(ids(recorded.messages.slice(0, head.length))).toEqual(ids(head));
-    for (const message of recorded.messages.slice(head.length)) expect(message.line! > (last?.line ?? 0)).toBe(true);
-    // Dropped ids are exactly the branch messages the final context does not send.
-    const sent = new Set(ids(recorded.messages));
-    expect(recorded.droppedMessageIds).toEqual(ids(branch.filter((m) => !sent.has(m.id))));
-  });
+    it("starts each compaction's before from the previous one's after, and the first from the branch's start", () => {
+      compactions.forEach((compaction, i) => {
+        const previousAfter = i === 0 ? [] : compactions[i - 1]!.after;
+        expect(ids(compaction.before.slice(0, previousAfter.length))).toEqual(ids(previousAfter));
+        // What is added between two compactions comes from the branch, before this compaction's line.
+        for (const message of compaction.before.slice(previousAfter.length)) expect(message.line! < compaction.line).toBe(true);
+      });
+      if (compactions[0]) expect(ids(compactions[0].before)).toEqual(ids(branch.filter((m) => m.line! < compactions[0]!.line && m.role !== "summary")));
+    });
 
-  it("names dropped messages that were in before and are not in after", () => {
-    for (const c of compactions) {
-      const after = new Set(ids(c.after));
-      expect(c.droppedMessageIds).toEqual(ids(c.before).filter((id) => !after.has(id)));
-    }
-  });
-}));
+    it("derives the recorded context from the last compaction's after plus what follows", () => {
+      const recorded = session.recordedContext(null);
+      const last = compactions[compactions.length - 1];
+      const head = last ? last.after : [];
+      expect(ids(recorded.messages.slice(0, head.length))).toEqual(ids(head));
+      for (const message of recorded.messages.slice(head.length)) expect(message.line! > (last?.line ?? 0)).toBe(true);
+      // Dropped ids are exactly the branch messages the final context does not send.
+      const sent = new Set(ids(recorded.messages));
+      expect(recorded.droppedMessageIds).toEqual(ids(branch.filter((m) => !sent.has(m.id))));
+    });
+
+    it("names dropped messages that were in before and are not in after", () => {
+      for (const c of compactions) {
+        const after = new Set(ids(c.after));
+        expect(c.droppedMessageIds).toEqual(ids(c.before).filter((id) => !after.has(id)));
+      }
+    });
+  }),
+);
 
 function only(relative: string): RecordedCompaction[] {
   return loadSession(readFixture(relative)).recordedCompactions(null);

@@ -24,7 +24,14 @@ function piContextAtLine(relative: string, line: number): string[] {
   const messages = SessionManager.open(copy, dir).buildSessionContext().messages as unknown as Record<string, unknown>[];
   return messages.map((m) => {
     const role = { compactionSummary: "summary", branchSummary: "summary", bashExecution: "bash", hookMessage: "custom" }[m.role as string] ?? m.role;
-    const text = m.role === "compactionSummary" || m.role === "branchSummary" ? String(m.summary) : m.role === "bashExecution" ? String(m.output) : typeof m.content === "string" ? m.content : (m.content as Record<string, unknown>[]).map((b) => String(b.text ?? b.thinking ?? b.id ?? b.type)).join("|");
+    const text =
+      m.role === "compactionSummary" || m.role === "branchSummary"
+        ? String(m.summary)
+        : m.role === "bashExecution"
+          ? String(m.output)
+          : typeof m.content === "string"
+            ? m.content
+            : (m.content as Record<string, unknown>[]).map((b) => String(b.text ?? b.thinking ?? b.id ?? b.type)).join("|");
     return `${role}:${text}`;
   });
 }
@@ -39,19 +46,21 @@ function ours(message: Message): string {
 
 const FIXTURES = ["pi/badlogic__pi-mono__before-compaction.jsonl", "pi/raquezha__pi.dev__pi-session-019dbe19-ca83-74b3-b3ca-230160eb3875.jsonl", "composed/pi-v3-tree.jsonl"];
 
-describeWithFixtures("Pi compactions against Pi's own code", () => describe.each(FIXTURES)("Pi compactions against buildSessionContext: %s", (relative) => {
-  const session = loadSession(readFixture(relative));
-  const compactions = session.recordedCompactions(null);
+describeWithFixtures("Pi compactions against Pi's own code", () =>
+  describe.each(FIXTURES)("Pi compactions against buildSessionContext: %s", (relative) => {
+    const session = loadSession(readFixture(relative));
+    const compactions = session.recordedCompactions(null);
 
-  it("has compactions to check", () => {
-    expect(compactions.length).toBeGreaterThan(0);
-  });
+    it("has compactions to check", () => {
+      expect(compactions.length).toBeGreaterThan(0);
+    });
 
-  it.each(compactions.map((c) => [c.index, c] as const))("#%i: after equals Pi's context at the compaction entry, before Pi's context just before it", (_index, compaction) => {
-    // The line before each compaction in these files is its parent entry, so cutting there gives Pi's context just before it.
-    const parentId = session.byId.get(compaction.entryId)!.parentId;
-    expect(session.entries.find((e) => e.line === compaction.line - 1)?.id).toBe(parentId);
-    expect(compaction.after.map(ours)).toEqual(piContextAtLine(relative, compaction.line));
-    expect(compaction.before.map(ours)).toEqual(piContextAtLine(relative, compaction.line - 1));
-  });
-}));
+    it.each(compactions.map((c) => [c.index, c] as const))("#%i: after equals Pi's context at the compaction entry, before Pi's context just before it", (_index, compaction) => {
+      // The line before each compaction in these files is its parent entry, so cutting there gives Pi's context just before it.
+      const parentId = session.byId.get(compaction.entryId)!.parentId;
+      expect(session.entries.find((e) => e.line === compaction.line - 1)?.id).toBe(parentId);
+      expect(compaction.after.map(ours)).toEqual(piContextAtLine(relative, compaction.line));
+      expect(compaction.before.map(ours)).toEqual(piContextAtLine(relative, compaction.line - 1));
+    });
+  }),
+);

@@ -34,7 +34,8 @@ describeWithFixtures("handoff", () => {
     expect(textOf(summary!)).toContain("No summary was written");
     expect(textOf(summary!)).toContain(GUARD_LINE);
     const stapleText = textOf(staples!);
-    for (const tag of ["modified-files", "read-files", "anchors", "user-constraints", "last-run", "unresolved-error", "latest-user-request"]) expect(stapleText).toContain(`<${tag}>`);
+    for (const tag of ["modified-files", "read-files", "anchors", "user-constraints", "last-run", "unresolved-error", "latest-user-request"])
+      expect(stapleText).toContain(`<${tag}>`);
     expect(stapleText).toContain("src/export.ts\nsrc/csv.ts");
     expect(stapleText).not.toContain("migrations/0042");
     expect(rest.map((m) => m.id)).toEqual(["a0000003", "c0000010"]);

@@ -34,7 +34,12 @@ async function cutOf(text: string | Uint8Array) {
   const session = loadSession(text);
   const checkpoint = await compactSession(session, { name: "pi", bytes: 0, sha256: "" }, { strategy: "pi-default" });
   const cut = checkpoint.strategy.cut as { firstKeptEntryId: string; isSplitTurn: boolean; tokensBefore: number };
-  return { version: session.formatVersion, index: session.path(null).findIndex((e) => e.id === cut.firstKeptEntryId), isSplitTurn: cut.isSplitTurn, tokensBefore: cut.tokensBefore };
+  return {
+    version: session.formatVersion,
+    index: session.path(null).findIndex((e) => e.id === cut.firstKeptEntryId),
+    isSplitTurn: cut.isSplitTurn,
+    tokensBefore: cut.tokensBefore,
+  };
 }
 
 describe("Pi 0.73.1 (the oracle the cut is checked against): nothing version-dependent in its cut", () => {
@@ -63,7 +68,11 @@ describeWithFixtures("pi-default's cut, pinned per header version seen in the fi
   });
 
   it.each(PINNED.filter(([file]) => file.startsWith("pi/")))("%s has no custom_message or branch_summary entry, where a later Pi's cut walk differs", (file) => {
-    const types = new TextDecoder().decode(readFixture(file)).split("\n").filter((l) => l.trim() !== "").map((l) => (JSON.parse(l) as { type?: string }).type);
+    const types = new TextDecoder()
+      .decode(readFixture(file))
+      .split("\n")
+      .filter((l) => l.trim() !== "")
+      .map((l) => (JSON.parse(l) as { type?: string }).type);
     expect(types.filter((type) => type === "custom_message" || type === "branch_summary")).toEqual([]);
   });
 

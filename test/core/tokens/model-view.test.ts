@@ -13,7 +13,14 @@ const msg = (role: Message["role"], blocks: Message["blocks"], meta: Record<stri
 
 describe("the model's view of one message", () => {
   it("Pi bash runs read as Pi's own user text: the command, the fenced output, a non-zero exit", () => {
-    const bash = msg("bash", [{ type: "text", text: "boom" }], { role: "bashExecution", command: "npm test", exitCode: 1, cancelled: false, truncated: false, timestamp: 1767225601000 });
+    const bash = msg("bash", [{ type: "text", text: "boom" }], {
+      role: "bashExecution",
+      command: "npm test",
+      exitCode: 1,
+      cancelled: false,
+      truncated: false,
+      timestamp: 1767225601000,
+    });
     expect(viewText(messageSegments(bash, "pi"))).toBe("Ran `npm test`\n```\nboom\n```\n\nCommand exited with code 1");
     expect(messageSegments(bash, "pi").map((s) => s.category)).toEqual(["toolCalls", "toolOutput", "toolOutput", "toolOutput", "toolOutput"]);
   });
@@ -25,9 +32,17 @@ describe("the model's view of one message", () => {
 
   it("Pi summaries arrive wrapped the way Pi wraps them (compaction and branch summary differ)", () => {
     const compaction = msg("summary", [{ type: "text", text: "S" }], { type: "compaction", tokensBefore: 1000, firstKeptEntryId: "abcd1234" });
-    expect(messageSegments(compaction, "pi").map((s) => s.text).join("")).toBe("The conversation history before this point was compacted into the following summary:\n\n<summary>\nS\n</summary>");
+    expect(
+      messageSegments(compaction, "pi")
+        .map((s) => s.text)
+        .join(""),
+    ).toBe("The conversation history before this point was compacted into the following summary:\n\n<summary>\nS\n</summary>");
     const branch = msg("summary", [{ type: "text", text: "B" }], { type: "branch_summary", fromId: "ffff0000" });
-    expect(messageSegments(branch, "pi").map((s) => s.text).join("")).toBe("The following is a summary of a branch that this conversation came back from:\n\n<summary>\nB</summary>");
+    expect(
+      messageSegments(branch, "pi")
+        .map((s) => s.text)
+        .join(""),
+    ).toBe("The following is a summary of a branch that this conversation came back from:\n\n<summary>\nB</summary>");
   });
 
   it("tool calls read as name and arguments; Codex's exact argument string wins over a re-serialization", () => {
@@ -55,16 +70,35 @@ describe("the model's view of one message", () => {
 
   it("categories follow the role: user and assistant prose, tool output, summaries, injected instructions", () => {
     const view = modelView(
-      [msg("user", [{ type: "text", text: "u" }]), msg("assistant", [{ type: "text", text: "a" }, { type: "thinking", text: "t" }]), msg("toolResult", [{ type: "text", text: "o" }]), msg("summary", [{ type: "text", text: "s" }]), msg("system", [{ type: "text", text: "i" }])],
+      [
+        msg("user", [{ type: "text", text: "u" }]),
+        msg("assistant", [
+          { type: "text", text: "a" },
+          { type: "thinking", text: "t" },
+        ]),
+        msg("toolResult", [{ type: "text", text: "o" }]),
+        msg("summary", [{ type: "text", text: "s" }]),
+        msg("system", [{ type: "text", text: "i" }]),
+      ],
       "claude",
     );
-    expect(view.map((m) => m.segments.map((s) => `${s.category}:${s.text}`))).toEqual([["userProse:u"], ["assistantProse:a", "thinking:t"], ["toolOutput:o"], ["summaries:s"], ["instructions:i"]]);
+    expect(view.map((m) => m.segments.map((s) => `${s.category}:${s.text}`))).toEqual([
+      ["userProse:u"],
+      ["assistantProse:a", "thinking:t"],
+      ["toolOutput:o"],
+      ["summaries:s"],
+      ["instructions:i"],
+    ]);
   });
 
   it("metadata never enters: Claude Code's toolUseResult, usage and ids stay out", () => {
     const result = msg("toolResult", [{ type: "text", text: "3 files changed" }], {
       toolResult: { type: "tool_result", tool_use_id: "toolu_01ABCDEFGH" },
-      record: { uuid: "5d0f7a0e-aaaa-bbbb-cccc-000000000001", timestamp: "2026-01-01T00:00:00.000Z", toolUseResult: { stdout: "3 files changed", originalFile: "export const secretValue = 1;" } },
+      record: {
+        uuid: "5d0f7a0e-aaaa-bbbb-cccc-000000000001",
+        timestamp: "2026-01-01T00:00:00.000Z",
+        toolUseResult: { stdout: "3 files changed", originalFile: "export const secretValue = 1;" },
+      },
       usage: { input_tokens: 10 },
     });
     const text = viewText(messageSegments(result, "claude"));
@@ -89,7 +123,8 @@ function modelVisibleMeta(message: Message, format: string): string[] {
   return [];
 }
 
-const ID_OR_TIME = /^(?:[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?Z?|msg_[A-Za-z0-9]{16,}|req_[A-Za-z0-9]{16,}|toolu_[A-Za-z0-9]{16,}|call_[A-Za-z0-9]{16,})$/;
+const ID_OR_TIME =
+  /^(?:[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?Z?|msg_[A-Za-z0-9]{16,}|req_[A-Za-z0-9]{16,}|toolu_[A-Za-z0-9]{16,}|call_[A-Za-z0-9]{16,})$/;
 
 const { loaded, refused } = fixturesByLoadability();
 const MESSAGE_ARRAYS = new Set(["openai", "anthropic"]);

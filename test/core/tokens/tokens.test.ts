@@ -59,7 +59,10 @@ describe("per-message counts", () => {
 describe("the one composition", () => {
   const context = [
     msg("u", "user", [{ type: "text", text: "hello world" }]),
-    msg("a", "assistant", [{ type: "text", text: "hello" }, { type: "toolCall", id: "t1", name: "read", arguments: { path: "a.ts" } }]),
+    msg("a", "assistant", [
+      { type: "text", text: "hello" },
+      { type: "toolCall", id: "t1", name: "read", arguments: { path: "a.ts" } },
+    ]),
     msg("r", "toolResult", [{ type: "text", text: "hello world hello world" }]),
   ];
 
@@ -72,7 +75,11 @@ describe("the one composition", () => {
   });
 
   it("token stats count the branch and the active view by the same rule", () => {
-    const active = [context[0]!, context[1]!, msg("r", "toolResult", [{ type: "omitted", recoveryId: "r#/blocks", sha256: "0".repeat(64), bytes: 40, kind: "toolResult", label: "read output" }])];
+    const active = [
+      context[0]!,
+      context[1]!,
+      msg("r", "toolResult", [{ type: "omitted", recoveryId: "r#/blocks", sha256: "0".repeat(64), bytes: 40, kind: "toolResult", label: "read output" }]),
+    ];
     const stats = tokenStats(context, active, "pi");
     expect(stats.originalTokens).toBe(contextTokens(context, "pi").total);
     expect(stats.activeTokens).toBe(contextTokens(active, "pi").total);

@@ -60,7 +60,14 @@ function codexByHand(bytes: Uint8Array): { turns: Figures[]; window: number | nu
     const last = info.last_token_usage;
     if (!last || JSON.stringify(info.total_token_usage ?? null) === previous) continue;
     previous = JSON.stringify(info.total_token_usage ?? null);
-    turns.push({ line, input: last.input_tokens - last.cached_input_tokens, cacheRead: last.cached_input_tokens, cacheWrite: 0, output: last.output_tokens, contextTokens: last.input_tokens });
+    turns.push({
+      line,
+      input: last.input_tokens - last.cached_input_tokens,
+      cacheRead: last.cached_input_tokens,
+      cacheWrite: 0,
+      output: last.output_tokens,
+      contextTokens: last.input_tokens,
+    });
   }
   return { turns, window };
 }
@@ -134,7 +141,18 @@ describe("usage rules on composed records", () => {
         { ...base, type: "user", uuid: "u1", parentUuid: null, message: { role: "user", content: "go" } },
         { ...base, type: "assistant", uuid: "a1", parentUuid: "u1", message: { id: "msg_1", role: "assistant", content: [{ type: "text", text: "a" }], usage: usage(5, 1) } },
         { ...base, type: "assistant", uuid: "a2", parentUuid: "a1", message: { id: "msg_1", role: "assistant", content: [{ type: "text", text: "b" }], usage: usage(5, 40) } },
-        { ...base, type: "assistant", uuid: "a3", parentUuid: "a2", message: { id: "msg_0", role: "assistant", content: [{ type: "text", text: "old" }], usage: { input_tokens: 0, output_tokens: 0, cache_read_input_tokens: 0, cache_creation_input_tokens: 0 } } },
+        {
+          ...base,
+          type: "assistant",
+          uuid: "a3",
+          parentUuid: "a2",
+          message: {
+            id: "msg_0",
+            role: "assistant",
+            content: [{ type: "text", text: "old" }],
+            usage: { input_tokens: 0, output_tokens: 0, cache_read_input_tokens: 0, cache_creation_input_tokens: 0 },
+          },
+        },
       ]),
     );
     const series = session.usage(null);
@@ -147,9 +165,19 @@ describe("usage rules on composed records", () => {
       jsonl([
         { type: "session", version: 3, id: "s", timestamp: "2026-01-01T00:00:00Z", cwd: "/w" },
         { type: "message", id: "q1", parentId: null, message: { role: "user", content: "first" } },
-        { type: "message", id: "r1", parentId: "q1", message: { role: "assistant", content: [{ type: "text", text: "one" }], usage: { input: 10, output: 1, cacheRead: 0, cacheWrite: 0 } } },
+        {
+          type: "message",
+          id: "r1",
+          parentId: "q1",
+          message: { role: "assistant", content: [{ type: "text", text: "one" }], usage: { input: 10, output: 1, cacheRead: 0, cacheWrite: 0 } },
+        },
         { type: "message", id: "q2", parentId: "r1", message: { role: "user", content: "second" } },
-        { type: "message", id: "r2", parentId: "q2", message: { role: "assistant", content: [{ type: "text", text: "two" }], usage: { input: 20, output: 1, cacheRead: 0, cacheWrite: 0 } } },
+        {
+          type: "message",
+          id: "r2",
+          parentId: "q2",
+          message: { role: "assistant", content: [{ type: "text", text: "two" }], usage: { input: 20, output: 1, cacheRead: 0, cacheWrite: 0 } },
+        },
       ]),
     );
     const [first, second] = pi.usage(null).turns;
@@ -165,7 +193,10 @@ describe("usage rules on composed records", () => {
         item("response_item", { type: "function_call", name: "shell", arguments: '{"command":["ls"]}', call_id: "c1" }),
         // Codex 0.142 writes the call's tool output before its token_count: not part of the call's input.
         item("response_item", { type: "function_call_output", call_id: "c1", output: "a.ts" }),
-        item("event_msg", { type: "token_count", info: { last_token_usage: { input_tokens: 50, cached_input_tokens: 10, output_tokens: 5 }, total_token_usage: { total_tokens: 55 }, model_context_window: 1000 } }),
+        item("event_msg", {
+          type: "token_count",
+          info: { last_token_usage: { input_tokens: 50, cached_input_tokens: 10, output_tokens: 5 }, total_token_usage: { total_tokens: 55 }, model_context_window: 1000 },
+        }),
       ]),
     );
     const [turn] = codex.usage(null).turns;
