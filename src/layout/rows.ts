@@ -4,7 +4,7 @@
  * recovered payloads, expanded thinking). Every element of a row has a fixed
  * height in CSS, so these numbers are the truth, not an estimate.
  */
-import type { RowProjection } from "../worker/protocol.ts";
+import type { RowProjection } from "../projections.ts";
 
 export const LINE_HEIGHT = 18;
 /** Space under a text preview (a margin: padding would show the clipped next line). */
