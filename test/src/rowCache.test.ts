@@ -6,6 +6,7 @@
  */
 import { beforeEach, expect, it, vi } from "vitest";
 import { generatePiSession } from "../../bench/generate.ts";
+import { loadTokenizer } from "../../core/tokens.ts";
 import { MAX_PAGES, PAGE_SIZE, RowCache } from "../../src/store/rowCache.ts";
 import { connect, loadSource, useApp } from "../../src/store/store.ts";
 import type { EngineClient } from "../../src/worker/client.ts";
@@ -24,6 +25,9 @@ let client: EngineClient;
 const viewId = () => useApp.getState().view!.id;
 
 beforeEach(async () => {
+  // Rows carry their token count once the worker's tokenizer is loaded (it loads lazily, on a clock): loaded
+  // first, a row fetched before and after a refresh is the same row, whatever the machine's load.
+  await loadTokenizer();
   connect(new InProcessClient());
   client = useApp.getState().client!;
   const data = readFixture("pi/badlogic__pi-mono__before-compaction.jsonl");
