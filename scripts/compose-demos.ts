@@ -165,7 +165,9 @@ function claudeFlaky(): string {
     parent = id;
     return id;
   };
-  const assistantLines = (messageId: string, blocks: unknown[]) => {
+  // Figures shaped like Claude Code's: a few fresh input tokens, the rest read from the prompt cache; the
+  // context (input + cache) starts near 14k, the system prompt and tool definitions no transcript holds.
+  const assistantLines = (messageId: string, blocks: unknown[], context: number) => {
     for (const block of blocks) {
       line({
         type: "assistant",
@@ -177,7 +179,7 @@ function claudeFlaky(): string {
           role: "assistant",
           content: [block],
           stop_reason: null,
-          usage: { input_tokens: 3, output_tokens: 40 },
+          usage: { input_tokens: 3, cache_creation_input_tokens: 120, cache_read_input_tokens: context - 123, output_tokens: 40 },
         },
       });
     }
@@ -187,22 +189,30 @@ function claudeFlaky(): string {
 
   records.push({ type: "file-history-snapshot", messageId: "snap-1", snapshot: { trackedFileBackups: {} }, isSnapshotUpdate: false });
   line({ type: "user", message: { role: "user", content: "test/retry.spec.ts fails about one run in five on CI. Find out why. Do not just raise the timeout." } });
-  assistantLines("msg_demo_01", [
-    { type: "thinking", thinking: "Flaky one in five: likely shared state or real timers.", signature: "sig" },
-    { type: "text", text: "I'll run the spec a few times to see the failure." },
-    {
-      type: "tool_use",
-      id: "toolu_c01",
-      name: "Bash",
-      input: { command: "for i in 1 2 3 4 5; do npx vitest run test/retry.spec.ts || break; done", description: "Run the spec repeatedly" },
-    },
-  ]);
+  assistantLines(
+    "msg_demo_01",
+    [
+      { type: "thinking", thinking: "Flaky one in five: likely shared state or real timers.", signature: "sig" },
+      { type: "text", text: "I'll run the spec a few times to see the failure." },
+      {
+        type: "tool_use",
+        id: "toolu_c01",
+        name: "Bash",
+        input: { command: "for i in 1 2 3 4 5; do npx vitest run test/retry.spec.ts || break; done", description: "Run the spec repeatedly" },
+      },
+    ],
+    14210,
+  );
   toolResult("toolu_c01", "✓ retry.spec.ts (4 tests)\n✓ retry.spec.ts (4 tests)\n✗ retry.spec.ts > backs off twice\n  AssertionError: expected 3 calls, got 2\nExit code 1", true);
-  assistantLines("msg_demo_02", [
-    { type: "text", text: "It fails on the call count. Reading the retry helper and the spec." },
-    { type: "tool_use", id: "toolu_c02", name: "Read", input: { file_path: "/home/demo/app/src/retry.ts" } },
-    { type: "tool_use", id: "toolu_c03", name: "Read", input: { file_path: "/home/demo/app/test/retry.spec.ts" } },
-  ]);
+  assistantLines(
+    "msg_demo_02",
+    [
+      { type: "text", text: "It fails on the call count. Reading the retry helper and the spec." },
+      { type: "tool_use", id: "toolu_c02", name: "Read", input: { file_path: "/home/demo/app/src/retry.ts" } },
+      { type: "tool_use", id: "toolu_c03", name: "Read", input: { file_path: "/home/demo/app/test/retry.spec.ts" } },
+    ],
+    14760,
+  );
   toolResult(
     "toolu_c02",
     "export async function retry(fn, { attempts = 3, delay = 100 } = {}) {\n  for (let i = 0; i < attempts; i++) {\n    try { return await fn(); } catch (e) { await sleep(delay * 2 ** i); }\n  }\n}",
@@ -220,7 +230,7 @@ function claudeFlaky(): string {
     isMeta: false,
     level: "info",
     logicalParentUuid: boundaryParent,
-    compactMetadata: { trigger: "auto", preTokens: 151200 },
+    compactMetadata: { trigger: "auto", preTokens: 15010 },
   });
   line({
     type: "user",
@@ -232,21 +242,27 @@ function claudeFlaky(): string {
         "This session is being continued from a previous conversation that ran out of context. Summary: the retry spec is flaky; retry() sleeps 100ms then 200ms; the spec advances fake timers by 250ms.",
     },
   });
-  assistantLines("msg_demo_03", [
-    { type: "text", text: "100 + 200 = 300ms of back-off, but the spec only advances 250ms, so the third call depends on scheduling. The fix is in the spec." },
-    {
-      type: "tool_use",
-      id: "toolu_c04",
-      name: "Edit",
-      input: { file_path: "/home/demo/app/test/retry.spec.ts", old_string: "advanceTimersByTimeAsync(250)", new_string: "advanceTimersByTimeAsync(300)" },
-    },
-  ]);
+  assistantLines(
+    "msg_demo_03",
+    [
+      { type: "text", text: "100 + 200 = 300ms of back-off, but the spec only advances 250ms, so the third call depends on scheduling. The fix is in the spec." },
+      {
+        type: "tool_use",
+        id: "toolu_c04",
+        name: "Edit",
+        input: { file_path: "/home/demo/app/test/retry.spec.ts", old_string: "advanceTimersByTimeAsync(250)", new_string: "advanceTimersByTimeAsync(300)" },
+      },
+    ],
+    14460,
+  );
   toolResult("toolu_c04", "The file /home/demo/app/test/retry.spec.ts has been updated.");
-  assistantLines("msg_demo_04", [
-    { type: "tool_use", id: "toolu_c05", name: "Bash", input: { command: "for i in $(seq 20); do npx vitest run test/retry.spec.ts || exit 1; done" } },
-  ]);
+  assistantLines(
+    "msg_demo_04",
+    [{ type: "tool_use", id: "toolu_c05", name: "Bash", input: { command: "for i in $(seq 20); do npx vitest run test/retry.spec.ts || exit 1; done" } }],
+    14980,
+  );
   toolResult("toolu_c05", "✓ retry.spec.ts (4 tests)\n… 20 runs, 0 failures", false);
-  assistantLines("msg_demo_05", [{ type: "text", text: "Fixed: the spec advanced 250ms for 300ms of back-off. 20 runs in a row pass; the timeout was not touched." }]);
+  assistantLines("msg_demo_05", [{ type: "text", text: "Fixed: the spec advanced 250ms for 300ms of back-off. 20 runs in a row pass; the timeout was not touched." }], 15240);
   return jsonl(records);
 }
 

@@ -81,9 +81,13 @@ function findMark(search: SearchState | null, pane: Pane, index: number): "match
   return pane === stepping && search[stepping][search.cursor] === index ? "current" : "match";
 }
 
-/** Height of a block opened in place: the audit's summary (first block of its row in the after pane) gets the taller box. */
-export function expandedBoxHeight(view: ViewSummary, pane: Pane, index: number, blockIndex: number): number {
-  return pane === "active" && blockIndex === 0 && view.audit !== undefined && view.audit.summaryRow === index ? SUMMARY_BOX : EXPANDED_BOX;
+/** A summary shorter than this fits the ordinary box (about ten lines of the box's monospace text). */
+const SHORT_SUMMARY_CHARS = 1000;
+
+/** Height of a block opened in place: the audit's summary (first block of its row in the after pane), when long, gets the taller box. */
+export function expandedBoxHeight(view: ViewSummary, pane: Pane, index: number, blockIndex: number, chars: number): number {
+  const auditSummary = pane === "active" && blockIndex === 0 && view.audit !== undefined && view.audit.summaryRow === index;
+  return auditSummary && chars > SHORT_SUMMARY_CHARS ? SUMMARY_BOX : EXPANDED_BOX;
 }
 
 function extraHeight(row: RowProjection | undefined, pane: Pane, boxes: OpenBoxes, view: ViewSummary): number {
@@ -91,7 +95,7 @@ function extraHeight(row: RowProjection | undefined, pane: Pane, boxes: OpenBoxe
   let extra = 0;
   row.blocks.forEach((block, i) => {
     if (block.recoveryId && boxes.recovered[block.recoveryId]) extra += RECOVERED_BOX;
-    if (block.type !== "omitted" && boxes.expandedThinking[`${pane}:${row.index}:${i}`]) extra += expandedBoxHeight(view, pane, row.index, i);
+    if (block.type !== "omitted" && boxes.expandedThinking[`${pane}:${row.index}:${i}`]) extra += expandedBoxHeight(view, pane, row.index, i, block.chars);
   });
   return extra;
 }
@@ -155,7 +159,7 @@ function MessageRow({
               <RowBlock block={block} rowKey={`${pane}:${index}`} blockIndex={i} onJump={onJump} />
               {block.recoveryId ? <RecoveredBox recoveryId={block.recoveryId} /> : null}
               {block.type !== "omitted" ? (
-                <ExpandedBlock pane={pane} index={index} blockIndex={i} expandKey={`${pane}:${index}:${i}`} height={expandedBoxHeight(view, pane, index, i)} />
+                <ExpandedBlock pane={pane} index={index} blockIndex={i} expandKey={`${pane}:${index}:${i}`} height={expandedBoxHeight(view, pane, index, i, block.chars)} />
               ) : null}
             </div>
           ))}
