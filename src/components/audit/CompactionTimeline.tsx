@@ -9,7 +9,7 @@ import { useEffect } from "react";
 import { loadTimeline, openAudit, showStrategies, useApp, useAudit } from "../../store/store.ts";
 import type { TimelineData } from "../../worker/protocol.ts";
 import { formatCount } from "../format.ts";
-import { compactTokens, kindLabel, scoreText, shortScore } from "./labels.ts";
+import { compactTokens, kindLabel, scoreText, shortScore, fileTokensText } from "./labels.ts";
 
 /** Chart height in px: the header stays short; the marks sit on the chart in lanes of LANE px. */
 const HEIGHT = 44;
@@ -115,10 +115,7 @@ export function CompactionTimeline() {
         </svg>
         {marks.map((m, i) => {
           const entry = audits[m.index];
-          const figures =
-            m.tokensBefore !== null
-              ? `the file's tokens ${formatCount(m.tokensBefore)} → ${m.tokensAfter !== null ? formatCount(m.tokensAfter) : "not stated"}`
-              : `estimated ${formatCount(m.size.before)} → ${formatCount(m.size.after)} (${m.size.unit})`;
+          const figures = fileTokensText(m.kind, m.tokensBefore, m.tokensAfter) ?? `estimated ${formatCount(m.size.before)} → ${formatCount(m.size.after)} (${m.size.unit})`;
           return (
             <button
               key={m.index}

@@ -6,16 +6,13 @@
  */
 import { showDroppedMessage, useApp, useAudit } from "../../store/store.ts";
 import { formatBytes, formatCount } from "../format.ts";
-import { kindLabel } from "./labels.ts";
+import { kindLabel, fileTokensText } from "./labels.ts";
 
 export function DroppedPanel() {
   const audit = useApp((s) => s.view?.audit);
   const entry = useAudit((s) => (audit ? s.audits[audit.index] : undefined));
   if (!audit) return null;
-  const figures =
-    audit.tokensBefore !== null
-      ? `the file's tokens ${formatCount(audit.tokensBefore)} → ${audit.tokensAfter !== null ? formatCount(audit.tokensAfter) : "not stated"}`
-      : "the file states no token figures";
+  const figures = fileTokensText(audit.kind, audit.tokensBefore, audit.tokensAfter) ?? "the file states no token figures";
   const data = entry?.status === "done" ? entry.audit : null;
   return (
     <details className="dropped-panel" data-testid="dropped-panel" open>

@@ -1,15 +1,11 @@
 /** What the compaction audit adds to a row: the divider above it, "dropped at #N", "show in the other pane". */
 import { showInOtherPane, useApp, useAudit } from "../../store/store.ts";
 import type { DividerInfo, Pane, RowProjection } from "../../worker/protocol.ts";
-import { formatCount } from "../format.ts";
-import { kindLabel, scoreText } from "./labels.ts";
+import { kindLabel, scoreText, fileTokensText } from "./labels.ts";
 
 export function CompactionDivider({ divider }: { divider: DividerInfo }) {
   const entry = useAudit((s) => s.audits[divider.index]);
-  const figures =
-    divider.tokensBefore !== null
-      ? `the file's tokens ${formatCount(divider.tokensBefore)} → ${divider.tokensAfter !== null ? formatCount(divider.tokensAfter) : "not stated"}`
-      : "the file states no token figures";
+  const figures = fileTokensText(divider.kind, divider.tokensBefore, divider.tokensAfter) ?? "the file states no token figures";
   return (
     <div className="compaction-divider" data-testid="compaction-divider" data-compaction-index={divider.index}>
       <strong>compaction #{divider.index}</strong>

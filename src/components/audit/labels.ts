@@ -1,6 +1,7 @@
 /** Plain words for the audit's figures, shared by the timeline, dividers, the dropped panel and the presenter. */
 import type { CompactionKind } from "../../../core/model.ts";
 import type { AuditEntry } from "../../store/audit.ts";
+import { formatCount } from "../format.ts";
 
 /** Every kind the core records has its words here: a new kind without them is a type error. */
 const KINDS: Record<CompactionKind, string> = {
@@ -40,4 +41,15 @@ export function shortScore(entry: AuditEntry | undefined): string {
 
 export function compactTokens(n: number): string {
   return n >= 1000 ? `${Math.round(n / 1000)}k` : String(n);
+}
+
+/**
+ * The token figures a file states for one compaction, or null when it states none. A Claude Code
+ * microcompact's preTokens is not the context's size (a real session's usage put the context at
+ * 150,210 tokens just before a microcompact whose preTokens was 78,208), so it says so.
+ */
+export function fileTokensText(kind: string, before: number | null, after: number | null): string | null {
+  if (before === null) return null;
+  const text = `the file's tokens ${formatCount(before)} → ${after !== null ? formatCount(after) : "not stated"}`;
+  return kind === "claude-microcompact" ? `${text} (the microcompact's own count, not the context's size)` : text;
 }
