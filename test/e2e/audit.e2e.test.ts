@@ -71,6 +71,11 @@ describeWithFixtures("recorded compactions in the app", () => {
     const selectedActive = active.locator('[data-testid=message-row][aria-selected="true"]');
     await selectedActive.waitFor();
     expect(await selectedActive.textContent()).toContain("This session is being continued from a previous conversation");
+    // With the selected message open under the panes, the dropped panel folds to its summary line; a click opens it again.
+    const droppedOpen = () => page.getByTestId("dropped-panel").evaluate((e) => (e as HTMLDetailsElement).open);
+    await expect.poll(droppedOpen).toBe(false);
+    await page.getByTestId("dropped-panel").locator("summary").click();
+    await expect.poll(droppedOpen).toBe(true);
 
     // A kept row lands on the same message.
     const kept = original.locator('[data-testid=message-row]:not([data-dropped="true"])').first();

@@ -133,7 +133,10 @@ export function CompactionTimeline() {
               {m.tokensBefore !== null && m.tokensAfter !== null ? (
                 <span className="timeline-drop-figure">
                   {" "}
-                  {compactTokens(m.tokensBefore)}→{compactTokens(m.tokensAfter)}
+                  {/* A microcompact's figures are not the context's size: its mark says what it cleared. */}
+                  {m.kind === "claude-microcompact"
+                    ? `−${compactTokens(m.tokensBefore - m.tokensAfter)} cleared`
+                    : `${compactTokens(m.tokensBefore)}→${compactTokens(m.tokensAfter)}`}
                 </span>
               ) : null}
             </button>

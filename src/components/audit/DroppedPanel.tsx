@@ -4,19 +4,31 @@
  * only summarised, the tool outputs dropped. Each message is a link that
  * selects it in the original (before) pane.
  */
+import { useState } from "react";
 import { showDroppedMessage, useApp, useAudit } from "../../store/store.ts";
+import { usePanelsOpen } from "../layout/BottomPanels.tsx";
 import { formatBytes, formatCount } from "../format.ts";
 import { kindLabel, fileTokensText } from "./labels.ts";
 
 export function DroppedPanel() {
   const audit = useApp((s) => s.view?.audit);
   const entry = useAudit((s) => (audit ? s.audits[audit.index] : undefined));
+  const panelsOpen = usePanelsOpen();
+  // The user's own choice for this compaction wins; until they make one, the panel folds to its summary
+  // line while a panel under the panes is open, so the panes keep their rows.
+  const [chosen, setChosen] = useState<{ index: number; open: boolean } | null>(null);
   if (!audit) return null;
+  const open = chosen?.index === audit.index ? chosen.open : !panelsOpen;
   const figures = fileTokensText(audit.kind, audit.tokensBefore, audit.tokensAfter) ?? "the file states no token figures";
   const data = entry?.status === "done" ? entry.audit : null;
   return (
-    <details className="dropped-panel" data-testid="dropped-panel" open>
-      <summary>
+    <details className="dropped-panel" data-testid="dropped-panel" open={open}>
+      <summary
+        onClick={(event) => {
+          event.preventDefault();
+          setChosen({ index: audit.index, open: !open });
+        }}
+      >
         <strong>
           Compaction #{audit.index} of {audit.count}
         </strong>{" "}
