@@ -7,44 +7,36 @@
  * is close to what the transcript never shows (system prompt, tool
  * definitions), the floor of every later difference.
  */
-import { readdirSync, readFileSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { readFileSync } from "node:fs";
 import type { Session } from "../core/model.ts";
 import { loadSession } from "../core/session.ts";
+import { fixtureFiles } from "./fixture-files.ts";
 import { TOKENIZER_LABEL, loadTokenizer } from "../core/tokens.ts";
 import { usageAgainstView } from "../core/usage/summary.ts";
 
 await loadTokenizer();
-const root = resolve(import.meta.dirname, "../../shared/fixtures");
 const fmt = (n: number) => n.toLocaleString("en-US");
 
 const rows: string[] = [];
 const skipped: string[] = [];
-for (const dir of readdirSync(root, { withFileTypes: true })
-  .filter((d) => d.isDirectory())
-  .map((d) => d.name)
-  .sort()) {
+for (const { dir, name, path } of fixtureFiles()) {
   if (dir === "composed") continue; // composed files carry made-up usage figures
-  for (const name of readdirSync(join(root, dir))
-    .filter((f) => /\.jsonl?$/.test(f))
-    .sort()) {
-    let session: Session;
-    try {
-      session = loadSession(readFileSync(join(root, dir, name)));
-    } catch (error) {
-      skipped.push(`${dir}/${name} (not read: ${error instanceof Error ? error.message : error})`);
-      continue;
-    }
-    const { series: usage, last, lastTurnViewTokens: lastView, notInTranscriptAtFirstTurn: firstGap } = usageAgainstView(session, null);
-    const first = usage.turns[0];
-    if (!first || !last || lastView === null || firstGap === null) {
-      skipped.push(`${dir}/${name} (no usage records)`);
-      continue;
-    }
-    rows.push(
-      `| ${dir}/${name} | ${session.format} | ${usage.turns.length} | ${fmt(first.contextTokens)} − ${fmt(first.contextTokens - firstGap)} = ${fmt(firstGap)} | ${last.line} | ${fmt(last.contextTokens)} | ${fmt(lastView)} | ${(lastView / last.contextTokens).toFixed(2)} | ${fmt(last.contextTokens - lastView)} | ${usage.contextWindow === null ? "not stated" : fmt(usage.contextWindow)} |`,
-    );
+  let session: Session;
+  try {
+    session = loadSession(readFileSync(path));
+  } catch (error) {
+    skipped.push(`${dir}/${name} (not read: ${error instanceof Error ? error.message : error})`);
+    continue;
   }
+  const { series: usage, last, lastTurnViewTokens: lastView, notInTranscriptAtFirstTurn: firstGap } = usageAgainstView(session, null);
+  const first = usage.turns[0];
+  if (!first || !last || lastView === null || firstGap === null) {
+    skipped.push(`${dir}/${name} (no usage records)`);
+    continue;
+  }
+  rows.push(
+    `| ${dir}/${name} | ${session.format} | ${usage.turns.length} | ${fmt(first.contextTokens)} − ${fmt(first.contextTokens - firstGap)} = ${fmt(firstGap)} | ${last.line} | ${fmt(last.contextTokens)} | ${fmt(lastView)} | ${(lastView / last.contextTokens).toFixed(2)} | ${fmt(last.contextTokens - lastView)} | ${usage.contextWindow === null ? "not stated" : fmt(usage.contextWindow)} |`,
+  );
 }
 console.log(`Model-view counts: ${TOKENIZER_LABEL}.\n`);
 console.log(
