@@ -60,3 +60,9 @@ export function allFixtures(): string[] {
 
 /** One test over real sessions in a file whose other tests need none: skipped, with the reason in its name's log, where they are absent. */
 export const itWithFixtures = it.skipIf(!fixturesPresent);
+
+/** A fixture as the app's "bytes" load source (what the component and store tests load through the in-process engine). */
+export function fixtureSource(relative: string): { kind: "bytes"; bytes: ArrayBuffer; name: string } {
+  const data = readFixture(relative);
+  return { kind: "bytes", bytes: data.buffer.slice(data.byteOffset, data.byteOffset + data.byteLength) as ArrayBuffer, name: relative.split("/").pop()! };
+}

@@ -6,12 +6,9 @@ import { CheckridePanel } from "../../src/components/CheckridePanel.tsx";
 import { sourceLabel } from "../../src/components/checkride/ScoreCard.tsx";
 import { cancelCheckride, connect, loadSource, recompact, runCheckride, setCheckride, useApp } from "../../src/store/store.ts";
 import { InProcessClient } from "../helpers/in-process-client.ts";
-import { describeWithFixtures, readFixture } from "../helpers/fixtures.ts";
+import { describeWithFixtures, fixtureSource } from "../helpers/fixtures.ts";
 
-function bytes(relative: string) {
-  const data = readFixture(relative);
-  return { kind: "bytes" as const, bytes: data.buffer.slice(data.byteOffset, data.byteOffset + data.byteLength) as ArrayBuffer, name: relative.split("/").pop()! };
-}
+const bytes = fixtureSource;
 
 beforeEach(async () => {
   connect(new InProcessClient());

@@ -19,12 +19,9 @@ import {
 } from "../../src/store/store.ts";
 import type { EngineClient } from "../../src/worker/client.ts";
 import { InProcessClient } from "../helpers/in-process-client.ts";
-import { readFixture, describeWithFixtures } from "../helpers/fixtures.ts";
+import { describeWithFixtures, fixtureSource } from "../helpers/fixtures.ts";
 
-function bytes(relative: string) {
-  const data = readFixture(relative);
-  return { kind: "bytes" as const, bytes: data.buffer.slice(data.byteOffset, data.byteOffset + data.byteLength) as ArrayBuffer, name: relative.split("/").pop()! };
-}
+const bytes = fixtureSource;
 
 const state = () => useApp.getState();
 const rowCaches = () => state().rowCaches;

@@ -7,14 +7,11 @@ import { loadSession } from "../../core/session.ts";
 import { loadTokenizer } from "../../core/tokens.ts";
 import { connect, countViewTokens, loadSource, openAudit, recompact, useApp, useTokens } from "../../src/store/store.ts";
 import { InProcessClient } from "../helpers/in-process-client.ts";
-import { describeWithFixtures, readFixture } from "../helpers/fixtures.ts";
+import { describeWithFixtures, readFixture, fixtureSource } from "../helpers/fixtures.ts";
 
 const FILE = "claude/entireio__cli__d0-161e0df1cb.jsonl";
 
-function bytes(relative: string) {
-  const data = readFixture(relative);
-  return { kind: "bytes" as const, bytes: data.buffer.slice(data.byteOffset, data.byteOffset + data.byteLength) as ArrayBuffer, name: relative.split("/").pop()! };
-}
+const bytes = fixtureSource;
 
 beforeEach(() => {
   connect(new InProcessClient());

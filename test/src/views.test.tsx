@@ -9,12 +9,9 @@ import { HelpOverlay } from "../../src/components/HelpOverlay.tsx";
 import { StatsBar } from "../../src/components/StatsBar.tsx";
 import { connect, loadSource, select, setShowHelp, useApp } from "../../src/store/store.ts";
 import { InProcessClient } from "../helpers/in-process-client.ts";
-import { readFixture, describeWithFixtures } from "../helpers/fixtures.ts";
+import { describeWithFixtures, fixtureSource } from "../helpers/fixtures.ts";
 
-function bytes(relative: string) {
-  const data = readFixture(relative);
-  return { kind: "bytes" as const, bytes: data.buffer.slice(data.byteOffset, data.byteOffset + data.byteLength) as ArrayBuffer, name: relative.split("/").pop()! };
-}
+const bytes = fixtureSource;
 
 beforeEach(async () => {
   connect(new InProcessClient());
