@@ -16,10 +16,9 @@
  */
 import type { Message } from "../model.ts";
 import { messageLines, type ContextLine } from "./context.ts";
-import { normalizedCoverage, normalizeText } from "./tokens.ts";
+import { isWordChar, normalizedCoverage, normalizeText } from "./tokens.ts";
 
 const SEPARATOR = "\n";
-const WORD_CHAR = /[\p{L}\p{N}]/u;
 /** normalizeText's folding within each line: runs without a line break that are not already one space. */
 const LINE_WHITESPACE_TO_FOLD = /[^\S\n]{2,}|[^\S\n ]/g;
 
@@ -29,6 +28,8 @@ class TextUnit {
   readonly joined: string;
   private readonly starts: number[] = [];
   private whole?: ContextLine;
+  private lastHits?: Map<string, number>;
+  private wordHits?: Map<string, readonly number[]>;
 
   constructor(readonly lines: readonly ContextLine[]) {
     if (lines.some((line) => line.text.includes(SEPARATOR))) {
@@ -75,7 +76,48 @@ class TextUnit {
   nextStart(line: number): number {
     return line + 1 < this.starts.length ? this.starts[line + 1]! : this.joined.length + 1;
   }
+
+  /** Offset of the last occurrence of `lower` in the joined text, or -1. */
+  lastIndexOf(lower: string): number {
+    if (this.joined.length < REMEMBER_FROM) return this.joined.lastIndexOf(lower);
+    let at = (this.lastHits ??= new Map()).get(lower);
+    if (at === undefined) this.lastHits.set(lower, (at = this.joined.lastIndexOf(lower)));
+    return at;
+  }
+
+  /** This unit's lines (0-based, each once, in order) holding `token` as a whole word. */
+  linesWithWord(token: string): readonly number[] {
+    if (this.joined.length < REMEMBER_FROM) return this.scanWord(token);
+    let lines = (this.wordHits ??= new Map()).get(token);
+    if (lines === undefined) this.wordHits.set(token, (lines = this.scanWord(token)));
+    return lines;
+  }
+
+  private scanWord(token: string): readonly number[] {
+    const text = this.joined;
+    let lines: number[] | undefined;
+    for (let at = text.indexOf(token); at !== -1;) {
+      if ((at > 0 && isWordChar(text, at - 1)) || (at + token.length < text.length && isWordChar(text, at + token.length))) {
+        at = text.indexOf(token, at + 1);
+        continue;
+      }
+      const line = this.lineAt(at);
+      (lines ??= []).push(line);
+      at = text.indexOf(token, this.nextStart(line));
+    }
+    return lines ?? NO_LINES;
+  }
 }
+
+const NO_LINES: readonly number[] = [];
+/**
+ * A unit at least this long remembers its searches. The three checkrides of
+ * a compaction look for the same items (one answer key) in many of the same
+ * messages, and a third of the text the literal reader scanned was a unit
+ * searched again for the same word (measured on a generated library); below
+ * this size a search costs less than remembering it.
+ */
+const REMEMBER_FROM = 4096;
 
 /**
  * Each message's text unit, made once: one per audit (or per checkride when
@@ -140,7 +182,7 @@ export class ContextIndex {
     if (lower.includes(SEPARATOR)) return -1;
     for (let u = this.units.length - 1; u >= 0; u--) {
       const unit = this.units[u]!;
-      const at = unit.joined.lastIndexOf(lower);
+      const at = unit.lastIndexOf(lower);
       if (at !== -1) return this.firstLine[u]! + unit.lineAt(at);
     }
     return -1;
@@ -193,20 +235,10 @@ export class ContextIndex {
     let lines = this.wordLines.get(token);
     if (lines) return lines;
     lines = [];
-    this.units.forEach((unit, u) => {
-      const text = unit.joined;
-      for (let at = text.indexOf(token); at !== -1;) {
-        const before = at === 0 ? " " : text[at - 1]!;
-        const after = at + token.length >= text.length ? " " : text[at + token.length]!;
-        if (WORD_CHAR.test(before) || WORD_CHAR.test(after)) {
-          at = text.indexOf(token, at + 1);
-          continue;
-        }
-        const line = unit.lineAt(at);
-        lines!.push(this.firstLine[u]! + line);
-        at = text.indexOf(token, unit.nextStart(line));
-      }
-    });
+    for (let u = 0; u < this.units.length; u++) {
+      const first = this.firstLine[u]!;
+      for (const line of this.units[u]!.linesWithWord(token)) lines.push(first + line);
+    }
     this.wordLines.set(token, lines);
     return lines;
   }

@@ -35,6 +35,14 @@ export function distinctiveTokens(text: string): string[] {
 }
 
 const WORD_CHAR = /[\p{L}\p{N}]/u;
+/** ASCII letters and digits by char code: most characters a search lands beside are ASCII, and the regex costs more than the search. */
+const ASCII_WORD = Uint8Array.from({ length: 128 }, (_, code) => (WORD_CHAR.test(String.fromCharCode(code)) ? 1 : 0));
+
+/** A letter or digit of any script (what "whole word" means to the literal reader and the grader). */
+export function isWordChar(text: string, at: number): boolean {
+  const code = text.charCodeAt(at);
+  return code < 128 ? ASCII_WORD[code] === 1 : WORD_CHAR.test(text[at]!);
+}
 
 /** Does `haystack` (already normalized) contain `token` as a whole word-ish unit? */
 export function containsToken(haystack: string, token: string): boolean {
@@ -42,9 +50,9 @@ export function containsToken(haystack: string, token: string): boolean {
   for (;;) {
     const at = haystack.indexOf(token, from);
     if (at === -1) return false;
-    const before = at === 0 ? " " : haystack[at - 1]!;
-    const after = at + token.length >= haystack.length ? " " : haystack[at + token.length]!;
-    if (!WORD_CHAR.test(before) && !WORD_CHAR.test(after)) return true;
+    const wordBefore = at > 0 && isWordChar(haystack, at - 1);
+    const wordAfter = at + token.length < haystack.length && isWordChar(haystack, at + token.length);
+    if (!wordBefore && !wordAfter) return true;
     from = at + 1;
   }
 }

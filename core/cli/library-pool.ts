@@ -13,6 +13,7 @@ import { Worker, parentPort, workerData } from "node:worker_threads";
 import type { SessionUnit } from "../library/discover.ts";
 import { indexSession } from "../library/index-session.ts";
 import type { SessionRows } from "../library/rows.ts";
+import { useNodeHasher } from "./node-hash.ts";
 
 export const LIBRARY_WORKER_ROLE = "session-inspector-library-indexer";
 
@@ -79,6 +80,9 @@ export async function indexUnits(root: string, units: readonly SessionUnit[], jo
 export function serveLibraryWorker(): void {
   const port = parentPort;
   if (!port) throw new Error("serveLibraryWorker runs only in a worker thread");
+  // A worker thread has its own module state: the main thread's native hasher is not installed here
+  // (without this line every payload of the audit was hashed by the portable JavaScript SHA-256).
+  useNodeHasher();
   const read = readerUnder((workerData as { root: string }).root);
   port.on("message", (job: Job) => {
     indexSession(job.unit, read).then(

@@ -5,21 +5,28 @@
  * over an unchanged folder reads only the listing.
  */
 import { createHash } from "node:crypto";
-import { mkdirSync, readFileSync, realpathSync, renameSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, realpathSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { availableParallelism, homedir } from "node:os";
 import { join } from "node:path";
-import { LibraryCache, type CachedRows } from "../library/cache.ts";
+import { LibraryCache, type CachedLines } from "../library/cache.ts";
 import { discoverSessions, type SessionUnit } from "../library/discover.ts";
-import { CSV_COLUMNS, csvLine, type LibraryCompactionRow, type LibraryRow, type LibrarySessionRow, type LibrarySkippedRow, type SessionRows } from "../library/rows.ts";
+import { CSV_COLUMNS, csvLine, type LibraryCompactionRow, type LibraryRow, type LibrarySessionRow, type LibrarySkippedRow } from "../library/rows.ts";
 import { byFactsDropped, summarizeByAgent } from "../library/summary.ts";
 import { wholeNumberFlag, type ParsedArgs } from "./flags.ts";
 import { indexUnits } from "./library-pool.ts";
 import { walkFolder } from "./library-walk.ts";
 
+/** One session's rows, as cached and printed (CachedLines: JSON texts), in the order the folder was read. */
+interface UnitLines {
+  path: string;
+  skipped: boolean;
+  lines: readonly string[];
+}
+
 export interface LibraryResult {
-  sessions: LibrarySessionRow[];
-  compactions: LibraryCompactionRow[];
-  skipped: LibrarySkippedRow[];
+  units: UnitLines[];
+  /** What the walk and discovery set aside (links out, files that are no session). */
+  setAside: LibrarySkippedRow[];
   /** Sessions served from the cache, and read anew. */
   cached: number;
   indexed: number;
@@ -29,16 +36,15 @@ export interface LibraryResult {
 export function libraryCacheFile(root: string): string {
   const dir = process.env.SESSION_INSPECTOR_CACHE_DIR || join(process.env.XDG_CACHE_HOME || join(homedir(), ".cache"), "session-inspector");
   const id = createHash("sha256").update(realpathSync(root)).digest("hex").slice(0, 16);
-  return join(dir, `library-${id}.json`);
+  return join(dir, `library-${id}.jsonl`);
 }
 
 function loadCache(file: string | null): LibraryCache {
   if (!file) return new LibraryCache();
   try {
-    const saved = JSON.parse(readFileSync(file, "utf8")) as { entries?: Record<string, CachedRows> };
-    return new LibraryCache(saved.entries ?? {});
+    return LibraryCache.fromText(readFileSync(file, "utf8"));
   } catch {
-    // No cache yet, or one this version cannot read: index everything.
+    // No cache yet: index everything.
     return new LibraryCache();
   }
 }
@@ -47,8 +53,10 @@ function saveCache(file: string | null, cache: LibraryCache): void {
   if (!file || !cache.isChanged) return;
   mkdirSync(join(file, ".."), { recursive: true });
   const partial = `${file}.${process.pid}.partial`;
-  writeFileSync(partial, JSON.stringify({ entries: cache.toJSON() }));
+  writeFileSync(partial, cache.toText());
   renameSync(partial, file);
+  // The cache of releases before the line layout (parsed objects, `.json`): never read again.
+  rmSync(file.replace(/\.jsonl$/, ".json"), { force: true });
 }
 
 export async function auditLibrary(
@@ -59,7 +67,7 @@ export async function auditLibrary(
   const found = discoverSessions(walk.listing);
   const cache = loadCache(options.cacheFile);
   cache.keepOnly(found.sessions.map((unit) => unit.path));
-  const results = new Map<string, SessionRows>();
+  const results = new Map<string, CachedLines>();
   const toIndex: SessionUnit[] = [];
   for (const unit of found.sessions) {
     const hit = cache.get(unit);
@@ -69,36 +77,44 @@ export async function auditLibrary(
   let done = 0;
   let bytes = 0;
   await indexUnits(root, toIndex, options.jobs, (unit, rows) => {
-    results.set(unit.path, rows);
-    cache.set(unit, rows);
+    results.set(unit.path, cache.set(unit, rows));
     done++;
     bytes += unit.bytes;
     options.onProgress?.(done, toIndex.length, bytes);
   });
   saveCache(options.cacheFile, cache);
+  return {
+    units: found.sessions.map((unit) => ({ path: unit.path, ...results.get(unit.path)! })),
+    setAside: [...walk.skipped, ...found.skipped].map((skip) => ({ kind: "skipped", ...skip })),
+    cached: found.sessions.length - toIndex.length,
+    indexed: toIndex.length,
+  };
+}
 
-  const out: LibraryResult = { sessions: [], compactions: [], skipped: [], cached: found.sessions.length - toIndex.length, indexed: toIndex.length };
-  for (const unit of found.sessions) {
-    const rows = results.get(unit.path)!;
-    if ("skipped" in rows) out.skipped.push(rows.skipped);
-    else {
-      out.sessions.push(rows.session);
-      out.compactions.push(...rows.compactions);
-    }
+/**
+ * Every row's JSON line in a fixed order: each session (in the folder's
+ * order) followed by its compactions, then what was skipped, by path.
+ */
+export function orderedLines(result: LibraryResult): string[] {
+  const out: string[] = [];
+  const skipped: { path: string; line: string }[] = result.setAside.map((row) => ({ path: row.path, line: JSON.stringify(row) }));
+  for (const unit of result.units) {
+    if (unit.skipped) skipped.push({ path: unit.path, line: unit.lines[0]! });
+    else out.push(...unit.lines);
   }
-  for (const skip of [...walk.skipped, ...found.skipped]) out.skipped.push({ kind: "skipped", ...skip });
-  out.skipped.sort((a, b) => a.path.localeCompare(b.path));
+  skipped.sort((a, b) => a.path.localeCompare(b.path));
+  for (const { line } of skipped) out.push(line);
   return out;
 }
 
-/** Rows in a fixed order: each session (by path) followed by its compactions, then what was skipped. */
-export function orderedRows(result: LibraryResult): LibraryRow[] {
-  const byPath = new Map<string, LibraryCompactionRow[]>();
-  for (const row of result.compactions) byPath.set(row.path, [...(byPath.get(row.path) ?? []), row]);
-  const rows: LibraryRow[] = [];
-  for (const session of result.sessions) rows.push(session, ...(byPath.get(session.path) ?? []));
-  rows.push(...result.skipped);
-  return rows;
+/** The rows as values, for the table and the CSV (the JSON output never parses them). */
+export function parsedRows(result: LibraryResult): { rows: LibraryRow[]; sessions: LibrarySessionRow[]; compactions: LibraryCompactionRow[] } {
+  const rows = orderedLines(result).map((line) => JSON.parse(line) as LibraryRow);
+  return {
+    rows,
+    sessions: rows.filter((row): row is LibrarySessionRow => row.kind === "session"),
+    compactions: rows.filter((row): row is LibraryCompactionRow => row.kind === "compaction"),
+  };
 }
 
 export async function runLibraryAudit(args: ParsedArgs, root: string): Promise<number> {
@@ -114,16 +130,19 @@ export async function runLibraryAudit(args: ParsedArgs, root: string): Promise<n
     : undefined;
   const result = await auditLibrary(root, { jobs, cacheFile, onProgress: progress });
   if (progress) process.stderr.write("\n");
-  const rows = orderedRows(result);
   if (args.flags.has("json")) {
-    process.stdout.write(rows.map((row) => JSON.stringify(row)).join("\n") + (rows.length ? "\n" : ""));
+    const lines = orderedLines(result);
+    process.stdout.write(lines.join("\n") + (lines.length ? "\n" : ""));
   } else if (args.flags.has("csv")) {
-    process.stdout.write([CSV_COLUMNS.join(","), ...rows.map(csvLine)].join("\n") + "\n");
+    process.stdout.write([CSV_COLUMNS.join(","), ...parsedRows(result).rows.map(csvLine)].join("\n") + "\n");
   } else {
-    process.stdout.write(libraryTable(result) + "\n");
+    process.stdout.write(libraryTable(parsedRows(result)) + "\n");
   }
+  const sessions = result.units.filter((unit) => !unit.skipped);
+  const compactions = sessions.reduce((sum, unit) => sum + unit.lines.length - 1, 0);
+  const skipped = result.units.length - sessions.length + result.setAside.length;
   process.stderr.write(
-    `${result.sessions.length} sessions, ${result.compactions.length} recorded compactions, ${result.skipped.length} skipped; ${result.cached} of ${result.cached + result.indexed} candidates from the cache; ${((Date.now() - started) / 1000).toFixed(1)} s\n`,
+    `${sessions.length} sessions, ${compactions} recorded compactions, ${skipped} skipped; ${result.cached} of ${result.cached + result.indexed} candidates from the cache; ${((Date.now() - started) / 1000).toFixed(1)} s\n`,
   );
   return 0;
 }
@@ -139,7 +158,7 @@ function columns(rows: string[][], rightAligned: readonly number[]): string[] {
   );
 }
 
-function libraryTable(result: LibraryResult): string {
+function libraryTable(result: { sessions: LibrarySessionRow[]; compactions: LibraryCompactionRow[] }): string {
   const pct = (value: number | null) => (value === null ? "–" : `${Math.round(value * 100)}%`);
   const agents = summarizeByAgent(result.sessions, result.compactions).map((agent) => [
     agent.agent,

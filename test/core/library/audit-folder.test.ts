@@ -5,7 +5,7 @@
  * links out refused, each compaction row equal to `audit <file>`'s, and the
  * cache serving an unchanged folder and re-reading a touched file.
  */
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { beforeAll, expect, it } from "vitest";
@@ -76,9 +76,11 @@ beforeAll(() => {
 
 describeWithFixtures("audit <folder>", () => {
   let rows: Row[];
+  let firstStdout: string;
   beforeAll(() => {
     const result = runCli(["audit", root, "--json", "--jobs", "2"], env());
     expect(result.status).toBe(0);
+    firstStdout = result.stdout;
     rows = rowsOf(result.stdout);
   }, 120_000);
 
@@ -128,12 +130,26 @@ describeWithFixtures("audit <folder>", () => {
   it("serves an unchanged folder from the cache and reads a touched file again", () => {
     const second = runCli(["audit", root, "--json"], env());
     expect(second.stderr).toMatch(/8 sessions, .*; 9 of 9 candidates from the cache/);
-    expect(rowsOf(second.stdout)).toEqual(rows);
+    // The cache keeps the printed lines themselves: the same bytes, not just equal values.
+    expect(second.stdout).toBe(firstStdout);
     const touched = join(root, ".codex/sessions/2026/11/02/rollout-2026-11-02T10-00-00-019f03e0.jsonl");
     utimesSync(touched, new Date(), new Date(Date.now() + 5000));
     const third = runCli(["audit", root, "--json", "--jobs", "1"], env());
     expect(third.stderr).toMatch(/8 sessions, .*; 8 of 9 candidates from the cache/);
     expect(rowsOf(third.stdout)).toEqual(rows);
+  }, 120_000);
+
+  it("indexes everything again when the cache file is damaged, and serves the same rows", () => {
+    const file = readdirSync(cache).find((name) => name.startsWith("library-") && name.endsWith(".jsonl"))!;
+    const text = readFileSync(join(cache, file), "utf8");
+    // Cut inside the last session's rows: its header promises more lines than follow.
+    writeFileSync(join(cache, file), text.slice(0, text.lastIndexOf("\n", text.length - 2)));
+    const damaged = runCli(["audit", root, "--json", "--jobs", "1"], env());
+    expect(damaged.stderr).toMatch(/8 sessions, .*; 0 of 9 candidates from the cache/);
+    expect(damaged.stdout).toBe(firstStdout);
+    const healed = runCli(["audit", root, "--json"], env());
+    expect(healed.stderr).toMatch(/; 9 of 9 candidates from the cache/);
+    expect(healed.stdout).toBe(firstStdout);
   }, 120_000);
 
   it("prints CSV with a header and one line per session, compaction and skipped file", () => {
