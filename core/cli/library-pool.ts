@@ -7,7 +7,7 @@
  * The CLI runs from one bundle, so a worker is that same bundle started with
  * `workerData.role === LIBRARY_WORKER_ROLE` (see core/cli.ts).
  */
-import { readFile } from "node:fs/promises";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { Worker, parentPort, workerData } from "node:worker_threads";
 import type { SessionUnit } from "../library/discover.ts";
@@ -23,8 +23,13 @@ interface Job {
 }
 type Reply = { id: number; rows: SessionRows } | { id: number; error: string };
 
+/**
+ * Reads whole files synchronously: a library thread has nothing else to do
+ * while it waits, and the promise API's chunked reads through the thread pool
+ * left it idle about 8% of an indexing run (CPU profile, 317 sessions).
+ */
 export function readerUnder(root: string): (path: string) => Promise<Uint8Array> {
-  return (path) => readFile(join(root, path));
+  return async (path) => readFileSync(join(root, path));
 }
 
 /**
