@@ -1,36 +1,28 @@
 /** "Open folder…": the File System Access directory picker where the browser has one, else the folder input. */
-import { useRef, useState, type ChangeEvent } from "react";
+import { useRef, type ChangeEvent } from "react";
 import { openLibrary, type PickedFile } from "../../store/library.ts";
 import { loadSource } from "../../store/store.ts";
-import { oneSessionOf, pickedFromDirectoryPicker, pickedFromDrop, pickedFromInput, readListing } from "./pick-files.ts";
+import { readListing } from "../../store/read-listing.ts";
+import { oneSessionOf, pickedFromDirectoryPicker, pickedFromDrop, pickedFromInput } from "./pick-files.ts";
 
 export function FolderButton() {
   const input = useRef<HTMLInputElement>(null);
-  // While the picked files' sizes are read (a large folder takes a moment), the button says so.
-  const [listing, setListing] = useState(false);
-  const open = async (files: PickedFile[], folder?: string) => {
-    setListing(true);
-    try {
-      await readListing(files);
-    } finally {
-      setListing(false);
-    }
-    void openLibrary(files, folder);
-  };
+  // The library lists the picked files at once and reads their sizes itself (its progress line says so).
+  const open = (files: PickedFile[], folder?: string) => void openLibrary(files, folder);
   const onInput = (event: ChangeEvent<HTMLInputElement>) => {
     const files = pickedFromInput(event.target.files);
-    if (files.length) void open(files);
+    if (files.length) open(files);
     event.target.value = "";
   };
   const onClick = async () => {
     const picked = await pickedFromDirectoryPicker();
     if (picked === "unsupported") input.current?.click();
-    else if (picked && picked.files.length) await open(picked.files, picked.folder);
+    else if (picked && picked.files.length) open(picked.files, picked.folder);
   };
   return (
     <>
-      <button type="button" onClick={() => void onClick()} aria-busy={listing} title="Open a folder of sessions (e.g. ~/.claude/projects) and audit every compaction in it">
-        {listing ? "Listing files…" : "Open folder…"}
+      <button type="button" onClick={() => void onClick()} title="Open a folder of sessions (e.g. ~/.claude/projects) and audit every compaction in it">
+        Open folder…
       </button>
       <input
         ref={input}

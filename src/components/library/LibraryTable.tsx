@@ -111,6 +111,8 @@ function currentDisplayRows(state: DisplayState): ReturnType<typeof displayRows>
 
 function PendingRow({ row, style }: { row: LibrarySessionRow; style: CSSProperties }) {
   const name = row.path.slice(row.path.lastIndexOf("/") + 1);
+  // Listed from its path alone: the size is not known yet either.
+  const sized = useLibrary((state) => state.progress?.listing == null);
   return (
     <div
       style={style}
@@ -130,7 +132,7 @@ function PendingRow({ row, style }: { row: LibrarySessionRow; style: CSSProperti
         <span>{row.project ?? "—"}</span> <span className="dim">{name}</span>
       </span>
       <span className="cell dim">…</span>
-      <span className="cell num">{formatBytes(row.bytes)}</span>
+      <span className={sized ? "cell num" : "cell num dim"}>{sized ? formatBytes(row.bytes) : "…"}</span>
       <span className="cell num dim">…</span>
       <span className="cell num dim">…</span>
       <span className="cell num dim">…</span>

@@ -23,10 +23,23 @@ function Progress() {
   if (!progress) return null;
   // A new run starts after the last tick of the clock: never a negative time.
   const elapsed = Math.max(0, (progress.finishedAt ?? now) - progress.startedAt);
-  const readBytes = progress.bytesDone;
   // The estimate: the bytes still to read at the rate so far (cached sessions cost nothing, so they are left out of the rate).
-  const rate = elapsed > 0 ? readBytes / elapsed : 0;
+  const rate = elapsed > 0 ? (progress.bytesDone - progress.bytesCached) / elapsed : 0;
   const left = rate > 0 ? (progress.bytesTotal - progress.bytesDone) / rate : null;
+  if (progress.listing) {
+    return (
+      <div className="library-progress" data-testid="library-progress" role="status" aria-live="polite">
+        <progress max={Math.max(1, progress.listing.total)} value={progress.listing.read} aria-label="Files listed" />
+        <span>
+          {progress.total} sessions listed · reading the sizes and dates of their files from the browser: {progress.listing.read} of {progress.listing.total} ·{" "}
+          {formatSeconds(elapsed)}
+        </span>
+        <button type="button" className="small" onClick={cancelIndexing} data-testid="library-cancel">
+          Cancel
+        </button>
+      </div>
+    );
+  }
   return (
     <div className="library-progress" data-testid="library-progress" role="status" aria-live="polite">
       <progress max={Math.max(1, progress.bytesTotal)} value={progress.bytesDone} aria-label="Bytes indexed" />

@@ -10,35 +10,6 @@ export function pickedFromInput(list: FileList | null): PickedFile[] {
   return [...(list ?? [])].map((file) => ({ path: file.webkitRelativePath || file.name, file }));
 }
 
-/** Longest stretch of the main thread spent reading files' sizes before letting the page paint and answer input. */
-const LISTING_SLICE_MS = 16;
-
-/**
- * Reads each file's size and modification time, a slice at a time. Chromium
- * asks the browser process for a picked file's metadata on the first read
- * (~0.4 ms a file, measured: 24 ms for 60 files, then 0.1 ms for all 60 once
- * known), so listing a thousand-file folder in one go was a main-thread task
- * of several hundred ms; read here in slices, the listing that follows finds
- * them known.
- */
-export async function readListing(files: readonly PickedFile[]): Promise<void> {
-  let sliceStart = performance.now();
-  for (const { file } of files) {
-    void file.size;
-    void file.lastModified;
-    if (performance.now() - sliceStart > LISTING_SLICE_MS) {
-      await nextTask();
-      sliceStart = performance.now();
-    }
-  }
-  // The listing and the library's first render that follow are a task of their own, not the last slice's.
-  await nextTask();
-}
-
-function nextTask(): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, 0));
-}
-
 async function walkEntry(entry: FileSystemEntry, out: PickedFile[]): Promise<void> {
   const path = entry.fullPath.replace(/^\/+/, "");
   if (entry.isFile) {
