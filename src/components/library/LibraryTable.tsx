@@ -136,7 +136,7 @@ function PendingRow({ row, style }: { row: LibrarySessionRow; style: CSSProperti
       <span className="cell num dim">…</span>
       <span className="cell num dim">…</span>
       <span className="cell num dim">…</span>
-      <span className="cell dim">indexing…</span>
+      <span className="cell dim">{sized ? "indexing…" : "listed"}</span>
       <span className="cell num dim">…</span>
     </div>
   );

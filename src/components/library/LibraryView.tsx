@@ -11,6 +11,10 @@ function percent(share: number | null): string {
   return share === null ? "—" : `${Math.round(share * 100)}%`;
 }
 
+/** The estimate of the time left waits for this much indexing time and this share of the bytes to index. */
+const ESTIMATE_AFTER_MS = 3000;
+const ESTIMATE_AFTER_SHARE = 0.02;
+
 function Progress() {
   const progress = useLibrary((s) => s.progress);
   const [now, setNow] = useState(() => performance.now());
@@ -25,7 +29,9 @@ function Progress() {
   const elapsed = Math.max(0, (progress.finishedAt ?? now) - progress.startedAt);
   // The estimate: the bytes still to read at the rate so far (cached sessions cost nothing, so they are left out of the rate).
   const rate = elapsed > 0 ? (progress.bytesDone - progress.bytesCached) / elapsed : 0;
-  const left = rate > 0 ? (progress.bytesTotal - progress.bytesDone) / rate : null;
+  // Too early, the rate is that of the first large sessions and their workers' start: no estimate before it means something.
+  const settled = elapsed >= ESTIMATE_AFTER_MS && progress.bytesDone - progress.bytesCached >= ESTIMATE_AFTER_SHARE * (progress.bytesTotal - progress.bytesCached);
+  const left = rate > 0 && settled ? (progress.bytesTotal - progress.bytesDone) / rate : null;
   if (progress.listing) {
     return (
       <div className="library-progress" data-testid="library-progress" role="status" aria-live="polite">
