@@ -8,7 +8,7 @@ import { createHash } from "node:crypto";
 import { mkdirSync, readFileSync, realpathSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { availableParallelism, homedir } from "node:os";
 import { join } from "node:path";
-import { LibraryCache, type CachedLines } from "../library/cache.ts";
+import { joinLines, LibraryCache, type CachedLines } from "../library/cache.ts";
 import { discoverSessions, type SessionUnit } from "../library/discover.ts";
 import { CSV_COLUMNS, csvLine, type LibraryCompactionRow, type LibraryRow, type LibrarySessionRow, type LibrarySkippedRow } from "../library/rows.ts";
 import { byFactsDropped, summarizeByAgent } from "../library/summary.ts";
@@ -20,7 +20,7 @@ import { walkFolder } from "./library-walk.ts";
 interface UnitLines {
   path: string;
   skipped: boolean;
-  lines: readonly string[];
+  lines: readonly Uint8Array[];
 }
 
 export interface LibraryResult {
@@ -42,7 +42,7 @@ export function libraryCacheFile(root: string): string {
 function loadCache(file: string | null): LibraryCache {
   if (!file) return new LibraryCache();
   try {
-    return LibraryCache.fromText(readFileSync(file, "utf8"));
+    return LibraryCache.fromBytes(readFileSync(file));
   } catch {
     // No cache yet: index everything.
     return new LibraryCache();
@@ -53,7 +53,7 @@ function saveCache(file: string | null, cache: LibraryCache): void {
   if (!file || !cache.isChanged) return;
   mkdirSync(join(file, ".."), { recursive: true });
   const partial = `${file}.${process.pid}.partial`;
-  writeFileSync(partial, cache.toText());
+  writeFileSync(partial, cache.toBytes());
   renameSync(partial, file);
   // The cache of releases before the line layout (parsed objects, `.json`): never read again.
   rmSync(file.replace(/\.jsonl$/, ".json"), { force: true });
@@ -91,13 +91,16 @@ export async function auditLibrary(
   };
 }
 
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
 /**
- * Every row's JSON line in a fixed order: each session (in the folder's
- * order) followed by its compactions, then what was skipped, by path.
+ * Every row's JSON line (UTF-8) in a fixed order: each session (in the
+ * folder's order) followed by its compactions, then what was skipped, by path.
  */
-export function orderedLines(result: LibraryResult): string[] {
-  const out: string[] = [];
-  const skipped: { path: string; line: string }[] = result.setAside.map((row) => ({ path: row.path, line: JSON.stringify(row) }));
+export function orderedLines(result: LibraryResult): Uint8Array[] {
+  const out: Uint8Array[] = [];
+  const skipped: { path: string; line: Uint8Array }[] = result.setAside.map((row) => ({ path: row.path, line: encoder.encode(JSON.stringify(row)) }));
   for (const unit of result.units) {
     if (unit.skipped) skipped.push({ path: unit.path, line: unit.lines[0]! });
     else out.push(...unit.lines);
@@ -109,7 +112,7 @@ export function orderedLines(result: LibraryResult): string[] {
 
 /** The rows as values, for the table and the CSV (the JSON output never parses them). */
 export function parsedRows(result: LibraryResult): { rows: LibraryRow[]; sessions: LibrarySessionRow[]; compactions: LibraryCompactionRow[] } {
-  const rows = orderedLines(result).map((line) => JSON.parse(line) as LibraryRow);
+  const rows = orderedLines(result).map((line) => JSON.parse(decoder.decode(line)) as LibraryRow);
   return {
     rows,
     sessions: rows.filter((row): row is LibrarySessionRow => row.kind === "session"),
@@ -131,8 +134,7 @@ export async function runLibraryAudit(args: ParsedArgs, root: string): Promise<n
   const result = await auditLibrary(root, { jobs, cacheFile, onProgress: progress });
   if (progress) process.stderr.write("\n");
   if (args.flags.has("json")) {
-    const lines = orderedLines(result);
-    process.stdout.write(lines.join("\n") + (lines.length ? "\n" : ""));
+    process.stdout.write(joinLines(orderedLines(result)));
   } else if (args.flags.has("csv")) {
     process.stdout.write([CSV_COLUMNS.join(","), ...parsedRows(result).rows.map(csvLine)].join("\n") + "\n");
   } else {

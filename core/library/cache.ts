@@ -24,11 +24,16 @@ export interface CachedRows {
   rows: SessionRows;
 }
 
-/** One session's rows as JSON texts, its own row first (or the one row saying why it was skipped). */
+/**
+ * One session's rows as the UTF-8 bytes of their JSON lines (without the
+ * line break), its own row first (or the one row saying why it was skipped).
+ * Bytes, not strings: an unchanged folder's rows go from the cache file to
+ * the output without being decoded and encoded again.
+ */
 export interface CachedLines {
   key: string;
   skipped: boolean;
-  lines: string[];
+  lines: Uint8Array[];
 }
 
 /** Equal keys mean the same files, unchanged, audited by the same version. */
@@ -37,14 +42,30 @@ export function unitKey(unit: SessionUnit): string {
   return `${LIBRARY_INDEX_VERSION}\u0001${files.join("\u0001")}`;
 }
 
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+const NEWLINE = 10;
+
 /** A session's rows in output order, each as the one line of JSON the CLI prints for it. */
 export function rowLines(rows: SessionRows): CachedLines["lines"] {
   const list: LibraryRow[] = "skipped" in rows ? [rows.skipped] : [rows.session, ...rows.compactions];
-  return list.map((row) => JSON.stringify(row));
+  return list.map((row) => encoder.encode(JSON.stringify(row)));
+}
+
+/** The lines joined by line breaks, one after each: what `--json` prints, and the cache file's body. */
+export function joinLines(lines: readonly Uint8Array[]): Uint8Array {
+  const out = new Uint8Array(lines.reduce((sum, line) => sum + line.length + 1, 0));
+  let at = 0;
+  for (const line of lines) {
+    out.set(line, at);
+    at += line.length;
+    out[at++] = NEWLINE;
+  }
+  return out;
 }
 
 /** The cache file's first line: a file of another layout (or none) is not read, everything is indexed again. */
-const FILE_HEADER = JSON.stringify({ sessionInspectorLibraryCache: 2 });
+const FILE_HEADER = JSON.stringify({ sessionInspectorLibraryCache: 3 });
 
 interface EntryHeader {
   path: string;
@@ -86,36 +107,47 @@ export class LibraryCache {
   }
 
   /**
-   * The file's text: its header line, then per session one line saying whose
-   * rows follow and how many, then the rows' own lines (JSON texts hold no
-   * raw line break, so a line is always one row).
+   * The file's bytes: its header line, then per session one line saying
+   * whose rows follow and how many, then the rows' own lines (JSON texts hold
+   * no raw line break, so a line is always one row).
    */
-  toText(): string {
-    const out = [FILE_HEADER];
+  toBytes(): Uint8Array {
+    const lines: Uint8Array[] = [encoder.encode(FILE_HEADER)];
     for (const [path, entry] of this.entries) {
-      out.push(JSON.stringify({ path, key: entry.key, skipped: entry.skipped, rows: entry.lines.length } satisfies EntryHeader), ...entry.lines);
+      lines.push(encoder.encode(JSON.stringify({ path, key: entry.key, skipped: entry.skipped, rows: entry.lines.length } satisfies EntryHeader)), ...entry.lines);
     }
-    return out.join("\n") + "\n";
+    return joinLines(lines);
   }
 
   /**
-   * The cache a file's text holds; an empty one for a file of another layout
+   * The cache a file's bytes hold; an empty one for a file of another layout
    * or one that does not read whole (every session is then indexed again,
-   * nothing half-read is served). Only the per-session lines are parsed.
+   * nothing half-read is served). Only the per-session lines are decoded.
    */
-  static fromText(text: string): LibraryCache {
+  static fromBytes(bytes: Uint8Array): LibraryCache {
     const cache = new LibraryCache();
-    const lines = text.split("\n");
-    if (lines[0] !== FILE_HEADER) return cache;
-    let at = 1;
+    let at = 0;
+    const nextLine = (): Uint8Array | null => {
+      if (at >= bytes.length) return null;
+      let end = bytes.indexOf(NEWLINE, at);
+      if (end === -1) end = bytes.length;
+      const line = bytes.subarray(at, end);
+      at = end + 1;
+      return line;
+    };
+    const first = nextLine();
+    if (!first || decoder.decode(first) !== FILE_HEADER) return cache;
     try {
-      while (at < lines.length && lines[at] !== "") {
-        const header = JSON.parse(lines[at]!) as EntryHeader;
-        const rows = lines.slice(at + 1, at + 1 + header.rows);
-        const whole = typeof header.path === "string" && typeof header.key === "string" && Number.isInteger(header.rows) && header.rows > 0 && rows.length === header.rows;
-        if (!whole || !rows.every(looksLikeOneRow)) return new LibraryCache();
+      for (let line = nextLine(); line !== null && line.length > 0; line = nextLine()) {
+        const header = JSON.parse(decoder.decode(line)) as EntryHeader;
+        if (typeof header.path !== "string" || typeof header.key !== "string" || !Number.isInteger(header.rows) || header.rows <= 0) return new LibraryCache();
+        const rows: Uint8Array[] = [];
+        for (let n = 0; n < header.rows; n++) {
+          const row = nextLine();
+          if (row === null || !looksLikeOneRow(row)) return new LibraryCache();
+          rows.push(row);
+        }
         cache.entries.set(header.path, { key: header.key, skipped: header.skipped === true, lines: rows });
-        at += 1 + header.rows;
       }
     } catch {
       return new LibraryCache();
@@ -124,7 +156,12 @@ export class LibraryCache {
   }
 }
 
+const ROW_START = encoder.encode('{"kind":"');
+const CLOSING_BRACE = 125;
+
 /** A row's line as rowLines writes it: one JSON object. (Parsing each would cost what this cache saves.) */
-function looksLikeOneRow(line: string): boolean {
-  return line.startsWith('{"kind":"') && line.endsWith("}");
+function looksLikeOneRow(line: Uint8Array): boolean {
+  if (line.length <= ROW_START.length || line[line.length - 1] !== CLOSING_BRACE) return false;
+  for (let i = 0; i < ROW_START.length; i++) if (line[i] !== ROW_START[i]) return false;
+  return true;
 }
