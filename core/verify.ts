@@ -26,58 +26,112 @@ interface PlacedMarker {
   blockIndex: number;
 }
 
-export async function verifyCheckpoint(checkpoint: Pick<Checkpoint, "active" | "archive" | "strategy" | "stats">): Promise<CheckpointProblem[]> {
-  const problems: CheckpointProblem[] = [];
-  const add = (id: string, reason: string) => problems.push({ id, reason });
-  const entries = checkpoint.archive.filter((entry, i) => wellFormedEntry(entry, i, add));
-  for (const problem of await verifyArchive(entries)) {
-    add(problem.id, problem.expected ? `${problem.reason} (expected ${problem.expected}, found ${problem.found})` : problem.reason);
-  }
-  const byId = new Map<string, ArchiveEntry>();
-  for (const entry of entries) {
-    if (entry.id !== recoveryId(entry.messageId, entry.path))
-      add(entry.id, `recovery id does not match its message and path (expected ${recoveryId(entry.messageId, entry.path)})`);
-    if (!byId.has(entry.id)) byId.set(entry.id, entry);
+type VerifiedCheckpoint = Pick<Checkpoint, "active" | "archive" | "strategy" | "stats">;
+
+export async function verifyCheckpoint(checkpoint: VerifiedCheckpoint): Promise<CheckpointProblem[]> {
+  const verifier = new CheckpointVerifier();
+  for (let i = 0; i < checkpoint.archive.length; i += VERIFY_BATCH) await verifier.addEntries(checkpoint.archive.slice(i, i + VERIFY_BATCH));
+  return verifier.finish(checkpoint);
+}
+
+/** Entries hashed per call when a whole archive is at hand. */
+const VERIFY_BATCH = 1024;
+
+/** What the second direction needs of an archive entry once its payload is checked: everything but the payload. */
+interface CheckedEntry {
+  id: string;
+  sha256: string;
+  bytes: number;
+  messageId: string;
+  path: string;
+  kind: string;
+  /** The payload's own id, for a whole-message entry only. */
+  payloadId?: unknown;
+}
+
+/**
+ * The checks of verifyCheckpoint, fed the archive a batch of entries at a
+ * time (in the archive's order) and the rest at the end. Each entry's payload
+ * is hashed when it comes and then let go: only its id, hash, size and place
+ * are kept, so `verify` of a checkpoint file read in pieces holds the active
+ * view and never the archive's payloads. The problems come out in the order
+ * the checks have always named them.
+ */
+export class CheckpointVerifier {
+  private entryCount = 0;
+  private readonly seen = new Set<string>();
+  private readonly byId = new Map<string, CheckedEntry>();
+  private readonly malformed: CheckpointProblem[] = [];
+  private readonly mismatched: CheckpointProblem[] = [];
+  private readonly misnamed: CheckpointProblem[] = [];
+
+  /** The number of archive entries added so far, well formed or not. */
+  get entries(): number {
+    return this.entryCount;
   }
 
-  const markers = placedMarkers(checkpoint.active, add);
-  const referenced = new Map<string, number>();
-  for (const { marker, messageId, blockIndex } of markers) {
-    const id = marker.recoveryId;
-    referenced.set(id, (referenced.get(id) ?? 0) + 1);
-    const entry = byId.get(id);
-    if (!entry) {
-      add(id, `marker in message ${messageId} has no archive entry`);
-      continue;
+  async addEntries(batch: readonly unknown[]): Promise<void> {
+    const entries = batch.filter((entry, i) => wellFormedEntry(entry, this.entryCount + i, (id, reason) => this.malformed.push({ id, reason })));
+    this.entryCount += batch.length;
+    for (const problem of await verifyArchive(entries, this.seen)) {
+      this.mismatched.push({ id: problem.id, reason: problem.expected ? `${problem.reason} (expected ${problem.expected}, found ${problem.found})` : problem.reason });
     }
-    if (marker.sha256 !== entry.sha256) add(id, `marker's sha256 differs from its archive entry's (marker ${marker.sha256}, entry ${entry.sha256})`);
-    if (marker.bytes !== entry.bytes) add(id, `marker's byte count differs from its archive entry's (marker ${marker.bytes}, entry ${entry.bytes})`);
-    const expectedPath = entry.path === "/blocks" ? blockIndex === 0 : entry.path === `/blocks/${blockIndex}`;
-    if (entry.messageId !== messageId || !expectedPath) add(id, `marker sits at ${messageId}/blocks/${blockIndex}, but its entry came from ${entry.messageId}${entry.path}`);
-  }
-  for (const [id, count] of referenced) if (count > 1) add(id, `referenced by ${count} markers (expected exactly one)`);
-
-  const activeById = new Map<string, Message>();
-  for (const message of checkpoint.active) if (message && typeof message.id === "string") activeById.set(message.id, message);
-  for (const entry of byId.values()) {
-    if (referenced.has(entry.id)) continue;
-    const unreferenced = unreferencedReason(entry, activeById, String(checkpoint.strategy?.name));
-    if (unreferenced) add(entry.id, unreferenced);
+    for (const entry of entries) {
+      const expectedId = recoveryId(entry.messageId, entry.path);
+      if (entry.id !== expectedId) this.misnamed.push({ id: entry.id, reason: `recovery id does not match its message and path (expected ${expectedId})` });
+      if (!this.byId.has(entry.id)) this.byId.set(entry.id, checkedEntry(entry));
+    }
   }
 
-  const stated = checkpoint.stats?.payloads;
-  if (typeof stated === "number" && stated !== checkpoint.archive.length) add("stats", `stats.payloads says ${stated} but the archive holds ${checkpoint.archive.length} entries`);
-  return problems;
+  /** The active view against the archive seen, and the stated count; every problem found, in order. */
+  finish(checkpoint: Pick<Checkpoint, "active" | "strategy" | "stats">): CheckpointProblem[] {
+    const problems = [...this.malformed, ...this.mismatched, ...this.misnamed];
+    const add = (id: string, reason: string) => problems.push({ id, reason });
+    const byId = this.byId;
+    const markers = placedMarkers(checkpoint.active, add);
+    const referenced = new Map<string, number>();
+    for (const { marker, messageId, blockIndex } of markers) {
+      const id = marker.recoveryId;
+      referenced.set(id, (referenced.get(id) ?? 0) + 1);
+      const entry = byId.get(id);
+      if (!entry) {
+        add(id, `marker in message ${messageId} has no archive entry`);
+        continue;
+      }
+      if (marker.sha256 !== entry.sha256) add(id, `marker's sha256 differs from its archive entry's (marker ${marker.sha256}, entry ${entry.sha256})`);
+      if (marker.bytes !== entry.bytes) add(id, `marker's byte count differs from its archive entry's (marker ${marker.bytes}, entry ${entry.bytes})`);
+      const expectedPath = entry.path === "/blocks" ? blockIndex === 0 : entry.path === `/blocks/${blockIndex}`;
+      if (entry.messageId !== messageId || !expectedPath) add(id, `marker sits at ${messageId}/blocks/${blockIndex}, but its entry came from ${entry.messageId}${entry.path}`);
+    }
+    for (const [id, count] of referenced) if (count > 1) add(id, `referenced by ${count} markers (expected exactly one)`);
+
+    const activeById = new Map<string, Message>();
+    for (const message of checkpoint.active) if (message && typeof message.id === "string") activeById.set(message.id, message);
+    for (const entry of byId.values()) {
+      if (referenced.has(entry.id)) continue;
+      const unreferenced = unreferencedReason(entry, activeById, String(checkpoint.strategy?.name));
+      if (unreferenced) add(entry.id, unreferenced);
+    }
+
+    const stated = checkpoint.stats?.payloads;
+    if (typeof stated === "number" && stated !== this.entryCount) add("stats", `stats.payloads says ${stated} but the archive holds ${this.entryCount} entries`);
+    return problems;
+  }
+}
+
+function checkedEntry(entry: ArchiveEntry): CheckedEntry {
+  const { id, sha256, bytes, messageId, path, kind } = entry;
+  if (path === "" && kind === "message") return { id, sha256, bytes, messageId, path, kind, payloadId: (entry.payload as { id?: unknown } | null)?.id };
+  return { id, sha256, bytes, messageId, path, kind };
 }
 
 /** Why an entry no marker references is wrong, or undefined when the strategy records it that way. */
-function unreferencedReason(entry: ArchiveEntry, activeById: Map<string, Message>, strategy: string): string | undefined {
+function unreferencedReason(entry: CheckedEntry, activeById: Map<string, Message>, strategy: string): string | undefined {
   const inActive = activeById.get(entry.messageId);
   if (entry.path === "" && entry.kind === "message") {
     // A whole message moved out (recorded, pi-default, brief, handoff): it must be gone from the view, and be that message.
     if (inActive) return `whole-message entry, but message ${entry.messageId} is still in the active view`;
-    const payloadId = (entry.payload as { id?: unknown } | null)?.id;
-    if (payloadId !== entry.messageId) return `whole-message entry whose payload is message ${String(payloadId)}, not ${entry.messageId}`;
+    if (entry.payloadId !== entry.messageId) return `whole-message entry whose payload is message ${String(entry.payloadId)}, not ${entry.messageId}`;
     return undefined;
   }
   // Hand-off clears old tool results in place: the message stays with a stub (or a capped text) instead of a marker.

@@ -1,6 +1,6 @@
 /** The CLI's commands. Each returns its exit code; problems are thrown. */
 import type { Checkpoint } from "../checkpoint.ts";
-import { readCheckpoint } from "./checkpoint-file.ts";
+import { readCheckpoint, verifyCheckpointFile } from "./checkpoint-file.ts";
 import { checkPreviousCheckpoint, matchPreviousSource, refusePreviousFor } from "./previous.ts";
 import { compactSession } from "../compact.ts";
 import { checkpointPieces } from "../checkpoint-json.ts";
@@ -17,7 +17,6 @@ import { buildReport } from "../report/model.ts";
 import { UsageError, endpointFlags, leafFlag, readerFlags, strategyFlag, strategyList, stringFlag, wholeNumberFlag, type ParsedArgs } from "./flags.ts";
 import { memoryFlag, readSessionFile } from "./input.ts";
 import { refuseInputAsOutput, writeOutput } from "./output.ts";
-import { verifyCheckpoint } from "../verify.ts";
 import { basename } from "node:path";
 
 export async function runInspect(args: ParsedArgs): Promise<number> {
@@ -178,9 +177,9 @@ export async function runReport(args: ParsedArgs): Promise<number> {
 export async function runVerify(args: ParsedArgs): Promise<number> {
   const file = args.positional[0];
   if (!file) throw new UsageError("verify needs a checkpoint file");
-  const checkpoint = readCheckpoint(file);
-  const problems = await verifyCheckpoint(checkpoint);
+  // Read and checked entry by entry: the archive's payloads are never all in memory.
+  const { payloads, problems } = await verifyCheckpointFile(file);
   for (const problem of problems) process.stderr.write(`mismatch: ${problem.id}: ${problem.reason}\n`);
-  writeOutput(JSON.stringify({ file, payloads: checkpoint.archive.length, mismatches: problems.length, ok: problems.length === 0 }), undefined);
+  writeOutput(JSON.stringify({ file, payloads, mismatches: problems.length, ok: problems.length === 0 }), undefined);
   return problems.length === 0 ? 0 : 1;
 }

@@ -21,7 +21,7 @@ export interface SessionFile {
 }
 
 /** Read in pieces of this size into one reused buffer. */
-const READ_PIECE = 8 * 1024 * 1024;
+export const READ_PIECE = 8 * 1024 * 1024;
 
 /**
  * The session file named on the command line. It is read once, in pieces,
@@ -72,7 +72,7 @@ export function readSessionFile(args: ParsedArgs, pieceBytes = READ_PIECE, optio
 /** Names of the standard input: read from descriptor 0 itself (opening /dev/stdin fails on a socket, ENXIO). */
 const STDIN_NAMES = new Set(["-", "/dev/stdin"]);
 
-function openInput(file: string): number {
+export function openInput(file: string): number {
   if (STDIN_NAMES.has(file)) return 0;
   try {
     const fd = openSync(file, "r");
@@ -86,10 +86,11 @@ function openInput(file: string): number {
   }
 }
 
-function readPiece(file: string, fd: number, piece: Buffer): number {
+/** Reads the next bytes of `fd` into `into` (from `offset`, at most `length`); 0 at its end. */
+export function readPiece(file: string, fd: number, into: Uint8Array, offset = 0, length = into.length - offset): number {
   for (;;) {
     try {
-      return readSync(fd, piece, 0, piece.length, null);
+      return readSync(fd, into, offset, length, null);
     } catch (error) {
       // A non-blocking stdin with nothing yet: wait for the writer (a short sleep, not a spin).
       if ((error as NodeJS.ErrnoException).code === "EAGAIN") {

@@ -3,8 +3,13 @@
  * Every strategy's checkpoint of every real fixture verifies clean; each
  * tampering an adversary tried is caught and named.
  */
-import { expect, it } from "vitest";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, expect, it } from "vitest";
 import type { Checkpoint } from "../../core/checkpoint.ts";
+import { verifyCheckpointFile } from "../../core/cli/checkpoint-file.ts";
+import { serializeCheckpoint } from "../../core/checkpoint-json.ts";
 import { compactSession } from "../../core/compact.ts";
 import { digestPayload } from "../../core/hash.ts";
 import type { OmittedBlock } from "../../core/model.ts";
@@ -29,6 +34,9 @@ describeWithFixtures("every strategy's checkpoint verifies clean", () => {
     for (const strategy of STRATEGIES) {
       const checkpoint = await compactSession(session, SOURCE, { strategy: strategy.name });
       expect(await verifyCheckpoint(checkpoint), strategy.name).toEqual([]);
+      const file = join(temp, "clean.json");
+      writeFileSync(file, serializeCheckpoint(checkpoint));
+      expect(await verifyCheckpointFile(file, 64 * 1024), `${strategy.name}, read in pieces`).toEqual({ payloads: checkpoint.archive.length, problems: [] });
     }
   });
 });
@@ -43,7 +51,23 @@ function markers(checkpoint: Checkpoint): OmittedBlock[] {
   return checkpoint.active.flatMap((m) => m.blocks.filter((b): b is OmittedBlock => b.type === "omitted"));
 }
 
-const reasons = async (checkpoint: Checkpoint) => (await verifyCheckpoint(checkpoint)).map((p) => `${p.id}: ${p.reason}`);
+const temp = mkdtempSync(join(tmpdir(), "si-tamper-"));
+afterAll(() => rmSync(temp, { recursive: true, force: true }));
+
+/**
+ * The problems verifyCheckpoint names; the CLI's `verify`, which reads the
+ * file in pieces and checks it entry by entry, must name the very same ones
+ * (small pieces here, so values straddle them).
+ */
+async function reasons(checkpoint: Checkpoint): Promise<string[]> {
+  const whole = await verifyCheckpoint(checkpoint);
+  const file = join(temp, "tampered.json");
+  writeFileSync(file, JSON.stringify(checkpoint));
+  const streamed = await verifyCheckpointFile(file, 4096);
+  expect(streamed.problems, "the streamed verify names the same problems").toEqual(whole);
+  expect(streamed.payloads).toBe(checkpoint.archive.length);
+  return whole.map((p) => `${p.id}: ${p.reason}`);
+}
 
 describeWithFixtures("tampering is caught and named", () => {
   it("an emptied archive: every marker has no entry", async () => {
