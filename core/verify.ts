@@ -20,16 +20,24 @@ export interface CheckpointProblem {
   reason: string;
 }
 
+/** A marker of the active view, where it sits, and what it says of its entry. */
 interface PlacedMarker {
-  marker: OmittedBlock;
+  marker: Pick<OmittedBlock, "recoveryId" | "sha256" | "bytes">;
   messageId: string;
   blockIndex: number;
+}
+
+/** What the checks need of an active message beyond its markers. */
+interface ActiveMessage {
+  role: Message["role"];
+  holdsMarker: boolean;
 }
 
 type VerifiedCheckpoint = Pick<Checkpoint, "active" | "archive" | "strategy" | "stats">;
 
 export async function verifyCheckpoint(checkpoint: VerifiedCheckpoint): Promise<CheckpointProblem[]> {
   const verifier = new CheckpointVerifier();
+  verifier.addActive(checkpoint.active);
   for (let i = 0; i < checkpoint.archive.length; i += VERIFY_BATCH) await verifier.addEntries(checkpoint.archive.slice(i, i + VERIFY_BATCH));
   return verifier.finish(checkpoint);
 }
@@ -50,11 +58,12 @@ interface CheckedEntry {
 }
 
 /**
- * The checks of verifyCheckpoint, fed the archive a batch of entries at a
- * time (in the archive's order) and the rest at the end. Each entry's payload
- * is hashed when it comes and then let go: only its id, hash, size and place
- * are kept, so `verify` of a checkpoint file read in pieces holds the active
- * view and never the archive's payloads. The problems come out in the order
+ * The checks of verifyCheckpoint, fed the active view and the archive a
+ * batch at a time (each in its own order, in either order), and the strategy
+ * and stats at the end. Each entry's payload is hashed when it comes and then
+ * let go, and of each active message only its markers, id and role are kept:
+ * `verify` of a checkpoint file read in pieces holds neither the archive's
+ * payloads nor the active view's text. The problems come out in the order
  * the checks have always named them.
  */
 export class CheckpointVerifier {
@@ -64,6 +73,10 @@ export class CheckpointVerifier {
   private readonly malformed: CheckpointProblem[] = [];
   private readonly mismatched: CheckpointProblem[] = [];
   private readonly misnamed: CheckpointProblem[] = [];
+  private activeCount = 0;
+  private readonly malformedActive: CheckpointProblem[] = [];
+  private readonly markers: PlacedMarker[] = [];
+  private readonly activeById = new Map<string, ActiveMessage>();
 
   /** The number of archive entries added so far, well formed or not. */
   get entries(): number {
@@ -83,12 +96,22 @@ export class CheckpointVerifier {
     }
   }
 
+  /** The next messages of the active view, in order. */
+  addActive(messages: readonly unknown[]): void {
+    placeMarkers(messages, this.activeCount, this.markers, (id, reason) => this.malformedActive.push({ id, reason }));
+    this.activeCount += messages.length;
+    for (const message of messages as readonly Message[]) {
+      if (!message || typeof message.id !== "string") continue;
+      this.activeById.set(message.id, { role: message.role, holdsMarker: Array.isArray(message.blocks) && message.blocks.some((block) => block?.type === "omitted") });
+    }
+  }
+
   /** The active view against the archive seen, and the stated count; every problem found, in order. */
-  finish(checkpoint: Pick<Checkpoint, "active" | "strategy" | "stats">): CheckpointProblem[] {
-    const problems = [...this.malformed, ...this.mismatched, ...this.misnamed];
+  finish(checkpoint: Pick<Checkpoint, "strategy" | "stats">): CheckpointProblem[] {
+    const problems = [...this.malformed, ...this.mismatched, ...this.misnamed, ...this.malformedActive];
     const add = (id: string, reason: string) => problems.push({ id, reason });
     const byId = this.byId;
-    const markers = placedMarkers(checkpoint.active, add);
+    const markers = this.markers;
     const referenced = new Map<string, number>();
     for (const { marker, messageId, blockIndex } of markers) {
       const id = marker.recoveryId;
@@ -105,11 +128,9 @@ export class CheckpointVerifier {
     }
     for (const [id, count] of referenced) if (count > 1) add(id, `referenced by ${count} markers (expected exactly one)`);
 
-    const activeById = new Map<string, Message>();
-    for (const message of checkpoint.active) if (message && typeof message.id === "string") activeById.set(message.id, message);
     for (const entry of byId.values()) {
       if (referenced.has(entry.id)) continue;
-      const unreferenced = unreferencedReason(entry, activeById, String(checkpoint.strategy?.name));
+      const unreferenced = unreferencedReason(entry, this.activeById, String(checkpoint.strategy?.name));
       if (unreferenced) add(entry.id, unreferenced);
     }
 
@@ -126,7 +147,7 @@ function checkedEntry(entry: ArchiveEntry): CheckedEntry {
 }
 
 /** Why an entry no marker references is wrong, or undefined when the strategy records it that way. */
-function unreferencedReason(entry: CheckedEntry, activeById: Map<string, Message>, strategy: string): string | undefined {
+function unreferencedReason(entry: CheckedEntry, activeById: Map<string, ActiveMessage>, strategy: string): string | undefined {
   const inActive = activeById.get(entry.messageId);
   if (entry.path === "" && entry.kind === "message") {
     // A whole message moved out (recorded, pi-default, brief, handoff): it must be gone from the view, and be that message.
@@ -136,7 +157,7 @@ function unreferencedReason(entry: CheckedEntry, activeById: Map<string, Message
   }
   // Hand-off clears old tool results in place: the message stays with a stub (or a capped text) instead of a marker.
   if (strategy === "handoff" && entry.path === "/blocks" && inActive && (inActive.role === "toolResult" || inActive.role === "bash")) {
-    if (inActive.blocks.some((block) => block.type === "omitted")) return "cleared result whose message holds a marker for something else";
+    if (inActive.holdsMarker) return "cleared result whose message holds a marker for something else";
     return undefined;
   }
   return "referenced by no marker in the active view";
@@ -154,15 +175,14 @@ function wellFormedEntry(entry: unknown, index: number, add: (id: string, reason
   return true;
 }
 
-function placedMarkers(active: readonly Message[], add: (id: string, reason: string) => void): PlacedMarker[] {
-  const placed: PlacedMarker[] = [];
-  active.forEach((message, i) => {
-    if (!message || typeof message !== "object" || !Array.isArray(message.blocks)) return add(`active[${i}]`, "active message has no block list");
+/** The markers of `active` (whose first message is the view's `firstIndex`th), added to `placed`: only what the checks compare. */
+function placeMarkers(active: readonly unknown[], firstIndex: number, placed: PlacedMarker[], add: (id: string, reason: string) => void): void {
+  (active as readonly Message[]).forEach((message, i) => {
+    if (!message || typeof message !== "object" || !Array.isArray(message.blocks)) return add(`active[${firstIndex + i}]`, "active message has no block list");
     message.blocks.forEach((block, blockIndex) => {
       if (!block || block.type !== "omitted") return;
       if (typeof block.recoveryId !== "string") return add(`${message.id}/blocks/${blockIndex}`, "marker has no recovery id");
-      placed.push({ marker: block, messageId: message.id, blockIndex });
+      placed.push({ marker: { recoveryId: block.recoveryId, sha256: block.sha256, bytes: block.bytes }, messageId: message.id, blockIndex });
     });
   });
-  return placed;
 }

@@ -4,9 +4,10 @@
  * to one string, so a 490 MB session's 557 MB checkpoint, written by this very
  * CLI, could not be verified. Above the limit the bytes are split instead:
  * each top-level field, and each element of `active` and `archive`, is parsed
- * on its own (every one far below the limit). `verify` goes further and never
- * holds the archive: its entries are checked as they are read
- * (verifyCheckpointFile), so its memory is the active view's, not the file's.
+ * on its own (every one far below the limit). `verify` goes further and holds
+ * neither the archive nor the active view: entries and messages are checked
+ * as they are read (verifyCheckpointFile), and only ids, hashes and places are
+ * kept, so its memory follows the count of markers and entries, not the file.
  */
 import { closeSync } from "node:fs";
 import { CHECKPOINT_SCHEMA, type Checkpoint } from "../checkpoint.ts";
@@ -51,13 +52,12 @@ export interface FileVerification {
 /**
  * verifyCheckpoint's checks on a checkpoint file, read once in pieces: each
  * archive entry is parsed, hashed with a few megabytes of its neighbours, and
- * let go; the active view and the small fields are kept for the second
- * direction. `onBatch` sees each batch handed to the verifier (tests).
+ * let go; each active message gives the verifier its markers, id and role and
+ * is let go; only the small fields are kept. `onBatch` sees each batch handed to the verifier (tests).
  */
 export async function verifyCheckpointFile(file: string, pieceBytes = READ_PIECE, onBatch?: (entries: readonly unknown[], bytes: number) => void): Promise<FileVerification> {
   const verifier = new CheckpointVerifier();
   const fields: Record<string, unknown> = {};
-  const active: unknown[] = [];
   let batch: unknown[] = [];
   let batchBytes = 0;
   const flush = async () => {
@@ -72,8 +72,8 @@ export async function verifyCheckpointFile(file: string, pieceBytes = READ_PIECE
         fields[part.key] = part.value;
         // A wrong schema stops the read at once, before a large file is hashed for nothing.
         if (part.key === "schema" && part.value !== CHECKPOINT_SCHEMA) break;
-      } else if (part.kind === "array") fields[part.key] = part.key === "active" ? active : true;
-      else if (part.key === "active") active.push(part.value);
+      } else if (part.kind === "array") fields[part.key] = [];
+      else if (part.key === "active") verifier.addActive([part.value]);
       else {
         batch.push(part.value);
         batchBytes += part.bytes;
@@ -83,11 +83,11 @@ export async function verifyCheckpointFile(file: string, pieceBytes = READ_PIECE
   } catch (error) {
     throw notACheckpoint(file, error);
   }
-  // The archive was seen as an array (`true`) and handed on; its shape is checked like a whole checkpoint's.
-  checkShape(file, { ...fields, archive: fields.archive === true ? [] : fields.archive } as unknown as Checkpoint);
+  // `active` and `archive` went to the verifier as they came (each left here as an empty array): the shape is checked like a whole checkpoint's.
+  checkShape(file, fields as unknown as Checkpoint);
   if (batch.length > 0) await flush();
   const checkpoint = fields as unknown as Checkpoint;
-  return { payloads: verifier.entries, problems: verifier.finish({ active: checkpoint.active, strategy: checkpoint.strategy, stats: checkpoint.stats }) };
+  return { payloads: verifier.entries, problems: verifier.finish({ strategy: checkpoint.strategy, stats: checkpoint.stats }) };
 }
 
 /** The fields whose arrays are parsed element by element. */

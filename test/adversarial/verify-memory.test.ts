@@ -1,9 +1,10 @@
 /**
- * `verify` holds the active view, never the archive's payloads: a checkpoint
- * file is read in pieces and each entry is hashed and let go. A composed
- * 96 MB checkpoint (its payloads are most of it) verifies in a heap of 48 MB,
- * where holding the payloads, as JSON text or parsed, cannot fit; and the
- * entries reach the verifier a few megabytes at a time.
+ * `verify` holds neither the archive's payloads nor the active view's text: a
+ * checkpoint file is read in pieces, each entry is hashed and let go, each
+ * active message gives its markers, id and role and is let go. A composed
+ * 144 MB checkpoint (96 MB of payloads, 48 MB of text kept in the active view)
+ * verifies in a heap of 48 MB, where holding either, as JSON text or parsed,
+ * cannot fit; and the entries reach the verifier a few megabytes at a time.
  */
 import { createWriteStream, mkdtempSync, rmSync } from "node:fs";
 import { once } from "node:events";
@@ -34,7 +35,10 @@ async function writeCheckpoint(path: string, forgeAt = -1): Promise<void> {
     if (!out.write(text)) await once(out, "drain");
   };
   const ids = Array.from({ length: ENTRIES }, (_, i) => `m${i}`);
-  const active = ids.map((id) => ({ id, role: "toolResult", blocks: [{ type: "omitted", recoveryId: recoveryId(id, "/blocks/0"), sha256, bytes, kind: "text" }] }));
+  const markers = ids.map((id) => ({ id, role: "toolResult", blocks: [{ type: "omitted", recoveryId: recoveryId(id, "/blocks/0"), sha256, bytes, kind: "text" }] }));
+  // The prose the strategy kept: half as much text again, in the active view.
+  const prose = Array.from({ length: ENTRIES / 2 }, (_, i) => ({ id: `a${i}`, role: "assistant", blocks: [{ type: "text", text: payload.text }] }));
+  const active = [...markers, ...prose];
   await write(`{"schema":${JSON.stringify(CHECKPOINT_SCHEMA)},"strategy":{"name":"transparent"},"active":${JSON.stringify(active)},"archive":[`);
   for (const [i, id] of ids.entries()) {
     const entry = { id: recoveryId(id, "/blocks/0"), messageId: id, path: "/blocks/0", kind: "text", sha256, bytes, payload: i === forgeAt ? forged : payload };
@@ -53,7 +57,7 @@ beforeAll(async () => {
 describe("verify of a checkpoint larger than its heap", () => {
   const smallHeap = { ...process.env, NODE_OPTIONS: `--max-old-space-size=${HEAP_MB}` };
 
-  it(`${ENTRIES} MB of payloads verify in a ${HEAP_MB} MB heap`, () => {
+  it(`${ENTRIES} MB of payloads and ${ENTRIES / 2} MB of active text verify in a ${HEAP_MB} MB heap`, () => {
     const result = runCli(["verify", file], smallHeap);
     expect(result.stderr).toBe("");
     expect(JSON.parse(result.stdout)).toEqual({ file, payloads: ENTRIES, mismatches: 0, ok: true });
