@@ -19,6 +19,8 @@ export interface CompactRequest {
   endpoint?: StrategyContext["endpoint"];
   /** Add activeTokens/originalTokens to the stats (the CLI and the report do; the app counts lazily). */
   countTokens?: boolean;
+  /** false: count without filling the per-message cache (a caller that makes one checkpoint and exits: the CLI's `compact`). */
+  cacheTokenCounts?: boolean;
 }
 
 export async function compactSession(
@@ -50,7 +52,7 @@ export async function compactSession(
     strategy: { name: strategy.name, options, ...result.details },
     active: result.active,
     archive: result.archive,
-    stats: request.countTokens ? { ...result.stats, ...tokenStats(branch, result.active, session.format) } : result.stats,
+    stats: request.countTokens ? { ...result.stats, ...tokenStats(branch, result.active, session.format, undefined, { cache: request.cacheTokenCounts }) } : result.stats,
   };
 }
 

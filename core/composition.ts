@@ -6,7 +6,7 @@
  */
 import type { FormatName, Message } from "./model.ts";
 import { CATEGORY_LABELS, type ViewCategory } from "./model-view.ts";
-import { O200K, contextTokens, type Tokenizer } from "./tokens.ts";
+import { O200K, contextTokens, uncachedMessageTotal, type Tokenizer } from "./tokens.ts";
 
 export interface CompositionPart {
   category: ViewCategory;
@@ -56,7 +56,29 @@ export interface TokenStats {
   originalTokens: number;
 }
 
-/** The token stats of a checkpoint: both views counted by the same model-view rule and tokenizer. */
-export function tokenStats(branch: readonly Message[], active: readonly Message[], format: FormatName, tokenizer: Tokenizer = O200K): TokenStats {
-  return { activeTokens: contextTokens(active, format, tokenizer).total, originalTokens: contextTokens(branch, format, tokenizer).total };
+/**
+ * The token stats of a checkpoint: both views counted by the same model-view
+ * rule and tokenizer. With `cache: false` the counts are the same but the
+ * per-message cache is not filled: a message in both views (kept as it was)
+ * is remembered for this call only.
+ */
+export function tokenStats(
+  branch: readonly Message[],
+  active: readonly Message[],
+  format: FormatName,
+  tokenizer: Tokenizer = O200K,
+  options: { cache?: boolean } = {},
+): TokenStats {
+  if (options.cache !== false) return { activeTokens: contextTokens(active, format, tokenizer).total, originalTokens: contextTokens(branch, format, tokenizer).total };
+  const inActive = new Set(active);
+  const shared = new Map<Message, number>();
+  let originalTokens = 0;
+  for (const message of branch) {
+    const tokens = uncachedMessageTotal(message, format, tokenizer);
+    originalTokens += tokens;
+    if (inActive.has(message)) shared.set(message, tokens);
+  }
+  let activeTokens = 0;
+  for (const message of active) activeTokens += shared.get(message) ?? uncachedMessageTotal(message, format, tokenizer);
+  return { activeTokens, originalTokens };
 }

@@ -53,7 +53,15 @@ export async function runCompact(args: ParsedArgs): Promise<number> {
   const checkpoint = await compactSession(
     session,
     { name: basename(file), bytes, sha256 },
-    { strategy: strategyName, options, leafId: leafFlag(args, session), previous, endpoint: endpointFlags(args), countTokens: !args.flags.has("no-token-counts") },
+    {
+      strategy: strategyName,
+      options,
+      leafId: leafFlag(args, session),
+      previous,
+      endpoint: endpointFlags(args),
+      countTokens: !args.flags.has("no-token-counts"),
+      cacheTokenCounts: false,
+    },
     (message) => process.stderr.write(`warning: ${message}\n`),
   );
   if (args.flags.has("redact")) {
