@@ -2,7 +2,7 @@
  * `verify` holds neither the archive's payloads nor the active view's text: a
  * checkpoint file is read in pieces, each entry is hashed and let go, each
  * active message gives its markers, id and role and is let go. A composed
- * 144 MB checkpoint (96 MB of payloads, 48 MB of text kept in the active view)
+ * checkpoint of about 150 MB (96 MB of payloads, 48 MB of text kept in the active view)
  * verifies in a heap of 48 MB, where holding either, as JSON text or parsed,
  * cannot fit; and the entries reach the verifier a few megabytes at a time.
  */
