@@ -23,7 +23,7 @@ const USAGE = `usage:
                  (the endpoint's API key, if it needs one, comes from SESSION_INSPECTOR_API_KEY)
   npm run cli -- report <file> [--strategy NAME[,NAME…]|all] [--format html|md] [--output FILE] [--keep FINDING,…|--no-redact] [--memory FILE]
   npm run cli -- audit <file> [--json] [--leaf ID] [--reader literal|endpoint] [--endpoint URL --model M] [--memory FILE]
-  npm run cli -- audit <folder> [--json|--csv] [--jobs N] [--no-cache]
+  npm run cli -- audit <folder> [--json|--csv|--html [--with-facts] [--output FILE]] [--jobs N] [--no-cache]
                  (every session below the folder, worst first; --json: one JSON object per line)
                  (every compaction the file records: before/after, facts kept, what was dropped)
   npm run cli -- scan <file>              (possible secrets; report and compact --redact mask them)

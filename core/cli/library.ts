@@ -7,12 +7,14 @@
 import { createHash } from "node:crypto";
 import { mkdirSync, readFileSync, realpathSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { availableParallelism, homedir } from "node:os";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import { joinLines, LibraryCache, type CachedLines } from "../library/cache.ts";
 import { discoverSessions, type SessionUnit } from "../library/discover.ts";
 import { CSV_COLUMNS, csvLine, type LibraryCompactionRow, type LibraryRow, type LibrarySessionRow, type LibrarySkippedRow } from "../library/rows.ts";
 import { byFactsDropped, summarizeByAgent } from "../library/summary.ts";
-import { wholeNumberFlag, type ParsedArgs } from "./flags.ts";
+import { libraryReportHtml } from "../report/library-html.ts";
+import { stringFlag, UsageError, wholeNumberFlag, type ParsedArgs } from "./flags.ts";
+import { writeOutput } from "./output.ts";
 import { indexUnits } from "./library-pool.ts";
 import { walkFolder } from "./library-walk.ts";
 
@@ -121,6 +123,10 @@ export function parsedRows(result: LibraryResult): { rows: LibraryRow[]; session
 }
 
 export async function runLibraryAudit(args: ParsedArgs, root: string): Promise<number> {
+  const formats = (["json", "csv", "html"] as const).filter((name) => args.flags.has(name));
+  if (formats.length > 1) throw new UsageError(`choose one of ${formats.map((name) => `--${name}`).join(", ")}`);
+  if (args.flags.has("with-facts") && !args.flags.has("html")) throw new UsageError("--with-facts goes with --html (the JSON and CSV rows always carry the dropped facts)");
+  if (args.flags.has("output") && !args.flags.has("html")) throw new UsageError("--output goes with --html for a folder (the other outputs go to stdout)");
   const jobs = wholeNumberFlag(args, "jobs", "threads", 1) ?? availableParallelism();
   const cacheFile = args.flags.has("no-cache") ? null : libraryCacheFile(root);
   const started = Date.now();
@@ -135,6 +141,11 @@ export async function runLibraryAudit(args: ParsedArgs, root: string): Promise<n
   if (progress) process.stderr.write("\n");
   if (args.flags.has("json")) {
     process.stdout.write(joinLines(orderedLines(result)));
+  } else if (args.flags.has("html")) {
+    const { rows, sessions, compactions } = parsedRows(result);
+    const skipped = rows.filter((row): row is LibrarySkippedRow => row.kind === "skipped");
+    const page = libraryReportHtml({ folder: basename(realpathSync(root)), sessions, compactions, skipped, withFacts: args.flags.has("with-facts") });
+    writeOutput(page, stringFlag(args, "output"));
   } else if (args.flags.has("csv")) {
     process.stdout.write([CSV_COLUMNS.join(","), ...parsedRows(result).rows.map(csvLine)].join("\n") + "\n");
   } else {

@@ -1,15 +1,4 @@
-export function formatBytes(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`;
-  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
-  return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
-}
-
-/** One formatter for every count: toLocaleString makes a new one per call (a library table formats thousands). */
-const COUNT_FORMAT = new Intl.NumberFormat("en-US");
-
-export function formatCount(value: number): string {
-  return COUNT_FORMAT.format(value);
-}
+export { formatBytes, formatCount } from "../../core/units.ts";
 
 export const ROLE_LABELS: Record<string, string> = {
   user: "user",

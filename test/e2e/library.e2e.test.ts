@@ -6,7 +6,7 @@
  * from the IndexedDB cache. Measured: first rows within 2 s of choosing the
  * folder, and the longest main-thread task while indexing (longtask observer).
  */
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
@@ -131,6 +131,13 @@ describeWithFixtures("the library in Chromium", () => {
     await page.getByTestId("library-row").first().waitFor();
     expect(await page.getByTestId("library-row").count()).toBe(sessions.length);
     expect(await page.getByTestId("library-progress").textContent()).toContain("· done");
+
+    // The library's report is the page `audit <folder> --html` writes for the same folder, byte for byte (one renderer, the same rows).
+    const [report] = await Promise.all([page.waitForEvent("download"), page.getByTestId("library-report").click()]);
+    expect(report.suggestedFilename()).toBe("sessions.library-report.html");
+    const htmlFile = join(temp, "cli-library.html");
+    expect(runCli(["audit", folder, "--html", "--no-cache", "--output", htmlFile]).status).toBe(0);
+    expect(readFileSync(await report.path(), "utf8")).toBe(readFileSync(htmlFile, "utf8"));
 
     // A second open of the unchanged folder comes from the cache.
     await page.getByTestId("folder-input").setInputFiles(folder);

@@ -1,29 +1,7 @@
 /** Plain words for the audit's figures, shared by the timeline, dividers, the dropped panel and the presenter. */
-import type { CompactionKind } from "../../../core/model.ts";
+export { kindLabel } from "../../../core/audit/kind-labels.ts";
 import type { AuditEntry } from "../../store/audit.ts";
 import { formatCount } from "../format.ts";
-
-/** Every kind the core records has its words here: a new kind without them is a type error. */
-const KINDS: Record<CompactionKind, string> = {
-  "pi-compaction": "Pi compaction",
-  "pi-branch-summary": "Pi branch summary",
-  "claude-compact": "compact (summary)",
-  "claude-microcompact": "microcompact (old tool outputs cleared)",
-  "codex-compacted": "Codex compacted",
-  "codex-rollback": "Codex rollback",
-  "gemini-compression": "Gemini compression",
-  "cline-truncation": "Cline truncation",
-  "roo-condense": "Roo condense",
-  "roo-truncation": "Roo truncation",
-  "opencode-compaction": "OpenCode compaction",
-  "opencode-prune": "OpenCode prune",
-  "copilot-compaction": "Copilot compaction",
-  "copilot-truncation": "Copilot truncation (oldest messages dropped)",
-};
-
-export function kindLabel(kind: string): string {
-  return KINDS[kind as CompactionKind] ?? kind.replace(/[-_]/g, " ");
-}
 
 /** "12/15 facts kept" once the audit is in; what it is waiting for before. */
 export function scoreText(entry: AuditEntry | undefined): string {

@@ -6,6 +6,8 @@ import { cancelIndexing, closeLibrary, forgetFolder, setLibraryFilter, showInspe
 import { useApp } from "../../store/store.ts";
 import { formatBytes, formatSeconds } from "../format.ts";
 import { LibraryTable } from "./LibraryTable.tsx";
+import { libraryReportHtml } from "../../../core/report/library-html.ts";
+import { download } from "../download.ts";
 
 function percent(share: number | null): string {
   return share === null ? "—" : `${Math.round(share * 100)}%`;
@@ -185,6 +187,48 @@ export function LibraryCompactionBanner() {
   );
 }
 
+/**
+ * The library's HTML report (core/report/library-html.ts, the page `audit
+ * <folder> --html` writes): figures only unless the fact texts are asked for.
+ */
+function ReportButton() {
+  const [withFacts, setWithFacts] = useState(false);
+  const running = useLibrary((s) => s.progress !== null && s.progress.finishedAt === null);
+  const save = () => {
+    const { folder, sessions, pending, compactions, skipped } = useLibrary.getState();
+    const name = folder ?? "library";
+    // A picked folder's paths start with its own name; the page names files inside it, as `audit <folder>` does.
+    const inside = (path: string) => (path.startsWith(`${name}/`) ? path.slice(name.length + 1) : path);
+    const indexed = sessions.filter((row) => !pending[row.path]);
+    const page = libraryReportHtml({
+      folder: name,
+      sessions: indexed.map((row) => ({ ...row, path: inside(row.path) })),
+      compactions: indexed.flatMap((row) => (compactions[row.path] ?? []).map((compaction) => ({ ...compaction, path: inside(compaction.path) }))),
+      skipped: skipped.map((file) => ({ kind: "skipped" as const, path: inside(file.path), reason: file.reason })),
+      withFacts,
+    });
+    // Ending in a line break as the CLI's file does: the same bytes either way.
+    download({ blob: new Blob([page, "\n"], { type: "text/html" }), name: `${name}.library-report.html` });
+  };
+  return (
+    <span className="library-report">
+      <button
+        type="button"
+        className="small"
+        data-testid="library-report"
+        onClick={save}
+        disabled={running}
+        title={running ? "Available when the indexing is done" : "Download the library as one HTML page: the per-agent summary and every session and compaction"}
+      >
+        Download report
+      </button>
+      <label className="small" title="Put the text of each dropped fact (paths, commands, a user's words) in the page; off, it holds figures only">
+        <input type="checkbox" checked={withFacts} onChange={(event) => setWithFacts(event.target.checked)} data-testid="library-report-facts" /> with fact texts
+      </label>
+    </span>
+  );
+}
+
 export function LibraryView() {
   const folder = useLibrary((s) => s.folder);
   const openedPath = useLibrary((s) => s.openedPath);
@@ -202,6 +246,7 @@ export function LibraryView() {
             Back to {session.name}
           </button>
         ) : null}
+        <ReportButton />
         <button type="button" className="small" data-testid="library-forget" onClick={() => void forgetFolder()} title="Delete this folder's cached figures from this browser">
           Forget this folder
         </button>

@@ -152,6 +152,22 @@ describeWithFixtures("audit <folder>", () => {
     expect(healed.stdout).toBe(firstStdout);
   }, 120_000);
 
+  it("writes the library's HTML report: figures only, the dropped facts' texts when asked", () => {
+    const out = join(cache, "..", "library.html");
+    const page = runCli(["audit", root, "--html", "--output", out], env());
+    expect(page.status).toBe(0);
+    const html = readFileSync(out, "utf8");
+    for (const row of rows.filter((r) => r.kind === "session")) expect(html).toContain(row.path);
+    const facts = rows.flatMap((row) => (row.kind === "compaction" ? (row.dropped as { facts: { fact: string }[] }).facts : []));
+    expect(facts.length).toBeGreaterThan(0);
+    // A fact's text that no path or figure could contain on its own.
+    const distinctive = facts.map((f) => f.fact).find((text) => text.length > 12 && !/[<>&"']/.test(text))!;
+    expect(html).not.toContain(distinctive);
+    runCli(["audit", root, "--html", "--with-facts", "--output", out], env());
+    expect(readFileSync(out, "utf8")).toContain(distinctive);
+    expect(runCli(["audit", root, "--json", "--with-facts"], env()).stderr).toMatch(/--with-facts goes with --html/);
+  }, 120_000);
+
   it("prints CSV with a header and one line per session, compaction and skipped file", () => {
     const csv = runCli(["audit", root, "--csv", "--no-cache"], env());
     const lines = csv.stdout.trim().split("\n");
