@@ -12,8 +12,23 @@ import { constants, totalmem } from "node:os";
 import { getHeapStatistics } from "node:v8";
 
 const HEAP_FLAG = "--max-old-space-size";
-/** Measured peaks are 1.4-6.1× the session's bytes (load, compact, verify, report at 1 GB); 8× leaves margin. */
+/** Measured peaks are 1.4-6.1× the session's bytes (load, compact, report at 1 GB); 8× leaves margin. */
 export const BYTES_PER_INPUT_BYTE = 8;
+
+/**
+ * `verify` reads its checkpoint in pieces and keeps ids and hashes, not
+ * payloads: a 1.09 GB checkpoint verified in a 400 MB heap (431 MB peak),
+ * so it needs a child only for checkpoints several times Node's default heap.
+ */
+const BYTES_PER_INPUT_BYTE_BY_COMMAND = { verify: 1 };
+
+/**
+ * Heap bytes to allow per byte of input for a command line's command.
+ * @param {readonly string[]} args
+ */
+export function bytesPerInputByte(args) {
+  return BYTES_PER_INPUT_BYTE_BY_COMMAND[/** @type {"verify"} */ (args[0])] ?? BYTES_PER_INPUT_BYTE;
+}
 
 /**
  * Bytes of the regular files named on the command line (flags' values
@@ -39,11 +54,11 @@ export function inputBytes(args) {
  * The heap to give a child in MB, or null to run in this process: when the
  * user chose a heap already, when the inputs fit the current one, or when the
  * machine has no more to give.
- * @param {{ inputBytes: number, heapLimitBytes: number, memoryBytes: number, userChoseHeap: boolean }} facts
+ * @param {{ inputBytes: number, heapLimitBytes: number, memoryBytes: number, userChoseHeap: boolean, perInputByte?: number }} facts
  * @returns {number | null}
  */
-export function heapForInputs({ inputBytes, heapLimitBytes, memoryBytes, userChoseHeap }) {
-  if (userChoseHeap || inputBytes * BYTES_PER_INPUT_BYTE <= heapLimitBytes) return null;
+export function heapForInputs({ inputBytes, heapLimitBytes, memoryBytes, userChoseHeap, perInputByte = BYTES_PER_INPUT_BYTE }) {
+  if (userChoseHeap || inputBytes * perInputByte <= heapLimitBytes) return null;
   const available = Math.floor((memoryBytes * 0.75) / 1048576);
   return available > heapLimitBytes / 1048576 ? available : null;
 }
@@ -99,5 +114,5 @@ export function currentHeapFacts(/** @type {readonly string[]} */ args) {
   // A container's limit where there is one (cgroups), else the machine's memory.
   const constrained = process.constrainedMemory?.() ?? 0;
   const memoryBytes = constrained > 0 ? Math.min(constrained, totalmem()) : totalmem();
-  return { inputBytes: inputBytes(args), heapLimitBytes: getHeapStatistics().heap_size_limit, memoryBytes, userChoseHeap };
+  return { inputBytes: inputBytes(args), heapLimitBytes: getHeapStatistics().heap_size_limit, memoryBytes, userChoseHeap, perInputByte: bytesPerInputByte(args) };
 }

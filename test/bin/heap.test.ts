@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { generatePiSession } from "../../bench/generate.ts";
-import { BYTES_PER_INPUT_BYTE, heapForInputs, inputBytes } from "../../bin/heap.mjs";
+import { BYTES_PER_INPUT_BYTE, bytesPerInputByte, heapForInputs, inputBytes } from "../../bin/heap.mjs";
 import { runCli, ROOT } from "../helpers/cli.ts";
 
 const GB = 1024 ** 3;
@@ -25,6 +25,10 @@ describe("when the CLI needs a larger heap", () => {
     expect(heapForInputs({ ...facts, inputBytes: (4 * GB) / BYTES_PER_INPUT_BYTE + 1 })).toBe(18 * 1024);
     expect(heapForInputs({ ...facts, inputBytes: 1 * GB, userChoseHeap: true })).toBeNull();
     expect(heapForInputs({ ...facts, inputBytes: 1 * GB, memoryBytes: 4 * GB })).toBeNull();
+    // verify keeps ids and hashes, not payloads: a 1 GB checkpoint stays in this process's 4 GB heap.
+    expect(bytesPerInputByte(["verify", "cp.json"])).toBe(1);
+    expect(bytesPerInputByte(["report", "s.jsonl"])).toBe(BYTES_PER_INPUT_BYTE);
+    expect(heapForInputs({ ...facts, inputBytes: 1 * GB, perInputByte: bytesPerInputByte(["verify", "cp.json"]) })).toBeNull();
   });
 
   it("counts the regular files named on the command line, flag values included, and nothing else", () => {
