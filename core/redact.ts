@@ -30,28 +30,42 @@ interface Pattern {
   regex: RegExp;
   /** The capture group holding the secret itself (0: the whole match). */
   group: number;
+  /**
+   * Strings every match contains (any one of them): a text holding none cannot
+   * match, so the expression is not run on it. Most of a session's strings
+   * hold none, and running all thirteen expressions on every string was most
+   * of the scan (2.5 s of a 100 MB session's report). Only a literal the
+   * expression itself requires belongs here, so what is found never changes
+   * (test/core/redact.test.ts checks every match of every fixture holds one).
+   */
+  clues: readonly string[];
 }
 
 /** Most specific first: an Anthropic key also looks like an OpenAI key. */
-const PATTERNS: Pattern[] = [
-  { kind: "private-key", regex: /-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*?-----END [A-Z ]*PRIVATE KEY-----/g, group: 0 },
-  { kind: "anthropic-key", regex: /\bsk-ant-[A-Za-z0-9_-]{20,}/g, group: 0 },
-  { kind: "openai-key", regex: /\bsk-(?:proj-|svcacct-)?[A-Za-z0-9_-]{20,}/g, group: 0 },
-  { kind: "aws-access-key", regex: /\b(?:AKIA|ASIA)[0-9A-Z]{16}\b/g, group: 0 },
-  { kind: "aws-secret", regex: /aws_secret_access_key["']?\s*[=:]\s*["']?([A-Za-z0-9/+=]{40})/gi, group: 1 },
-  { kind: "github-token", regex: /\b(?:gh[pousr]_[A-Za-z0-9]{36,}|github_pat_[A-Za-z0-9_]{22,})/g, group: 0 },
-  { kind: "slack-token", regex: /\bxox[abprs]-[A-Za-z0-9-]{10,}/g, group: 0 },
-  { kind: "google-api-key", regex: /\bAIza[0-9A-Za-z_-]{35}/g, group: 0 },
-  { kind: "stripe-key", regex: /\b[sr]k_(?:live|test)_[A-Za-z0-9]{16,}/g, group: 0 },
+export const SECRET_PATTERNS: readonly Pattern[] = [
+  { kind: "private-key", regex: /-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*?-----END [A-Z ]*PRIVATE KEY-----/g, group: 0, clues: ["-----BEGIN "] },
+  { kind: "anthropic-key", regex: /\bsk-ant-[A-Za-z0-9_-]{20,}/g, group: 0, clues: ["sk-ant-"] },
+  { kind: "openai-key", regex: /\bsk-(?:proj-|svcacct-)?[A-Za-z0-9_-]{20,}/g, group: 0, clues: ["sk-"] },
+  { kind: "aws-access-key", regex: /\b(?:AKIA|ASIA)[0-9A-Z]{16}\b/g, group: 0, clues: ["AKIA", "ASIA"] },
+  { kind: "aws-secret", regex: /aws_secret_access_key["']?\s*[=:]\s*["']?([A-Za-z0-9/+=]{40})/gi, group: 1, clues: ["=", ":"] },
+  { kind: "github-token", regex: /\b(?:gh[pousr]_[A-Za-z0-9]{36,}|github_pat_[A-Za-z0-9_]{22,})/g, group: 0, clues: ["gh", "github_pat_"] },
+  { kind: "slack-token", regex: /\bxox[abprs]-[A-Za-z0-9-]{10,}/g, group: 0, clues: ["xox"] },
+  { kind: "google-api-key", regex: /\bAIza[0-9A-Za-z_-]{35}/g, group: 0, clues: ["AIza"] },
+  { kind: "stripe-key", regex: /\b[sr]k_(?:live|test)_[A-Za-z0-9]{16,}/g, group: 0, clues: ["k_live_", "k_test_"] },
   // A JWT's header and payload are base64url JSON objects (`eyJ…`, or `e30` for `{}`); short ones
   // (an empty payload, `alg: none` with no signature) are tokens all the same.
-  { kind: "jwt", regex: /\beyJ[A-Za-z0-9_-]{5,}\.(?:eyJ[A-Za-z0-9_-]*|e30)\.[A-Za-z0-9_-]*/g, group: 0 },
-  { kind: "bearer-token", regex: /\bBearer\s+([A-Za-z0-9._~+/=-]{16,})/g, group: 1 },
+  { kind: "jwt", regex: /\beyJ[A-Za-z0-9_-]{5,}\.(?:eyJ[A-Za-z0-9_-]*|e30)\.[A-Za-z0-9_-]*/g, group: 0, clues: ["eyJ"] },
+  { kind: "bearer-token", regex: /\bBearer\s+([A-Za-z0-9._~+/=-]{16,})/g, group: 1, clues: ["Bearer"] },
   // Also env-style names that end in one of these words (DB_PASSWORD=, POSTGRES_PASSWORD=, CLIENT_SECRET=,
   // MY_API_KEY=, db_password:): `_` is a word character, so `\b` alone never matched inside them. An
   // underscore before the word is enough (a prefix matched part by part measured 10× slower).
-  { kind: "password", regex: /(?:\b|_)(?:password|passwd|pwd|secret|api[_-]?key|access[_-]?token|auth[_-]?token)\b["']?\s*[:=]\s*["']?([^\s"'`,;)}{]{4,})/gi, group: 1 },
-  { kind: "email", regex: /\b[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}\b/g, group: 0 },
+  {
+    kind: "password",
+    regex: /(?:\b|_)(?:password|passwd|pwd|secret|api[_-]?key|access[_-]?token|auth[_-]?token)\b["']?\s*[:=]\s*["']?([^\s"'`,;)}{]{4,})/gi,
+    group: 1,
+    clues: ["=", ":"],
+  },
+  { kind: "email", regex: /\b[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}\b/g, group: 0, clues: ["@"] },
 ];
 
 export interface Finding {
@@ -83,7 +97,8 @@ function* strings(value: unknown): Generator<string> {
 
 export function scanText(text: string, found: (kind: SecretKind, value: string) => void): void {
   const taken: [number, number][] = [];
-  for (const pattern of PATTERNS) {
+  for (const pattern of SECRET_PATTERNS) {
+    if (!pattern.clues.some((clue) => text.includes(clue))) continue;
     pattern.regex.lastIndex = 0;
     for (const match of text.matchAll(pattern.regex)) {
       const value = match[pattern.group];

@@ -7,13 +7,13 @@ import { expect, it } from "vitest";
 import { verifyArchive } from "../../core/archive.ts";
 import { serializeCheckpoint } from "../../core/checkpoint-json.ts";
 import { compactSession } from "../../core/compact.ts";
-import { maskString, masksFor, redactCheckpoint, scanMessages, scanText } from "../../core/redact.ts";
+import { SECRET_PATTERNS, maskString, masksFor, redactCheckpoint, scanMessages, scanText } from "../../core/redact.ts";
 import { renderHtml } from "../../core/report/html.ts";
 import { renderMarkdown } from "../../core/report/markdown.ts";
 import { buildReport } from "../../core/report/model.ts";
 import { loadSession } from "../../core/session.ts";
 import { STRATEGIES } from "../../core/strategies/index.ts";
-import { describeWithFixtures, fixturesPresent } from "../helpers/fixtures.ts";
+import { allFixtures, describeWithFixtures, fixturesPresent, readFixture } from "../helpers/fixtures.ts";
 import { PLANTED, sessionWithSecrets } from "../helpers/secrets.ts";
 
 // Built on a composed fixture: read only where the fixtures are present (every suite using it is skipped otherwise).
@@ -85,5 +85,47 @@ describeWithFixtures("masking", () => {
     const html = renderHtml(report);
     expect(html).toContain(PLANTED.email);
     expect(html.includes(PLANTED["openai-key"])).toBe(false);
+  });
+});
+
+/** Every string inside a value (keys are not scanned). */
+function stringsOf(value: unknown, out: string[] = []): string[] {
+  if (typeof value === "string") out.push(value);
+  else if (Array.isArray(value)) for (const item of value) stringsOf(item, out);
+  else if (value && typeof value === "object") for (const inner of Object.values(value)) stringsOf(inner, out);
+  return out;
+}
+
+describeWithFixtures("the secret scan's clues", () => {
+  // The scan skips an expression on a text holding none of its clues: that is only right if every
+  // match holds one. Checked on every string of every real session and of the planted one.
+  it("every match of every expression holds one of its clues", () => {
+    const texts = [sessionWithSecrets(), ...allFixtures().map((fixture) => readFixture(fixture))].flatMap((bytes) =>
+      loadSession(bytes)
+        .branch(null)
+        .flatMap((m) => stringsOf([m.blocks, m.meta])),
+    );
+    let matches = 0;
+    for (const pattern of SECRET_PATTERNS) {
+      for (const text of texts) {
+        for (const match of text.matchAll(pattern.regex)) {
+          matches++;
+          expect(
+            pattern.clues.some((clue) => match[0].includes(clue)),
+            `${pattern.kind}: ${match[0].slice(0, 20)}`,
+          ).toBe(true);
+        }
+      }
+    }
+    // Real sessions do hold matches (e-mail addresses, password assignments…): the check is not vacuous.
+    expect(matches).toBeGreaterThan(Object.keys(PLANTED).length);
+  });
+
+  it("a text without a clue is not searched, one with it is", () => {
+    const found: string[] = [];
+    scanText("user alice.example.com wrote nothing secret", (kind) => found.push(kind));
+    expect(found).toEqual([]);
+    scanText("mail alice@example.com", (kind) => found.push(kind));
+    expect(found).toEqual(["email"]);
   });
 });
