@@ -3,7 +3,7 @@
  * (`session-inspector/checkpoint@1`, DESIGN.md). Also the stats every
  * strategy reports, computed the same way for all of them.
  */
-import { messagesJsonLength, type JsonLengths } from "./json-length.ts";
+import { MeasuredOver, messagesJsonLength, type JsonLengths } from "./json-length.ts";
 import type { FormatName, Message, PayloadKind } from "./model.ts";
 
 export const CHECKPOINT_SCHEMA = "session-inspector/checkpoint@1";
@@ -116,10 +116,23 @@ export function computeStats(branch: readonly Message[], active: readonly Messag
   };
 }
 
+/**
+ * A branch's JSON length and the lengths of its parts, by branch array. Every
+ * strategy of a report or a checkride measures the same branch (the session
+ * keeps one array per leaf): measuring it once saved 1.7 s of a 100 MB
+ * session's report. Exact because a session's messages never change once read.
+ */
+const branchLengths = new WeakMap<readonly Message[], { originalChars: number; known: JsonLengths }>();
+
 function measureLengths(branch: readonly Message[], active: readonly Message[]): ViewLengths {
+  let measured = branchLengths.get(branch);
+  if (!measured) {
+    const known = new Map<object, number>();
+    measured = { originalChars: messagesJsonLength(branch, known), known };
+    branchLengths.set(branch, measured);
+  }
   // Messages an active view shares with its branch are measured once.
-  const known: JsonLengths = new Map();
-  return { originalChars: messagesJsonLength(branch, known), activeChars: messagesJsonLength(active, known) };
+  return { originalChars: measured.originalChars, activeChars: messagesJsonLength(active, new MeasuredOver(measured.known)) };
 }
 
 function countPreservedMeta(source: Record<string, unknown>, kept: Record<string, unknown>): number {

@@ -6,8 +6,27 @@
  */
 import type { Message } from "./model.ts";
 
-/** Known JSON lengths by object identity (payloads, blocks, block lists, messages). */
-export type JsonLengths = Map<object, number>;
+/** Known JSON lengths by object identity (payloads, blocks, block lists, messages): a Map, or a MeasuredOver. */
+export interface JsonLengths {
+  get(value: object): number | undefined;
+  set(value: object, length: number): unknown;
+}
+
+/**
+ * Lengths measured on top of an earlier table without adding to it: an
+ * active view measured against its branch's lengths reads those and keeps
+ * its own messages (copies a strategy made) to itself.
+ */
+export class MeasuredOver implements JsonLengths {
+  private readonly own = new Map<object, number>();
+  constructor(private readonly base: JsonLengths) {}
+  get(value: object): number | undefined {
+    return this.own.get(value) ?? this.base.get(value);
+  }
+  set(value: object, length: number): void {
+    this.own.set(value, length);
+  }
+}
 
 export function messagesJsonLength(messages: readonly Message[], known: JsonLengths): number {
   let length = 2 + Math.max(0, messages.length - 1);

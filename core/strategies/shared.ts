@@ -1,6 +1,6 @@
 /** Pieces the summarising strategies (brief, handoff) share. */
 import { computeStats, recoveryId, type ArchiveEntry, type CheckpointStats } from "../checkpoint.ts";
-import { digestPayloads } from "../hash.ts";
+import { payloadDigests } from "./payload-digests.ts";
 import type { Block, Message } from "../model.ts";
 import { isRealUserMessage } from "../signals.ts";
 
@@ -36,7 +36,7 @@ export interface Removal {
 
 /** Archive entries for what a strategy removed: every one recoverable by hash. */
 export async function archiveRemovals(removals: readonly Removal[]): Promise<ArchiveEntry[]> {
-  const digests = await digestPayloads(removals.map((r) => r.payload));
+  const digests = await payloadDigests(removals.map((r) => r.payload));
   return removals.map((removal, i) => ({
     id: recoveryId(removal.message.id, removal.path),
     sha256: digests[i]!.sha256,

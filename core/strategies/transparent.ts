@@ -11,7 +11,8 @@
 import { truncate } from "../text.ts";
 import type { ArchiveEntry } from "../checkpoint.ts";
 import { computeStats, recoveryId } from "../checkpoint.ts";
-import { digestPayloads, type PayloadDigest } from "../hash.ts";
+import type { PayloadDigest } from "../hash.ts";
+import { payloadDigests } from "./payload-digests.ts";
 import type { Block, Message, OmittedBlock, PayloadKind, ToolCallBlock } from "../model.ts";
 import { rememberJson } from "../serialized.ts";
 import { anchorsIn, errorLineOf } from "../signals.ts";
@@ -209,7 +210,7 @@ function queueProse(active: Message[], owned: Set<number>, pending: PendingPaylo
 }
 
 async function hashPayloads(pending: PendingPayload[]): Promise<{ archive: ArchiveEntry[]; digests: PayloadDigest[] }> {
-  const digests = await digestPayloads(pending.map((item) => item.payload));
+  const digests = await payloadDigests(pending.map((item) => item.payload));
   const archive = pending.map((item, i) => ({
     id: recoveryId(item.messageId, item.path),
     sha256: digests[i]!.sha256,

@@ -3,7 +3,8 @@ import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { checkpointPieces, serializeCheckpoint } from "../../core/checkpoint-json.ts";
 import { compactSession } from "../../core/compact.ts";
-import { messagesJsonLength } from "../../core/json-length.ts";
+import { MeasuredOver, messagesJsonLength } from "../../core/json-length.ts";
+import { STRATEGIES } from "../../core/strategies/index.ts";
 import type { Message } from "../../core/model.ts";
 import { keepSerializedViews, rememberedJson } from "../../core/serialized.ts";
 import { loadSession } from "../../core/session.ts";
@@ -23,6 +24,31 @@ describe("messagesJsonLength", () => {
         expect(messagesJsonLength(messages, new Map())).toBe(JSON.stringify(messages).length);
       }),
     );
+  });
+});
+
+describe("MeasuredOver", () => {
+  it("reads the lengths under it and keeps its own to itself", () => {
+    const shared: Message = { id: "a", role: "user", meta: {}, blocks: [{ type: "text", text: "kept as is" }] };
+    const copy: Message = { id: "b", role: "assistant", meta: {}, blocks: [{ type: "text", text: "a strategy's copy" }] };
+    const base = new Map<object, number>();
+    messagesJsonLength([shared], base);
+    const over = new MeasuredOver(base);
+    expect(messagesJsonLength([shared, copy], over)).toBe(JSON.stringify([shared, copy]).length);
+    expect(over.get(copy)).toBe(JSON.stringify(copy).length);
+    expect(base.has(copy)).toBe(false);
+  });
+});
+
+describeWithFixtures("every strategy's stats, the branch measured once for all of them", () => {
+  it.each(allFixtures())("originalChars and activeChars equal JSON.stringify for %s", async (relative) => {
+    const session = loadSession(readFixture(relative));
+    const branch = session.branch(null);
+    for (const { name } of STRATEGIES) {
+      const checkpoint = await compactSession(session, { name: relative, bytes: 0, sha256: "" }, { strategy: name });
+      expect(checkpoint.stats.originalChars, name).toBe(JSON.stringify(branch).length);
+      expect(checkpoint.stats.activeChars, name).toBe(JSON.stringify(checkpoint.active).length);
+    }
   });
 });
 
