@@ -95,14 +95,14 @@ export const SCRIPT = `
 })();
 `;
 
-/** JSON safe inside a <script> element: no "</script>", no HTML comment openers. */
+const SCRIPT_ESCAPES: Record<string, string> = { "<": "\\u003c", ">": "\\u003e", "&": "\\u0026", "\u2028": "\\u2028", "\u2029": "\\u2029" };
+
+/**
+ * JSON safe inside a <script> element: no "</script>", no HTML comment openers.
+ * One pass over the JSON (five chained replaces were 0.7 s of a 100 MB session's report).
+ */
 export function scriptJson(value: unknown): string {
-  return JSON.stringify(value)
-    .replace(/</g, "\\u003c")
-    .replace(/>/g, "\\u003e")
-    .replace(/&/g, "\\u0026")
-    .replace(/\u2028/g, "\\u2028")
-    .replace(/\u2029/g, "\\u2029");
+  return JSON.stringify(value).replace(/[<>&\u2028\u2029]/g, (character) => SCRIPT_ESCAPES[character]!);
 }
 
 /** The report as one string, for tests that read it whole; the CLI and the app write htmlPieces as they come. */

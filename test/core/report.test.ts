@@ -1,7 +1,8 @@
 /** The HTML audit report: self-contained, escaped, with its own CSP, and the same scores as the checkride. */
+import fc from "fast-check";
 import { expect, it } from "vitest";
 import { checkrideSession } from "../../core/evaluate/evaluate.ts";
-import { renderHtml } from "../../core/report/html.ts";
+import { renderHtml, scriptJson } from "../../core/report/html.ts";
 import { buildReport } from "../../core/report/model.ts";
 import { loadSession } from "../../core/session.ts";
 import { readFixture, describeWithFixtures } from "../helpers/fixtures.ts";
@@ -37,4 +38,21 @@ describeWithFixtures("the HTML report", () => {
     expect(html).toContain('data-score="transparent">5/5');
     expect(html).toContain('data-score="recorded">4/5');
   });
+});
+
+it("scriptJson escapes <, >, &, U+2028 and U+2029 in one pass, as the five replaces it stands for did", () => {
+  const fiveReplaces = (value: unknown) =>
+    JSON.stringify(value)
+      .replace(/</g, "\\u003c")
+      .replace(/>/g, "\\u003e")
+      .replace(/&/g, "\\u0026")
+      .replace(/\u2028/g, "\\u2028")
+      .replace(/\u2029/g, "\\u2029");
+  expect(scriptJson({ text: "</script><!-- a&b \u2028\u2029" })).toBe('{"text":"\\u003c/script\\u003e\\u003c!-- a\\u0026b \\u2028\\u2029"}');
+  const risky = fc.string({ unit: fc.constantFrom("<", ">", "&", "\u2028", "\u2029", "a", "\\", '"', "\n", "é") });
+  fc.assert(
+    fc.property(fc.record({ id: risky, text: risky }), (row) => {
+      expect(scriptJson(row)).toBe(fiveReplaces(row));
+    }),
+  );
 });
