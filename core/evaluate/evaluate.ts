@@ -5,7 +5,6 @@
  * go through here, so their scores cannot disagree.
  */
 import type { Checkpoint, CheckpointSource } from "../checkpoint.ts";
-import { ContextTexts } from "../checkride/context-index.ts";
 import { extractFacts } from "../checkride/facts.ts";
 import { runCheckride, type CheckrideOptions, type CheckrideResult } from "../checkride/run.ts";
 import { factOptions } from "../checkride/session.ts";
@@ -46,9 +45,7 @@ export async function* evaluateSession(session: Session, request: EvaluationRequ
   const names = request.strategies === "all" ? STRATEGIES.map((s) => s.name) : request.strategies;
   const leafId = request.leafId ?? session.defaultLeafId;
   const branch = session.branch(leafId);
-  // One preparation of each message's text for every strategy's checkride: views share most of their
-  // messages with the branch and with each other (the recorded view of a session without compactions is the branch).
-  const options = { ...request.checkride, cwd: request.checkride.cwd ?? sessionCwd(session), texts: request.checkride.texts ?? new ContextTexts() };
+  const options = { ...request.checkride, cwd: request.checkride.cwd ?? sessionCwd(session) };
   const facts = extractFacts(branch, factOptions(session, options.cwd, options.memory));
   let done = 0;
   const total = names.length;
