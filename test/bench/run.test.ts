@@ -33,6 +33,22 @@ describeWithFixtures("npm run bench", () => {
     const tokenRows = lines.filter((line) => line.startsWith("| view of "));
     expect(tokenRows).toHaveLength(2);
     for (const row of tokenRows) expect(row.split("|")[4]!.trim()).toMatch(/^\d+\.\d\d×$/);
+    // The HTML report as a ratio to the compaction and to the floor (issue #13).
+    const reportRows = lines.filter((line) => line.startsWith("| report of "));
+    expect(reportRows).toHaveLength(2);
+    for (const row of reportRows)
+      expect(
+        row
+          .split("|")
+          .slice(2, -1)
+          .map((cell) => cell.trim()),
+      ).toEqual([
+        expect.stringMatching(/^\d+$/),
+        expect.stringMatching(/^\d+$/),
+        expect.stringMatching(/^\d+\.\d\d×$/),
+        expect.stringMatching(/^\d+$/),
+        expect.stringMatching(/^\d+\.\d\d×$/),
+      ]);
     // Each reader's MB/s next to its floor, the shapes without a real file on generated sessions (issue #18).
     const readerRows = lines.filter((line) => /^\| (claude|codex|copilot|gemini|openai|opencode|pi|cline)\b/.test(line));
     expect(readerRows.map((row) => row.split("|")[1]!.trim())).toEqual(
