@@ -12,7 +12,10 @@ import { basename, dirname, join, relative } from "node:path";
 import type { FormatName } from "../model.ts";
 import { SessionError } from "../model.ts";
 import { loadSessionFiles, type NamedFile } from "../session-files.ts";
+import { discoverSessions } from "../library/discover.ts";
+import { READ_ROLES } from "../library/index-session.ts";
 import { FileError, type SessionFile } from "./input.ts";
+import { walkFolder } from "./library-walk.ts";
 
 const TASK_FILES = new Set(["api_conversation_history.json", "ui_messages.json", "task_metadata.json"]);
 const MAX_DEPTH = 3;
@@ -42,11 +45,29 @@ function sessionFilesIn(dir: string): string[] {
   return out.sort();
 }
 
+/**
+ * The one session an agent's folder holds (a Gemini CLI project folder with
+ * one chat and its saved tool outputs, a folder with one rollout), found the
+ * way the library finds sessions (core/library/discover.ts): the files a
+ * reader takes, or a FileError naming what is there instead.
+ */
+function oneSessionIn(dir: string): string[] {
+  const { sessions } = discoverSessions(walkFolder(dir).listing);
+  if (sessions.length === 1) return sessions[0]!.files.filter((file) => READ_ROLES.has(file.role)).map((file) => join(dir, file.path));
+  if (sessions.length === 0) throw new FileError(dir, 0, "is a directory with no session file in it (name a session file)");
+  const named = sessions
+    .slice(0, 3)
+    .map((unit) => unit.path)
+    .join(", ");
+  throw new FileError(dir, 0, `is a directory of ${sessions.length} sessions (${named}${sessions.length > 3 ? ", …" : ""}): name one, or run \`audit ${dir}\` for all of them`);
+}
+
 export function readSessionFolder(dir: string, options: { format?: FormatName; strict: boolean }): SessionFile {
-  const paths = sessionFilesIn(dir);
-  // Only the sessions that are several files are read from a folder; anything else is named one file at a time.
+  let paths = sessionFilesIn(dir);
+  // A task folder or a Claude Code session folder is one session of several files; any other folder opens
+  // when it holds exactly one session.
   const multiFile = paths.some((p) => TASK_FILES.has(basename(p)) || /^agent-.+\.jsonl$/.test(basename(p)));
-  if (!multiFile) throw new FileError(dir, 0, "is a directory, not a Cline/Roo/Kilo task folder nor a Claude Code session folder with subagents (name a session file)");
+  if (!multiFile) paths = oneSessionIn(dir);
   const hash = createHash("sha256");
   let bytes = 0;
   const files: NamedFile[] = paths.map((path) => {

@@ -19,7 +19,7 @@ import type { LibraryCompactionRow, LibrarySessionRow, SessionRows } from "./row
 export type ReadFile = (path: string) => Promise<Uint8Array>;
 
 /** The files a reader takes: tool-result sidecars are previews' targets, not transcript. */
-const READ_ROLES = new Set(["session", "subagent", "subagent-meta", "task-part"]);
+export const READ_ROLES: ReadonlySet<string> = new Set(["session", "subagent", "subagent-meta", "task-part"]);
 
 async function loadUnit(unit: SessionUnit, read: ReadFile): Promise<Session> {
   const files = unit.files.filter((file) => READ_ROLES.has(file.role));

@@ -48,6 +48,8 @@ describeWithFixtures("npm run bench", () => {
         expect.stringMatching(/^\d+\.\d\d×$/),
         expect.stringMatching(/^\d+$/),
         expect.stringMatching(/^\d+\.\d\d×$/),
+        expect.stringMatching(/^\d+$/),
+        expect.stringMatching(/^\d+\.\d\d×$/),
       ]);
     // Each reader's MB/s next to its floor, the shapes without a real file on generated sessions (issue #18).
     const readerRows = lines.filter((line) => /^\| (claude|codex|copilot|gemini|openai|opencode|pi|cline)\b/.test(line));

@@ -1,10 +1,11 @@
 /** The CLI reads a session folder: a Cline task folder, and a Claude Code session's subagent folder beside its session file. */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { runCli } from "../helpers/cli.ts";
 import { clineTask } from "../helpers/composed-sessions.ts";
+import { fixturePath, itWithFixtures } from "../helpers/fixtures.ts";
 
 const temp = mkdtempSync(join(tmpdir(), "si-folder-"));
 afterAll(() => rmSync(temp, { recursive: true, force: true }));
@@ -61,6 +62,19 @@ describe("a folder on the command line", () => {
 
   it("a folder with no session files says so", () => {
     mkdirSync(join(temp, "empty"));
-    expect(runCli(["inspect", join(temp, "empty")]).stderr).toMatch(/is a directory, not a Cline\/Roo\/Kilo task folder/);
+    expect(runCli(["inspect", join(temp, "empty")]).stderr).toMatch(/is a directory with no session file in it/);
+  });
+
+  itWithFixtures("a folder that holds one session of any agent opens as it (a Gemini CLI project folder); one of several names them", () => {
+    const project = join(temp, "gemini-project");
+    mkdirSync(join(project, "chats"), { recursive: true });
+    const chat = fixturePath("gemini/savekirk__session-bridge__gemini-session-cdb14b05.json");
+    copyFileSync(chat, join(project, "chats", "session-2026-11-02T10-00-cdb14b05.json"));
+    writeFileSync(join(project, "notes.txt"), "not a session\n");
+    const fromFolder = runCli(["inspect", project]);
+    expect(fromFolder.status).toBe(0);
+    expect(JSON.parse(fromFolder.stdout)).toEqual(JSON.parse(runCli(["inspect", chat]).stdout));
+    copyFileSync(chat, join(project, "chats", "session-2026-11-03T10-00-cdb14b06.json"));
+    expect(runCli(["inspect", project]).stderr).toMatch(/is a directory of 2 sessions \(chats\/session-2026-11-02T10-00-cdb14b05\.json, .*\): name one, or run `audit /);
   });
 });
