@@ -15,6 +15,8 @@ const LISTING_SLICE_MS = 16;
  * them known.
  */
 export async function readListing(files: readonly { file: File }[], onProgress?: (read: number) => void): Promise<void> {
+  // Not in the caller's task (the pick's event, which also renders the listed rows).
+  await nextTask();
   let sliceStart = performance.now();
   for (let i = 0; i < files.length; i++) {
     const { file } = files[i]!;
