@@ -119,11 +119,11 @@ function push(rows: SessionRows, progress: Partial<LibraryProgress>): void {
   if (flushTimer === null) flushTimer = setTimeout(flush, 60);
 }
 
-/** A session's row before its audit: what its place and its listing say. Its figures show as "…" while it is pending. */
 function emptyProgress(total: number, startedAt: number): LibraryProgress {
   return { total, done: 0, cached: 0, bytesTotal: 0, bytesDone: 0, bytesCached: 0, listing: null, startedAt, finishedAt: null, cancelled: false };
 }
 
+/** A session's row before its audit: what its place and its listing say. Its figures show as "…" while it is pending. */
 function listedRow(unit: SessionUnit): LibrarySessionRow {
   return {
     kind: "session",
@@ -196,7 +196,7 @@ export async function openLibrary(picked: readonly PickedFile[], folder = folder
   });
   cache?.close();
   const folderCache = (cache = await openFolderCache(folder));
-  if (get().folder !== folder || cache !== folderCache) return;
+  if (openCount !== opening || get().folder !== folder || cache !== folderCache) return;
   const stale = Object.keys(folderCache.saved).filter((path) => !units.has(path));
   if (stale.length) folderCache.remove(stale);
 
@@ -235,9 +235,10 @@ export async function openLibrary(picked: readonly PickedFile[], folder = folder
 
 export function cancelIndexing(): void {
   const progress = get().progress;
-  const listing = progress !== null && progress.listing !== null && progress.finishedAt === null;
-  if (!run && !listing) return;
-  // An open still asking the browser for the files' sizes stops there.
+  // Before the pool starts (sizes still being read, the cache being opened) there is no run, but an open in progress.
+  const opening = progress !== null && progress.finishedAt === null;
+  if (!run && !opening) return;
+  // An open still asking the browser for the files' sizes, or opening the cache, stops there.
   openCount++;
   run?.cancel();
   run = null;

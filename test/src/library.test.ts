@@ -8,7 +8,7 @@ import type { LibrarySessionRow } from "../../core/library/rows.ts";
 import { displayRows } from "../../src/components/library/LibraryTable.tsx";
 import { oneSessionOf } from "../../src/components/library/pick-files.ts";
 import { SessionEngine } from "../../src/worker/engine.ts";
-import type { PickedFile } from "../../src/store/library.ts";
+import { cancelIndexing, closeLibrary, openLibrary, useLibrary, type PickedFile } from "../../src/store/library.ts";
 import { clineTask } from "../helpers/composed-sessions.ts";
 
 const file = (path: string, text = "{}"): PickedFile => ({ path, file: new File([text], path.split("/").pop()!, { lastModified: 1 }) });
@@ -75,5 +75,22 @@ describe("a session of several files in the engine", () => {
     );
     expect(result.session.format).toBe("cline");
     expect(result.view.original.count).toBeGreaterThan(2);
+  });
+});
+
+describe("opening a folder", () => {
+  it("lists the rows from the paths at once, and a cancel while the sizes are read stops before anything is indexed", async () => {
+    const picked = [file("f/.pi/agent/sessions/--a--/one.jsonl"), file("f/.pi/agent/sessions/--a--/two.jsonl"), file("f/notes.md")];
+    const opening = openLibrary(picked, "f");
+    // Listed synchronously, before a single size was asked for.
+    const listed = useLibrary.getState();
+    expect(listed.sessions.map((r) => r.path)).toEqual(["f/.pi/agent/sessions/--a--/one.jsonl", "f/.pi/agent/sessions/--a--/two.jsonl"]);
+    expect(listed.progress?.listing).toEqual({ read: 0, total: 3 });
+    cancelIndexing();
+    await opening;
+    const after = useLibrary.getState();
+    expect(after.progress).toMatchObject({ cancelled: true, listing: null, done: 0 });
+    expect(after.sessions).toEqual([]);
+    closeLibrary();
   });
 });
