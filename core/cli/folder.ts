@@ -12,8 +12,7 @@ import { basename, dirname, join, relative } from "node:path";
 import type { FormatName } from "../model.ts";
 import { SessionError } from "../model.ts";
 import { loadSessionFiles, type NamedFile } from "../session-files.ts";
-import { discoverSessions } from "../library/discover.ts";
-import { READ_ROLES } from "../library/index-session.ts";
+import { discoverSessions, READ_ROLES } from "../library/discover.ts";
 import { FileError, type SessionFile } from "./input.ts";
 import { walkFolder } from "./library-walk.ts";
 

@@ -21,6 +21,9 @@ export type AgentHint = "claude" | "codex" | "pi" | "gemini" | "copilot" | "clin
 
 export type FileRole = "session" | "subagent" | "subagent-meta" | "sidecar" | "task-part";
 
+/** The roles of the files a reader takes: sidecars (saved tool outputs) are targets of previews, not transcript. */
+export const READ_ROLES: ReadonlySet<FileRole> = new Set<FileRole>(["session", "subagent", "subagent-meta", "task-part"]);
+
 export interface SessionUnit {
   /** The path of the file the session opens from (the Cline task: its api_conversation_history.json). */
   path: string;

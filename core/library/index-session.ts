@@ -12,14 +12,11 @@ import { CHARS_QUARTER } from "../tokens.ts";
 import type { Session } from "../model.ts";
 import { loadSession } from "../session.ts";
 import { loadSessionFiles } from "../session-files.ts";
-import type { SessionUnit } from "./discover.ts";
+import { READ_ROLES, type SessionUnit } from "./discover.ts";
 import type { LibraryCompactionRow, LibrarySessionRow, SessionRows } from "./rows.ts";
 
 /** Reads a file of the unit; the CLI reads the disk, the app a dropped File. */
 export type ReadFile = (path: string) => Promise<Uint8Array>;
-
-/** The files a reader takes: tool-result sidecars are previews' targets, not transcript. */
-export const READ_ROLES: ReadonlySet<string> = new Set(["session", "subagent", "subagent-meta", "task-part"]);
 
 async function loadUnit(unit: SessionUnit, read: ReadFile): Promise<Session> {
   const files = unit.files.filter((file) => READ_ROLES.has(file.role));

@@ -7,7 +7,7 @@
  */
 import { create } from "zustand";
 import { unitKey } from "../../core/library/cache.ts";
-import { discoverSessions, type ListedFile, type SessionUnit, type SkippedFile } from "../../core/library/discover.ts";
+import { discoverSessions, READ_ROLES, type ListedFile, type SessionUnit, type SkippedFile } from "../../core/library/discover.ts";
 import type { LibraryCompactionRow, LibrarySessionRow, SessionRows } from "../../core/library/rows.ts";
 import { indexInPool, type IndexJob, type IndexRun } from "../worker/library-client.ts";
 import { forgetFolderCache, openFolderCache, type FolderCache } from "./library-cache.ts";
@@ -290,7 +290,7 @@ export function openFromLibrary(path: string, compactionIndex?: number): void {
   const entry = units.get(path);
   if (!entry) return;
   set({ screen: "inspector", openedPath: path, pendingCompaction: compactionIndex === undefined ? null : { path, index: compactionIndex } });
-  const readable = entry.files.filter((_, i) => entry.unit.files[i]?.role !== "sidecar");
+  const readable = entry.files.filter((_, i) => READ_ROLES.has(entry.unit.files[i]!.role));
   const name = entry.unit.path.slice(entry.unit.path.lastIndexOf("/") + 1);
   const source =
     readable.length === 1 ? { kind: "file" as const, file: readable[0]!.file } : { kind: "files" as const, name, files: readable.map(({ path: p, file }) => ({ name: p, file })) };

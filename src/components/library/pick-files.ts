@@ -2,7 +2,7 @@
  * Files chosen as a folder or dropped: each with its path inside the chosen
  * folder. Names, sizes and times only: nothing here reads a file's content.
  */
-import { discoverSessions } from "../../../core/library/discover.ts";
+import { discoverSessions, READ_ROLES } from "../../../core/library/discover.ts";
 import type { PickedFile } from "../../store/library.ts";
 
 /** From `<input type=file webkitdirectory>`: webkitRelativePath starts with the folder's name. */
@@ -79,5 +79,5 @@ export function oneSessionOf(files: readonly PickedFile[]): PickedFile[] | null 
   if (discovery.sessions.length !== 1) return null;
   const unit = discovery.sessions[0]!;
   const byPath = new Map(files.map((entry) => [entry.path, entry]));
-  return unit.files.filter((file) => file.role !== "sidecar").map((file) => byPath.get(file.path)!);
+  return unit.files.filter((file) => READ_ROLES.has(file.role)).map((file) => byPath.get(file.path)!);
 }
