@@ -10,7 +10,7 @@
  */
 import { kindLabel } from "../audit/kind-labels.ts";
 import type { LibraryCompactionRow, LibrarySessionRow, LibrarySkippedRow } from "../library/rows.ts";
-import { byFactsDropped, summarizeByAgent } from "../library/summary.ts";
+import { byFactsDropped, compareText, summarizeByAgent } from "../library/summary.ts";
 import { formatBytes, formatCount } from "../units.ts";
 import { escapeHtml as e, STYLE } from "./html.ts";
 
@@ -61,7 +61,11 @@ function compactionRow(row: LibraryCompactionRow, withFacts: boolean): string {
 export function libraryReportHtml(input: LibraryReportInput): string {
   const csp = "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'";
   const byPath = new Map<string, LibraryCompactionRow[]>();
-  for (const row of input.compactions) byPath.set(row.path, [...(byPath.get(row.path) ?? []), row]);
+  for (const row of input.compactions) {
+    const list = byPath.get(row.path);
+    if (list) list.push(row);
+    else byPath.set(row.path, [row]);
+  }
   const agents = summarizeByAgent(input.sessions, input.compactions)
     .map(
       (agent) =>
@@ -72,7 +76,8 @@ export function libraryReportHtml(input: LibraryReportInput): string {
     .sort(byFactsDropped)
     .map((row) => [sessionRow(row), ...(byPath.get(row.path) ?? []).map((c) => compactionRow(c, input.withFacts))].join("\n"))
     .join("\n");
-  const skipped = [...input.skipped].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  // By path, as `audit <folder> --json` orders them.
+  const skipped = [...input.skipped].sort((a, b) => compareText(a.path, b.path));
   const bytes = input.sessions.reduce((sum, row) => sum + row.bytes, 0);
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta http-equiv="Content-Security-Policy" content="${csp}">
