@@ -15,7 +15,22 @@ export function* checkpointPieces(checkpoint: Checkpoint): Generator<string> {
     if (i > 0) yield ",";
     yield JSON.stringify(archive[i]);
   }
-  yield '],"stats":' + JSON.stringify(checkpoint.stats) + "}";
+  yield checkpointTail(checkpoint.stats);
+}
+
+/**
+ * `{"schema":…,"strategy":{…},"active":`: the checkpoint up to its active
+ * view, from everything that comes before it (the streamed compaction writes
+ * the view and the archive after it itself).
+ */
+export function checkpointHead(before: Pick<Checkpoint, "schema" | "source" | "strategy">): string {
+  const head = JSON.stringify({ schema: before.schema, source: before.source, strategy: before.strategy, active: 0 });
+  return head.slice(0, -"0}".length);
+}
+
+/** What follows the last archive entry. */
+export function checkpointTail(stats: Checkpoint["stats"]): string {
+  return '],"stats":' + JSON.stringify(stats) + "}";
 }
 
 /** Everything before the first archive entry: `{"schema":…,"active":[…],"archive":[`. */

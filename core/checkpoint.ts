@@ -72,48 +72,61 @@ export interface ViewLengths {
 export function computeStats(branch: readonly Message[], active: readonly Message[], archiveSize: number, capped: number, lengths?: ViewLengths): CheckpointStats {
   const activeById = new Map<string, Message>();
   for (const message of active) activeById.set(message.id, message);
-  let proseSegments = 0;
-  let proseVerbatim = 0;
-  let metadataFields = 0;
-  for (const message of branch) {
-    const kept = activeById.get(message.id);
+  const tally = new StatsTally();
+  for (const message of branch) tally.add(message, activeById.get(message.id));
+  return tally.stats(archiveSize, capped, lengths ?? measureLengths(branch, active));
+}
+
+/**
+ * The stats counted one branch message at a time, with the active message of
+ * the same id: computeStats over a whole view, and the CLI's streamed
+ * compaction message by message (core/compact-stream.ts), count alike.
+ */
+export class StatsTally {
+  private proseSegments = 0;
+  private proseVerbatim = 0;
+  private metadataFields = 0;
+
+  add(message: Message, kept: Message | undefined): void {
     if (kept === message) {
       // Kept as is (most messages of a transparent view): everything is preserved.
-      for (const _key in message.meta) metadataFields++;
+      for (const _key in message.meta) this.metadataFields++;
       if (message.role === "user" || message.role === "assistant") {
         for (const block of message.blocks) {
           if (block.type !== "text") continue;
-          proseSegments++;
-          proseVerbatim++;
+          this.proseSegments++;
+          this.proseVerbatim++;
         }
       }
-      continue;
+      return;
     }
-    if (kept) metadataFields += countPreservedMeta(message.meta, kept.meta);
-    if (message.role !== "user" && message.role !== "assistant") continue;
+    if (kept) this.metadataFields += countPreservedMeta(message.meta, kept.meta);
+    if (message.role !== "user" && message.role !== "assistant") return;
     const keptTexts = kept ? kept.blocks.filter((b) => b.type === "text").map((b) => b.text) : [];
     let cursor = 0;
     for (const block of message.blocks) {
       if (block.type !== "text") continue;
-      proseSegments++;
+      this.proseSegments++;
       // Segment by segment, in order: a text kept elsewhere or reordered does not count.
       const at = keptTexts.indexOf(block.text, cursor);
       if (at !== -1) {
-        proseVerbatim++;
+        this.proseVerbatim++;
         cursor = at + 1;
       }
     }
   }
-  const viewLengths = lengths ?? measureLengths(branch, active);
-  return {
-    proseSegments,
-    proseVerbatim,
-    payloads: archiveSize,
-    originalChars: viewLengths.originalChars,
-    activeChars: viewLengths.activeChars,
-    metadataFields,
-    capped,
-  };
+
+  stats(archiveSize: number, capped: number, lengths: ViewLengths): CheckpointStats {
+    return {
+      proseSegments: this.proseSegments,
+      proseVerbatim: this.proseVerbatim,
+      payloads: archiveSize,
+      originalChars: lengths.originalChars,
+      activeChars: lengths.activeChars,
+      metadataFields: this.metadataFields,
+      capped,
+    };
+  }
 }
 
 /**

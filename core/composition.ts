@@ -71,14 +71,43 @@ export function tokenStats(
 ): TokenStats {
   if (options.cache !== false) return { activeTokens: contextTokens(active, format, tokenizer).total, originalTokens: contextTokens(branch, format, tokenizer).total };
   const inActive = new Set(active);
+  const tally = new TokenStatsTally(format, tokenizer);
   const shared = new Map<Message, number>();
-  let originalTokens = 0;
   for (const message of branch) {
-    const tokens = uncachedMessageTotal(message, format, tokenizer);
-    originalTokens += tokens;
+    const tokens = tally.addOriginal(message);
     if (inActive.has(message)) shared.set(message, tokens);
   }
-  let activeTokens = 0;
-  for (const message of active) activeTokens += shared.get(message) ?? uncachedMessageTotal(message, format, tokenizer);
-  return { activeTokens, originalTokens };
+  for (const message of active) tally.addActive(message, shared.get(message));
+  return tally.stats();
+}
+
+/**
+ * The uncached token stats counted a message at a time (tokenStats with
+ * `cache: false`, and the CLI's streamed compaction): a message in both
+ * views is counted once and its count handed to addActive.
+ */
+export class TokenStatsTally {
+  private originalTokens = 0;
+  private activeTokens = 0;
+
+  constructor(
+    private readonly format: FormatName,
+    private readonly tokenizer: Tokenizer = O200K,
+  ) {}
+
+  /** Counts a branch message; returns its tokens. */
+  addOriginal(message: Message): number {
+    const tokens = uncachedMessageTotal(message, this.format, this.tokenizer);
+    this.originalTokens += tokens;
+    return tokens;
+  }
+
+  /** Counts an active-view message; `known`: its tokens when it is a branch message counted already. */
+  addActive(message: Message, known?: number): void {
+    this.activeTokens += known ?? uncachedMessageTotal(message, this.format, this.tokenizer);
+  }
+
+  stats(): TokenStats {
+    return { activeTokens: this.activeTokens, originalTokens: this.originalTokens };
+  }
 }

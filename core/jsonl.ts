@@ -51,9 +51,14 @@ export class JsonLinesParser {
    * collected (finish then returns no records): a reader can turn it into its
    * entry and let it go.
    */
+  /**
+   * `skipLine`: lines it says yes to are counted but not parsed (a second read
+   * that wants only some records: core/compact-stream.ts).
+   */
   constructor(
     private readonly strict: boolean,
     private readonly sink?: (record: JsonLine) => void,
+    private readonly skipLine?: (line: number) => boolean,
   ) {}
 
   push(text: string): void {
@@ -93,6 +98,7 @@ export class JsonLinesParser {
     const content = raw.length > 0 && raw.charCodeAt(raw.length - 1) === 13 ? raw.slice(0, -1) : raw;
     if (content === "" || isBlank(content, 0, content.length)) return;
     this.contentLines++;
+    if (this.skipLine?.(lineNo)) return;
     const first = this.contentLines === 1;
     let value: unknown;
     try {

@@ -16,7 +16,7 @@
 import { StreamTextPieces, type TextPieces } from "./decode.ts";
 import { JsonLinesReader } from "./formats/detect.ts";
 import { JsonLinesParser } from "./jsonl.ts";
-import { SessionError, type Session } from "./model.ts";
+import { SessionError, type Entry, type Session } from "./model.ts";
 import { loadSession, sessionFromReader, type LoadOptions } from "./session.ts";
 
 const BINARY = "binary data (a NUL byte): this is not a text session file";
@@ -42,6 +42,11 @@ export class StreamingSessionLoader {
   private replacementLine = 0;
   /** After finish: whether the records came from the slices (true) or the whole bytes were loaded. */
   streamed = false;
+
+  /** After finish: whether the session is an outline (a Pi session that streamed, with `outlinePi`) rather than whole. */
+  get outlined(): boolean {
+    return this.streamed && this.reader.outlined;
+  }
   /**
    * The most bytes the whole-bytes path takes: they become one string, and
    * V8's strings stop at 0x1fffffe8 units (about 512 MB). Past it, one JSON
@@ -50,14 +55,18 @@ export class StreamingSessionLoader {
    */
   wholeLimit = 0x1fffffe8;
 
-  /** `decoder`: how pieces become text (see core/decode.ts: the fast way differs between Node and browsers). */
+  /**
+   * `decoder`: how pieces become text (see core/decode.ts: the fast way differs between Node and browsers).
+   * `outlinePi`: a Pi session that streams is read as its outline (core/outline.ts); see `outlined`.
+   */
   constructor(
     private readonly options: LoadOptions = {},
     decoder: TextPieces = new StreamTextPieces(),
+    outlinePi?: (entry: Entry) => Entry,
   ) {
     this.decoder = decoder;
     // Strict mode names the first problem in file order: the whole-bytes path keeps that order exactly.
-    this.reader = new JsonLinesReader(options.format);
+    this.reader = new JsonLinesReader(options.format, outlinePi);
     this.lines = options.strict ? null : new JsonLinesParser(false, this.reader.add);
   }
 

@@ -60,7 +60,10 @@ export function resultCallId(message: Message): string | undefined {
   return str(meta.toolCallId) ?? str(asRecord(meta.toolResult)?.tool_use_id) ?? str(meta.call_id) ?? str(meta.tool_call_id);
 }
 
-export function toolOutcome(message: Message, calls?: Map<string, ToolCallBlock>): ToolOutcome {
+/** The name of each tool call by call id: all a result's outcome needs of its call. */
+export type CallNames = ReadonlyMap<string, { readonly name: string }>;
+
+export function toolOutcome(message: Message, calls?: CallNames): ToolOutcome {
   const meta = message.meta;
   const out: ToolOutcome = {};
   if (message.role === "bash") {

@@ -3,6 +3,8 @@ import type { Checkpoint } from "../checkpoint.ts";
 import { readCheckpoint, verifyCheckpointFile } from "./checkpoint-file.ts";
 import { checkPreviousCheckpoint, matchPreviousSource, refusePreviousFor } from "./previous.ts";
 import { compactSession } from "../compact.ts";
+import { streamablePath } from "../compact-stream.ts";
+import { compactFileStreamed } from "./compact-file.ts";
 import { checkpointPieces } from "../checkpoint-json.ts";
 import { checkrideSession } from "../evaluate/evaluate.ts";
 import { deriveDistractor, runRounds } from "../evaluate/rounds.ts";
@@ -45,7 +47,22 @@ export async function runCompact(args: ParsedArgs): Promise<number> {
     previous = readCheckpoint(previousFile);
     await checkPreviousCheckpoint(previousFile, previous);
   }
-  const { file, bytes, sha256, session, prefixSha256 } = readSessionFile(args, undefined, { prefixBytes: previous?.source.bytes });
+  // A transparent compaction that needs no more than one message at a time (no cap, no earlier checkpoint,
+  // no redaction, which scans the whole branch first) reads the file for its outline only, then again for
+  // its messages: memory then stays flat whatever the file's size (core/compact-stream.ts).
+  const streamable = strategyName === "transparent" && cap === undefined && !previous && !args.flags.has("redact");
+  const read = readSessionFile(args, undefined, { prefixBytes: previous?.source.bytes, outline: streamable });
+  if (read.outlined) {
+    const leafId = leafFlag(args, read.session);
+    const path = streamablePath(read.session, leafId);
+    if (path) {
+      const source = { name: basename(read.file), bytes: read.bytes, sha256: read.sha256 };
+      await compactFileStreamed(read.file, { outline: read.session, source, path, leafId, countTokens: !args.flags.has("no-token-counts") }, stringFlag(args, "output"));
+      return 0;
+    }
+  }
+  // Otherwise the whole session (an outline is read again, whole: its tree was repaired, so its branch is not in file order).
+  const { file, bytes, sha256, session, prefixSha256 } = read.outlined ? readSessionFile(args) : read;
   if (previous) {
     const note = matchPreviousSource(previousFile!, previous, { bytes, sha256, format: session.format, prefixSha256 });
     if (note) process.stderr.write(`note: ${note}\n`);

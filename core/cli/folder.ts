@@ -77,7 +77,7 @@ export function readSessionFolder(dir: string, options: { format?: FormatName; s
   });
   try {
     // A folder is read whole, file by file: nothing streams.
-    return { file: dir, bytes, sha256: hash.digest("hex"), session: loadSessionFiles(files, options), streamed: false };
+    return { file: dir, bytes, sha256: hash.digest("hex"), session: loadSessionFiles(files, options), streamed: false, outlined: false };
   } catch (error) {
     if (error instanceof SessionError) throw new FileError(dir, error.line, error.reason);
     throw error;

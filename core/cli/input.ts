@@ -5,6 +5,7 @@ import { isFormatName } from "../formats/detect.ts";
 import { SessionError, type Session } from "../model.ts";
 import { PieceDecoder } from "../decode.ts";
 import { StreamingSessionLoader } from "../session-stream.ts";
+import { outlineEntry } from "../outline.ts";
 import { isDirectory, readSessionFolder } from "./folder.ts";
 import { UsageError, stringFlag, type ParsedArgs } from "./flags.ts";
 
@@ -18,6 +19,8 @@ export interface SessionFile {
   prefixSha256?: string;
   /** Whether the records came from the pieces as they were read (false: the whole bytes were loaded at the end). */
   streamed: boolean;
+  /** Whether `session` is only an outline (asked for with `outline`; see core/outline.ts). */
+  outlined: boolean;
 }
 
 /** Read in pieces of this size into one reused buffer. */
@@ -31,41 +34,50 @@ export const READ_PIECE = 8 * 1024 * 1024;
  * (one JSON value, --strict) get the loader's copy of the pieces: the file is
  * never read twice, so a pipe, a FIFO or /dev/stdin works like a file.
  */
-export function readSessionFile(args: ParsedArgs, pieceBytes = READ_PIECE, options: { prefixBytes?: number; stringLimit?: number } = {}): SessionFile {
+export function readSessionFile(args: ParsedArgs, pieceBytes = READ_PIECE, options: { prefixBytes?: number; stringLimit?: number; outline?: boolean } = {}): SessionFile {
   const file = args.positional[0];
   if (!file) throw new UsageError(`${args.command} needs a session file`);
   const format = stringFlag(args, "format");
   if (format !== undefined && !isFormatName(format)) throw new UsageError(`unknown format "${format}"`);
   if (isDirectory(file)) return readSessionFolder(file, { format, strict: args.flags.has("strict") });
-  const loader = new StreamingSessionLoader({ format, strict: args.flags.has("strict") }, new PieceDecoder());
+  const fd = openInput(file);
+  // An outline only of a file that can be read again for its messages (not a pipe, a FIFO or stdin).
+  const outline = options.outline === true && fd !== 0 && fstatSync(fd).isFile();
+  const loader = new StreamingSessionLoader({ format, strict: args.flags.has("strict") }, new PieceDecoder(), outline ? outlineEntry : undefined);
   if (options.stringLimit !== undefined) loader.wholeLimit = options.stringLimit;
   const hash = createHash("sha256");
   // The hash of the first `prefixBytes` bytes, taken on the same read (did the session grow from an earlier file?).
   const prefixBytes = options.prefixBytes;
   const prefix = prefixBytes !== undefined ? createHash("sha256") : undefined;
   let bytes = 0;
-  const fd = openInput(file);
-  try {
-    const piece = Buffer.allocUnsafe(pieceBytes);
-    for (let read = readPiece(file, fd, piece); read > 0; read = readPiece(file, fd, piece)) {
-      const bytesRead = piece.subarray(0, read);
-      loader.push(bytesRead);
-      hash.update(bytesRead);
-      if (prefix && bytes < prefixBytes!) prefix.update(bytesRead.subarray(0, Math.min(read, prefixBytes! - bytes)));
-      bytes += read;
-    }
-  } finally {
-    if (fd !== 0) closeSync(fd);
+  for (const bytesRead of piecesOf(file, fd, pieceBytes)) {
+    loader.push(bytesRead);
+    hash.update(bytesRead);
+    if (prefix && bytes < prefixBytes!) prefix.update(bytesRead.subarray(0, Math.min(bytesRead.length, prefixBytes! - bytes)));
+    bytes += bytesRead.length;
   }
   try {
     // One read of the input: a pipe or a FIFO cannot be read twice, so the loader loads from its own copy when it needs the whole bytes.
     const session = loader.finish();
     lastRead = { file, session };
     const prefixSha256 = prefix && bytes >= prefixBytes! ? prefix.digest("hex") : undefined;
-    return { file, bytes, sha256: hash.digest("hex"), session, streamed: loader.streamed, ...(prefixSha256 ? { prefixSha256 } : {}) };
+    return { file, bytes, sha256: hash.digest("hex"), session, streamed: loader.streamed, outlined: loader.outlined, ...(prefixSha256 ? { prefixSha256 } : {}) };
   } catch (error) {
     if (error instanceof SessionError) throw new FileError(file, error.line, error.reason);
     throw error;
+  }
+}
+
+/**
+ * The bytes of `fd` (opened by openInput) in pieces of one reused buffer: each
+ * is valid until the next is asked for. Closes `fd` at the end (not stdin).
+ */
+export function* piecesOf(file: string, fd: number, pieceBytes = READ_PIECE): Generator<Uint8Array> {
+  try {
+    const piece = Buffer.allocUnsafe(pieceBytes);
+    for (let read = readPiece(file, fd, piece); read > 0; read = readPiece(file, fd, piece)) yield piece.subarray(0, read);
+  } finally {
+    if (fd !== 0) closeSync(fd);
   }
 }
 

@@ -5,6 +5,7 @@
  * checkpoint needs 4 MB of buffer, not a second copy of the checkpoint.
  */
 import { closeSync, fchmodSync, openSync, realpathSync, renameSync, rmSync, statSync, writeSync } from "node:fs";
+import { dirname } from "node:path";
 import { FileError } from "./input.ts";
 
 const BUFFER_BYTES = 4 * 1024 * 1024;
@@ -48,6 +49,47 @@ export function refuseInputAsOutput(output: string | undefined, inputs: readonly
  */
 export function writeOutput(text: string | Iterable<string>, output: string | undefined): void {
   if (output === undefined) return writePieces(1, text);
+  const file = openOutput(output);
+  try {
+    writePieces(file.fd, text);
+    file.finish();
+  } catch (error) {
+    throw writeError(output, error);
+  } finally {
+    file.close();
+  }
+}
+
+/** writeOutput for content made as it is written (the streamed compaction): `produce` writes through the writer it is given. */
+export async function writeOutputWith(output: string | undefined, produce: (writer: BufferedWriter) => Promise<void>): Promise<void> {
+  if (output === undefined) return writeAndEnd(1, produce);
+  const file = openOutput(output);
+  try {
+    await writeAndEnd(file.fd, produce);
+    file.finish();
+  } catch (error) {
+    throw writeError(output, error);
+  } finally {
+    file.close();
+  }
+}
+
+async function writeAndEnd(fd: number, produce: (writer: BufferedWriter) => Promise<void>): Promise<void> {
+  const writer = new BufferedWriter(fd);
+  await produce(writer);
+  writer.write("\n");
+  writer.flush();
+}
+
+interface OutputFile {
+  fd: number;
+  /** Marks the content complete: close then puts it in place. */
+  finish(): void;
+  /** Closes it; an unfinished file beside its name is removed. */
+  close(): void;
+}
+
+function openOutput(output: string): OutputFile {
   const target = outputTarget(output);
   const path = target.direct ? target.path : `${target.path}.${process.pid}.partial`;
   let fd: number;
@@ -59,17 +101,28 @@ export function writeOutput(text: string | Iterable<string>, output: string | un
   let finished = false;
   try {
     if (target.mode !== undefined) fchmodSync(fd, target.mode);
-    writePieces(fd, text);
-    finished = true;
   } catch (error) {
-    throw writeError(output, error);
-  } finally {
     closeSync(fd);
-    if (!target.direct) {
+    if (!target.direct) rmSync(path, { force: true });
+    throw writeError(output, error);
+  }
+  return {
+    fd,
+    finish: () => void (finished = true),
+    close: () => {
+      closeSync(fd);
+      if (target.direct) return;
       if (finished) renameSync(path, target.path);
       else rmSync(path, { force: true });
-    }
-  }
+    },
+  };
+}
+
+/** The directory a file written to `output` is made in (its .partial sits there): scratch files of the same write go beside it. */
+export function outputDirectory(output: string | undefined): string | undefined {
+  if (output === undefined) return undefined;
+  const target = outputTarget(output);
+  return target.direct ? undefined : dirname(target.path);
 }
 
 function writePieces(fd: number, text: string | Iterable<string>): void {
@@ -153,6 +206,12 @@ export class BufferedWriter {
       if (from > 0) text = text.slice(from);
     }
     this.used += this.buffer.write(text, this.used, "utf8");
+  }
+
+  /** Bytes as they are (already UTF-8). */
+  writeBytes(bytes: Uint8Array): void {
+    this.flush();
+    this.writeAll(bytes);
   }
 
   flush(): void {

@@ -4,7 +4,7 @@
  * api_conversation_history) or JSON Lines (Pi, Claude Code, Codex, Copilot
  * CLI, Gemini CLI). Which format it is comes from recognise.ts.
  */
-import type { FormatName } from "../model.ts";
+import type { Entry, FormatName } from "../model.ts";
 import { SessionError } from "../model.ts";
 import { JsonLinesParser, parseJsonLines, type JsonLine, type JsonLinesResult } from "../jsonl.ts";
 import { readClaude } from "./claude.ts";
@@ -86,15 +86,24 @@ export class JsonLinesReader {
   private pi: PiReader | undefined;
   private readonly collected: JsonLine[] = [];
 
-  constructor(private readonly format: FormatName | undefined) {}
+  /** `outlinePi`: a Pi session's entries are kept as outlines (see PiReader's mapEntry); other formats are read whole. */
+  constructor(
+    private readonly format: FormatName | undefined,
+    private readonly outlinePi?: (entry: Entry) => Entry,
+  ) {}
 
   get hasRecords(): boolean {
     return this.pi !== undefined || this.collected.length > 0;
   }
 
+  /** Whether the entries read are outlines (a Pi session read with `outlinePi`). */
+  get outlined(): boolean {
+    return this.pi !== undefined && this.outlinePi !== undefined;
+  }
+
   readonly add = (record: JsonLine): void => {
     if (this.pi) this.pi.add(record);
-    else if (this.collected.length === 0 && (this.format ?? "pi") === "pi" && looksLikePi(record.value)) this.pi = new PiReader(record, false);
+    else if (this.collected.length === 0 && (this.format ?? "pi") === "pi" && looksLikePi(record.value)) this.pi = new PiReader(record, false, this.outlinePi);
     else this.collected.push(record);
   };
 

@@ -42,9 +42,15 @@ export class PiReader {
   /** v1 compactions point at an index into the whole record list (header included). */
   private readonly idAtIndex: (string | undefined)[] = [undefined];
 
+  /**
+   * `mapEntry`: what to keep of each entry made (null: nothing). The CLI's
+   * streamed compaction keeps only an outline of each entry on its first
+   * read (core/outline.ts) and takes the entries one by one on its second.
+   */
   constructor(
     first: JsonLine,
     private readonly strict: boolean,
+    private readonly mapEntry?: (entry: Entry) => Entry | null,
   ) {
     if (!looksLikePi(first.value)) throw new SessionError(first.line, PI_HEADER_NEEDED);
     this.header = first.value as Record<string, unknown>;
@@ -80,7 +86,9 @@ export class PiReader {
     }
     this.previousId = id;
     idAtIndex.push(id);
-    this.entries.push(piEntry(value, id, parentId, line, this.toolCallIds));
+    const entry = piEntry(value, id, parentId, line, this.toolCallIds);
+    const kept = this.mapEntry ? this.mapEntry(entry) : entry;
+    if (kept) this.entries.push(kept);
   }
 
   finish(): ReaderOutput {

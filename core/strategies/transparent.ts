@@ -7,31 +7,20 @@
  *
  * Recovery ids are `<messageId>#<path>`, so compacting a grown session, or an
  * earlier active view plus new messages, yields the same ids and hashes.
+ * What happens to one message is in transparent-payloads.ts; this file adds
+ * what needs the whole branch: the prose cap and an earlier checkpoint.
  */
-import { truncate } from "../text.ts";
 import type { ArchiveEntry } from "../checkpoint.ts";
 import { computeStats, recoveryId } from "../checkpoint.ts";
-import type { PayloadDigest } from "../hash.ts";
-import { payloadDigests } from "./payload-digests.ts";
-import type { Block, Message, OmittedBlock, PayloadKind, ToolCallBlock } from "../model.ts";
+import type { Message } from "../model.ts";
 import { rememberJson } from "../serialized.ts";
-import { anchorsIn, errorLineOf } from "../signals.ts";
-import { toolCallsById, toolOutcome } from "../tool-info.ts";
+import { toolCallsById } from "../tool-info.ts";
+import { formatBytes, hashPayloads, placeMarkers, planMessage, type PendingPayload } from "./transparent-payloads.ts";
 import type { StrategyContext, StrategyResult } from "./types.ts";
 
 export interface TransparentOptions {
   /** Character budget for the active prose; the oldest whole blocks move out first. */
   maxProseChars?: number;
-}
-
-interface PendingPayload {
-  messageIndex: number;
-  blockIndex: number;
-  messageId: string;
-  path: string;
-  kind: PayloadKind;
-  payload: unknown;
-  describe: (bytes: number) => string;
 }
 
 export async function transparent(branch: readonly Message[], options: TransparentOptions, context: StrategyContext): Promise<StrategyResult> {
@@ -87,28 +76,8 @@ export async function transparent(branch: readonly Message[], options: Transpare
   // Pass 3: hash every payload, then place the markers.
   const { archive, digests } = await hashPayloads(pending);
   const archived = new Set<string>();
-  // activeChars − originalChars, added up marker by marker: each marker replaces
-  // exactly one payload (a block, or a result's whole block list), so the
-  // branch's length follows from the active view's without measuring the
-  // branch (whose payloads are most of a big session) a second time.
-  let activeCharsDelta = 0;
-  pending.forEach((item, i) => {
-    const entry = archive[i]!;
-    archived.add(entry.id);
-    const message = active[item.messageIndex]!;
-    const marker: OmittedBlock = {
-      type: "omitted",
-      recoveryId: entry.id,
-      sha256: entry.sha256,
-      bytes: entry.bytes,
-      kind: item.kind,
-      label: item.describe(entry.bytes),
-    };
-    message.blocks[item.blockIndex] = marker;
-    const markerLength = JSON.stringify(marker).length;
-    // A result's list `[…]` becomes `[marker]`.
-    activeCharsDelta += (item.path === "/blocks" ? markerLength + 2 : markerLength) - digests[i]!.jsonLength;
-  });
+  for (const entry of archive) archived.add(entry.id);
+  const activeCharsDelta = placeMarkers(pending, archive, digests, active);
 
   // Earlier rounds' payloads survive when a marker of this view still points at them (an
   // earlier active view recompacted keeps its markers); one no marker references is not
@@ -141,56 +110,6 @@ export async function transparent(branch: readonly Message[], options: Transpare
   return { active, archive, stats: computeStats(branch, active, archive.length, capped, lengths) };
 }
 
-function planMessage(message: Message, messageIndex: number, calls: Map<string, ToolCallBlock>, pending: PendingPayload[]): Block[] {
-  const { role, blocks } = message;
-  if (role === "toolResult" || role === "bash") {
-    // The whole output is one payload: it is read and recovered as a unit.
-    if (blocks.length === 0 || blocks.every((b) => b.type === "omitted")) return blocks;
-    const outcome = toolOutcome(message, calls);
-    const kind: PayloadKind = role === "bash" ? "bashOutput" : "toolResult";
-    const output = blocks.map((b) => (b.type === "text" ? b.text : "")).join("\n");
-    pending.push({
-      messageIndex,
-      blockIndex: 0,
-      messageId: message.id,
-      path: "/blocks",
-      kind,
-      payload: blocks,
-      describe: (bytes) => describeResult(outcome, role === "bash", bytes, output),
-    });
-    return [blocks[0]!]; // placeholder, replaced by the marker after hashing
-  }
-  let copy: Block[] | undefined;
-  blocks.forEach((block, blockIndex) => {
-    const kind = movedKind(block);
-    if (!kind) return;
-    copy ??= [...blocks];
-    pending.push({
-      messageIndex,
-      blockIndex,
-      messageId: message.id,
-      path: `/blocks/${blockIndex}`,
-      kind,
-      payload: block,
-      describe: (bytes) => describeBlock(block, bytes),
-    });
-  });
-  return copy ?? blocks;
-}
-
-function movedKind(block: Block): PayloadKind | undefined {
-  switch (block.type) {
-    case "thinking":
-      return "thinking";
-    case "image":
-      return "image";
-    case "raw":
-      return "raw";
-    default:
-      return undefined; // text, toolCall and earlier markers stay
-  }
-}
-
 function queueProse(active: Message[], owned: Set<number>, pending: PendingPayload[], messageIndex: number, blockIndex: number): void {
   if (!owned.has(messageIndex)) {
     active[messageIndex] = { ...active[messageIndex]!, blocks: [...active[messageIndex]!.blocks] };
@@ -207,65 +126,4 @@ function queueProse(active: Message[], owned: Set<number>, pending: PendingPaylo
     payload: block,
     describe: (bytes) => `${message.role} prose moved out by the prose cap, ${formatBytes(bytes)}`,
   });
-}
-
-async function hashPayloads(pending: PendingPayload[]): Promise<{ archive: ArchiveEntry[]; digests: PayloadDigest[] }> {
-  const digests = await payloadDigests(pending.map((item) => item.payload));
-  const archive = pending.map((item, i) => ({
-    id: recoveryId(item.messageId, item.path),
-    sha256: digests[i]!.sha256,
-    bytes: digests[i]!.bytes,
-    kind: item.kind,
-    messageId: item.messageId,
-    path: item.path,
-    payload: item.payload,
-  }));
-  return { archive, digests };
-}
-
-/**
- * The label keeps what a reader needs to stay oriented without the payload:
- * which tool, which call, error state and exit code, size; for a failure the
- * line that names it; and any anchors (error codes, SHAs, URLs, issue
- * numbers) the output mentions.
- */
-function describeResult(outcome: ReturnType<typeof toolOutcome>, isBash: boolean, bytes: number, output: string): string {
-  const name = isBash ? "bash" : (outcome.toolName ?? "tool");
-  const head = isBash ? `bash output${outcome.command ? ` of \`${truncate(outcome.command, 60)}\`` : ""}` : `${name} result${outcome.callId ? ` (${outcome.callId})` : ""}`;
-  const parts: string[] = [];
-  if (outcome.isError !== undefined) parts.push(outcome.isError ? "error" : "ok");
-  if (outcome.exitCode !== undefined) parts.push(`exit ${outcome.exitCode}`);
-  parts.push(formatBytes(bytes));
-  let label = `${head}: ${parts.join(", ")}`;
-  const failed = outcome.isError === true || (outcome.exitCode !== undefined && outcome.exitCode !== 0);
-  const errorLine = failed ? errorLineOf(output) : undefined;
-  if (errorLine) label += `; says "${truncate(errorLine, LABEL_QUOTE)}"`;
-  const anchors = anchorsIn(output.length > ANCHOR_SCAN ? output.slice(0, ANCHOR_SCAN / 2) + "\n" + output.slice(-ANCHOR_SCAN / 2) : output, LABEL_ANCHORS);
-  if (anchors.length > 0) label += `; mentions ${anchors.join(", ")}`;
-  return label;
-}
-
-const LABEL_QUOTE = 160;
-const LABEL_ANCHORS = 4;
-/** Anchors are looked for at both ends of long outputs only: labels stay cheap. */
-const ANCHOR_SCAN = 20_000;
-
-function describeBlock(block: Block, bytes: number): string {
-  switch (block.type) {
-    case "thinking":
-      return `thinking, ${formatBytes(bytes)}`;
-    case "image":
-      return `${block.mimeType} image, ${formatBytes(bytes)}`;
-    case "raw": {
-      const value = block.value as { type?: unknown } | null;
-      const type = value && typeof value === "object" && typeof value.type === "string" ? ` "${value.type}"` : "";
-      return `unknown block${type}, ${formatBytes(bytes)}`;
-    }
-    default:
-      return `${block.type}, ${formatBytes(bytes)}`;
-  }
-}
-
-export function formatBytes(bytes: number): string {
-  return `${bytes} bytes`;
 }

@@ -1,0 +1,227 @@
+/**
+ * The streamed compaction (core/compact-stream.ts) against the one over a
+ * whole session (compactSession + serializeCheckpoint): the same bytes for
+ * every leaf of every Pi fixture, read in pieces that cut characters, and for
+ * generated Pi trees of every shape (branches, duplicate ids, missing
+ * parents, run-together lines, v1 files without ids, results before or
+ * without their calls). A branch the second read does not find is an error,
+ * never a checkpoint.
+ */
+import { createHash } from "node:crypto";
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { compactSession } from "../../core/compact.ts";
+import { compactStreamed, streamablePath, type CheckpointSink } from "../../core/compact-stream.ts";
+import { serializeCheckpoint } from "../../core/checkpoint-json.ts";
+import { PieceDecoder } from "../../core/decode.ts";
+import type { Session } from "../../core/model.ts";
+import { outlineEntry } from "../../core/outline.ts";
+import { loadSession } from "../../core/session.ts";
+import { StreamingSessionLoader } from "../../core/session-stream.ts";
+import { allFixtures, describeWithFixtures, readFixture } from "../helpers/fixtures.ts";
+
+const encoder = new TextEncoder();
+
+function piecesOf(bytes: Uint8Array, size: number): Uint8Array[] {
+  const pieces: Uint8Array[] = [];
+  for (let at = 0; at < bytes.length; at += size) pieces.push(bytes.subarray(at, at + size));
+  return pieces;
+}
+
+function readOutline(bytes: Uint8Array, pieceSize: number): { outline: Session; outlined: boolean } {
+  const loader = new StreamingSessionLoader({}, new PieceDecoder(), outlineEntry);
+  for (const piece of piecesOf(bytes, pieceSize)) loader.push(piece);
+  const outline = loader.finish();
+  return { outline, outlined: loader.outlined };
+}
+
+function memorySink(): { sink: CheckpointSink; text: () => string } {
+  const out: string[] = [];
+  let spooled: string[] = [];
+  return {
+    sink: {
+      write: (piece) => void out.push(piece),
+      spool: (piece) => void spooled.push(piece),
+      writeSpooled: () => {
+        out.push(...spooled);
+        spooled = [];
+      },
+    },
+    text: () => out.join(""),
+  };
+}
+
+function sourceOf(bytes: Uint8Array) {
+  return { name: "session.jsonl", bytes: bytes.length, sha256: createHash("sha256").update(bytes).digest("hex") };
+}
+
+/**
+ * The streamed checkpoint, or undefined when the file is not read as an outline (one line: it may be one
+ * pretty-printed object) or its branch is not in file order: the CLI then loads the session whole.
+ */
+async function streamed(bytes: Uint8Array, leafId: string | null, countTokens: boolean, pieceSize: number, secondRead: Uint8Array = bytes): Promise<string | undefined> {
+  const { outline, outlined } = readOutline(bytes, pieceSize);
+  if (!outlined) return undefined;
+  const path = streamablePath(outline, leafId);
+  if (!path) return undefined;
+  const { sink, text } = memorySink();
+  await compactStreamed({ outline, source: sourceOf(bytes), path, leafId, countTokens }, piecesOf(secondRead, pieceSize), new PieceDecoder(), sink);
+  return text();
+}
+
+async function whole(bytes: Uint8Array, leafId: string | null, countTokens: boolean): Promise<string> {
+  const session = loadSession(bytes);
+  const checkpoint = await compactSession(session, sourceOf(bytes), { strategy: "transparent", leafId, countTokens, cacheTokenCounts: false });
+  return serializeCheckpoint(checkpoint);
+}
+
+describeWithFixtures("the streamed compaction of real Pi sessions", () => {
+  const piFixtures = allFixtures().filter((name) => {
+    try {
+      return loadSession(readFixture(name)).format === "pi";
+    } catch {
+      return false;
+    }
+  });
+
+  it("finds the Pi fixtures", () => {
+    expect(piFixtures.length).toBeGreaterThanOrEqual(5);
+  });
+
+  for (const name of piFixtures) {
+    it(`${name}: the same bytes as the whole-session compaction, for every leaf`, async () => {
+      const bytes = readFixture(name);
+      const session = loadSession(bytes);
+      const leaves = [null, ...session.leaves.slice(0, 6)];
+      for (const [i, leaf] of leaves.entries()) {
+        // Token counts for the default leaf only: they are the slow part, and the same code for every leaf.
+        const countTokens = i === 0;
+        // 1,000-byte pieces cut multi-byte characters and lines; 64 KB pieces are the usual case.
+        const got = await streamed(bytes, leaf, countTokens, i % 2 === 0 ? 65_536 : 1_000);
+        expect(got, `leaf ${leaf}`).toBeDefined();
+        expect(got).toBe(await whole(bytes, leaf, countTokens));
+      }
+    }, 60_000);
+  }
+});
+
+/** A generated Pi session: a tree of entries with every kind of message, some of them malformed on purpose. */
+const piSession = fc
+  .record({
+    version: fc.constantFrom(1, 3),
+    entries: fc.array(
+      fc.record({
+        parent: fc.oneof(fc.constant(-1), fc.nat(40), fc.constant(-2)), // -1: the entry before, -2: a parent that does not exist
+        reuseId: fc.option(fc.nat(40), { freq: 12 }),
+        kind: fc.constantFrom("user", "assistant", "toolResult", "bash", "compaction", "label", "custom"),
+        text: fc.string({ unit: fc.constantFrom("a", " ", "é", "😀", "\n", '"', "\\", "漢"), maxLength: 30 }),
+        call: fc.nat(5),
+        named: fc.boolean(),
+        thinking: fc.boolean(),
+        exit: fc.option(fc.integer({ min: -1, max: 2 })),
+        runTogether: fc.boolean(),
+      }),
+      { maxLength: 30 },
+    ),
+  })
+  .map(({ version, entries }) => {
+    const lines: string[] = [JSON.stringify({ type: "session", version, id: "s", timestamp: "2026-01-01T00:00:00.000Z", cwd: "/w" })];
+    const ids: string[] = [];
+    entries.forEach((e, i) => {
+      const id = e.reuseId !== null && ids.length > 0 ? ids[e.reuseId % ids.length]! : `e${i}`;
+      const parentId = e.parent === -2 ? "missing" : ids.length === 0 ? null : e.parent === -1 ? ids[ids.length - 1]! : ids[e.parent % ids.length]!;
+      ids.push(id);
+      const base = version === 1 ? {} : { id, parentId };
+      let record: Record<string, unknown>;
+      switch (e.kind) {
+        case "user":
+          record = { type: "message", ...base, message: { role: "user", content: e.text } };
+          break;
+        case "assistant": {
+          const content: unknown[] = [];
+          if (e.thinking) content.push({ type: "thinking", thinking: e.text, thinkingSignature: "sig" });
+          content.push({ type: "text", text: e.text });
+          content.push({ type: "toolCall", id: `call${e.call}`, name: `tool${e.call % 3}`, arguments: { command: e.text } });
+          record = { type: "message", ...base, message: { role: "assistant", content, usage: { input: 1, output: 2 } } };
+          break;
+        }
+        case "toolResult":
+          record = {
+            type: "message",
+            ...base,
+            message: {
+              role: "toolResult",
+              toolCallId: `call${e.call}`,
+              ...(e.named ? { toolName: "read" } : {}),
+              isError: e.exit === 1,
+              content: [{ type: "text", text: `${e.text}\nexit code: ${e.exit}` }],
+            },
+          };
+          break;
+        case "bash":
+          record = { type: "message", ...base, message: { role: "bashExecution", command: e.text, output: e.text, ...(e.exit !== null ? { exitCode: e.exit } : {}) } };
+          break;
+        case "compaction":
+          record = { type: "compaction", ...base, summary: e.text, firstKeptEntryId: ids[0], tokensBefore: 10 };
+          break;
+        case "label":
+          record = { type: "label", ...base, label: e.text };
+          break;
+        default:
+          record = {
+            type: "custom_message",
+            ...base,
+            customType: "note",
+            content: [
+              { type: "image", mimeType: "image/png", data: "aGk=" },
+              { type: "mystery", x: e.text },
+            ],
+          };
+      }
+      const line = JSON.stringify(record);
+      if (e.runTogether && lines.length > 1) lines[lines.length - 1] += line;
+      else lines.push(line);
+    });
+    return lines.join("\n") + "\n";
+  });
+
+describe("the streamed compaction of generated Pi trees", () => {
+  it("writes the whole-session compaction's bytes whenever the branch is in file order", async () => {
+    let streamedCount = 0;
+    await fc.assert(
+      fc.asyncProperty(piSession, fc.nat(), fc.integer({ min: 1, max: 300 }), async (text, leafPick, pieceSize) => {
+        const bytes = encoder.encode(text);
+        const session = loadSession(bytes);
+        const leaf = session.leaves.length > 0 ? session.leaves[leafPick % session.leaves.length]! : null;
+        const got = await streamed(bytes, leaf, false, pieceSize);
+        if (got === undefined) return;
+        streamedCount++;
+        expect(got).toBe(await whole(bytes, leaf, false));
+      }),
+      { numRuns: 150 },
+    );
+    // Most generated trees keep their branches in file order: the property is not vacuous.
+    expect(streamedCount).toBeGreaterThan(100);
+  }, 60_000);
+});
+
+describe("a file that changes between the two reads", () => {
+  const text = [
+    JSON.stringify({ type: "session", version: 3, id: "s", timestamp: "t", cwd: "/w" }),
+    JSON.stringify({ type: "message", id: "a", parentId: null, message: { role: "user", content: "hello" } }),
+    JSON.stringify({ type: "message", id: "b", parentId: "a", message: { role: "assistant", content: [{ type: "text", text: "hi" }] } }),
+  ].join("\n");
+
+  it("is refused when the branch's records are not all there on the second read", async () => {
+    const bytes = encoder.encode(text);
+    const shorter = encoder.encode(text.slice(0, text.lastIndexOf("\n")));
+    await expect(streamed(bytes, null, false, 64, shorter)).rejects.toThrow(/changed between its two reads/);
+  });
+
+  it("is refused when a record of the branch moved", async () => {
+    const bytes = encoder.encode(text);
+    const lines = text.split("\n");
+    const moved = encoder.encode([lines[0], "", lines[1], lines[2]].join("\n"));
+    await expect(streamed(bytes, null, false, 64, moved)).rejects.toThrow(/changed between its two reads/);
+  });
+});
