@@ -21,9 +21,10 @@ import { CHECKPOINT_SCHEMA, StatsTally, type CheckpointSource, type CheckpointSt
 import { checkpointHead, checkpointTail } from "./checkpoint-json.ts";
 import { TokenStatsTally } from "./composition.ts";
 import type { TextPieces } from "./decode.ts";
+import { ClaudeReader, StreamedLinesMerge } from "./formats/claude.ts";
 import { PiReader } from "./formats/pi.ts";
 import { JsonLinesParser, type JsonLine } from "./jsonl.ts";
-import { SessionError, type Entry, type Message, type Session } from "./model.ts";
+import { SessionError, type Entry, type FormatName, type Message, type Session } from "./model.ts";
 import { deepestMessage, isStackOverflow } from "./depth.ts";
 import { hashPayloads, placeMarkers, planMessage, type PendingPayload } from "./strategies/transparent-payloads.ts";
 import { loadTokenizer } from "./tokens.ts";
@@ -42,28 +43,59 @@ export interface StreamedCompaction {
   /** An outline read of the file (StreamingSessionLoader with outlineEntry: `outlined` true). */
   outline: Session;
   source: Pick<CheckpointSource, "name" | "bytes" | "sha256">;
-  /** A path from streamablePath. */
-  path: Entry[];
+  /** The branch's entries, from streamableEntries. */
+  entries: Entry[];
   leafId: string | null;
   countTokens: boolean;
 }
 
+/** How a second read turns a format's records into its branch's messages. */
+interface FormatStream {
+  /** Whether the file's first record must be read whatever it is (Pi's header, which its reader starts from). */
+  firstRecordNeeded: boolean;
+  /** A sink for the records read; `take` is handed each entry made. */
+  reader(take: (entry: Entry) => null): (record: JsonLine) => void;
+  /** Turns the branch entries' messages, in order, into the branch's (Claude Code merges a streamed message's lines); none: as they are. */
+  merge?(): { add(message: Message): Message[]; finish(): Message[] };
+}
+
+const STREAMS: Partial<Record<FormatName, FormatStream>> = {
+  pi: {
+    firstRecordNeeded: true,
+    reader: (take) => {
+      let reader: PiReader | undefined;
+      return (record) => {
+        if (reader) reader.add(record);
+        else reader = new PiReader(record, false, take);
+      };
+    },
+  },
+  claude: {
+    firstRecordNeeded: false,
+    reader: (take) => {
+      const reader = new ClaudeReader(false, take);
+      return (record) => reader.add(record);
+    },
+    merge: () => new StreamedLinesMerge(),
+  },
+};
+
 /**
- * The branch's root → leaf entries when one pass in file order meets them in
- * branch order (their lines strictly increase: always so in an append-only
- * file); undefined otherwise (a repaired tree), and the caller loads the
- * session whole instead.
+ * The entries whose messages make the branch, when its format streams and
+ * one pass in file order meets them in branch order (their lines strictly
+ * increase: always so in an append-only file); undefined otherwise (a
+ * repaired tree, another format), and the caller loads the session whole.
  */
-export function streamablePath(outline: Session, leafId: string | null): Entry[] | undefined {
-  if (outline.format !== "pi") return undefined;
-  const path = outline.path(leafId);
-  for (let i = 1; i < path.length; i++) if (path[i]!.line <= path[i - 1]!.line) return undefined;
-  return path;
+export function streamableEntries(outline: Session, leafId: string | null): Entry[] | undefined {
+  if (!STREAMS[outline.format]) return undefined;
+  const entries = outline.branchEntries(leafId);
+  for (let i = 1; i < entries.length; i++) if (entries[i]!.line <= entries[i - 1]!.line) return undefined;
+  return entries;
 }
 
 /** Compacts the branch of `job.path` from `pieces` (the file read again, the same bytes as the outline's read) into `sink`. */
 export async function compactStreamed(job: StreamedCompaction, pieces: Iterable<Uint8Array>, decoder: TextPieces, sink: CheckpointSink): Promise<void> {
-  const { outline, path } = job;
+  const { outline } = job;
   const leafId = job.leafId ?? outline.defaultLeafId;
   const branch = outline.branch(leafId);
   if (job.countTokens) await loadTokenizer();
@@ -78,26 +110,31 @@ export async function compactStreamed(job: StreamedCompaction, pieces: Iterable<
   sink.write("[");
 
   const view = new ViewWriter(sink, toolCallsById(branch), job.countTokens ? new TokenStatsTally(outline.format) : undefined);
+  const stream = STREAMS[outline.format];
+  if (!stream) throw new Error(`a ${outline.format} session is not compacted as it is read`);
+  const { entries } = job;
   const wantedLines = new Set<number>();
-  for (const entry of path) wantedLines.add(entry.line);
+  for (const entry of entries) wantedLines.add(entry.line);
+  const merge = stream.merge?.();
   let next = 0;
   const take = (entry: Entry): null => {
-    const expected = path[next];
+    const expected = entries[next];
     if (expected && entry.id === expected.id && entry.line === expected.line) {
-      view.queue(entry.messages);
+      for (const message of entry.messages) view.queue(merge ? merge.add(message) : [message]);
       next++;
     }
     return null;
   };
-  let reader: PiReader | undefined;
-  // The first record is the session header, which the reader starts from; after it only the branch's lines are parsed.
+  const toReader = stream.reader(take);
+  let firstRead = !stream.firstRecordNeeded;
+  // Only the lines of the branch's records are parsed (and the first, where the reader starts from it).
   const parser = new JsonLinesParser(
     false,
     (record: JsonLine) => {
-      if (reader) reader.add(record);
-      else reader = new PiReader(record, false, take);
+      firstRead = true;
+      toReader(record);
     },
-    (line) => reader !== undefined && !wantedLines.has(line),
+    (line) => firstRead && !wantedLines.has(line),
   );
   for (const piece of pieces) {
     parser.push(decoder.decode(piece));
@@ -106,8 +143,9 @@ export async function compactStreamed(job: StreamedCompaction, pieces: Iterable<
   const rest = decoder.finish();
   if (rest) parser.push(rest);
   parser.finish();
+  if (merge) view.queue(merge.finish());
   await view.flush();
-  if (next !== path.length || view.messages !== branch.length) throw new Error("the file changed between its two reads: its branch is not what the first read found");
+  if (next !== entries.length || view.messages !== branch.length) throw new Error("the file changed between its two reads: its branch is not what the first read found");
 
   sink.write("]");
   sink.write(',"archive":[');

@@ -103,6 +103,8 @@ export interface Session {
   path(leafId: string | null): Entry[];
   /** Ordered messages of the branch root → leaf. */
   branch(leafId: string | null): Message[];
+  /** The entries whose messages make that branch, in order (the path, plus what a format adds beside it). */
+  branchEntries(leafId: string | null): Entry[];
   /** The context the agent would send now, after the compactions recorded in the file. */
   recordedContext(leafId: string | null): RecordedContext;
   /** Every compaction the file records on the branch root → leaf, in order. */

@@ -43,7 +43,7 @@ export class StreamingSessionLoader {
   /** After finish: whether the records came from the slices (true) or the whole bytes were loaded. */
   streamed = false;
 
-  /** After finish: whether the session is an outline (a Pi session that streamed, with `outlinePi`) rather than whole. */
+  /** After finish: whether the session is an outline (a Pi or Claude Code session that streamed, with `outline`) rather than whole. */
   get outlined(): boolean {
     return this.streamed && this.reader.outlined;
   }
@@ -57,16 +57,16 @@ export class StreamingSessionLoader {
 
   /**
    * `decoder`: how pieces become text (see core/decode.ts: the fast way differs between Node and browsers).
-   * `outlinePi`: a Pi session that streams is read as its outline (core/outline.ts); see `outlined`.
+   * `outline`: a Pi or Claude Code session that streams is read as its outline (core/outline.ts); see `outlined`.
    */
   constructor(
     private readonly options: LoadOptions = {},
     decoder: TextPieces = new StreamTextPieces(),
-    outlinePi?: (entry: Entry) => Entry,
+    outline?: (entry: Entry) => Entry,
   ) {
     this.decoder = decoder;
     // Strict mode names the first problem in file order: the whole-bytes path keeps that order exactly.
-    this.reader = new JsonLinesReader(options.format, outlinePi);
+    this.reader = new JsonLinesReader(options.format, outline);
     this.lines = options.strict ? null : new JsonLinesParser(false, this.reader.add);
   }
 

@@ -66,6 +66,10 @@ export function sessionFromReader(output: ReaderOutput, strict: boolean): Sessio
       }
       return messages;
     },
+    branchEntries(leafId) {
+      const path = pathFor(leafId);
+      return output.branchEntries ? output.branchEntries(path, context) : path;
+    },
     recordedContext(leafId) {
       return output.recorded(pathFor(leafId), context);
     },

@@ -3,7 +3,7 @@ import type { Checkpoint } from "../checkpoint.ts";
 import { readCheckpoint, verifyCheckpointFile } from "./checkpoint-file.ts";
 import { checkPreviousCheckpoint, matchPreviousSource, refusePreviousFor } from "./previous.ts";
 import { compactSession } from "../compact.ts";
-import { streamablePath } from "../compact-stream.ts";
+import { streamableEntries } from "../compact-stream.ts";
 import { compactFileStreamed } from "./compact-file.ts";
 import { checkpointPieces } from "../checkpoint-json.ts";
 import { checkrideSession } from "../evaluate/evaluate.ts";
@@ -54,10 +54,10 @@ export async function runCompact(args: ParsedArgs): Promise<number> {
   const read = readSessionFile(args, undefined, { prefixBytes: previous?.source.bytes, outline: streamable });
   if (read.outlined) {
     const leafId = leafFlag(args, read.session);
-    const path = streamablePath(read.session, leafId);
-    if (path) {
+    const entries = streamableEntries(read.session, leafId);
+    if (entries) {
       const source = { name: basename(read.file), bytes: read.bytes, sha256: read.sha256 };
-      await compactFileStreamed(read.file, { outline: read.session, source, path, leafId, countTokens: !args.flags.has("no-token-counts") }, stringFlag(args, "output"));
+      await compactFileStreamed(read.file, { outline: read.session, source, entries, leafId, countTokens: !args.flags.has("no-token-counts") }, stringFlag(args, "output"));
       return 0;
     }
   }

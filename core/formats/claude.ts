@@ -23,71 +23,93 @@ export function looksLikeClaude(records: JsonLine[]): boolean {
 }
 
 export function readClaude(records: JsonLine[], strict: boolean): ReaderOutput {
-  const warnings: ReaderOutput["warnings"] = [];
-  const toolCallIds = new Set<string>();
-  const offTreeRecords: Record<string, number> = {};
-  const entries: Entry[] = [];
-  let version: string | undefined;
-  let header: unknown;
-  let defaultLeafId: string | null = null;
-  // Compact boundaries: where they point, and the last main-chain message before them.
-  const logicalLinks: { line: number; logicalParent: string; fallback: string | null }[] = [];
+  const reader = new ClaudeReader(strict);
+  for (const record of records) reader.add(record);
+  return reader.finish();
+}
 
-  for (const { line, value } of records) {
+/**
+ * The Claude Code reader, fed one record at a time. `mapEntry`: what to keep
+ * of each entry made (null: nothing), as for PiReader: the CLI's streamed
+ * compaction keeps outlines on its first read and takes the entries one by
+ * one on its second (core/compact-stream.ts).
+ */
+export class ClaudeReader {
+  private readonly warnings: ReaderOutput["warnings"] = [];
+  private readonly toolCallIds = new Set<string>();
+  private readonly offTreeRecords: Record<string, number> = {};
+  private readonly entries: Entry[] = [];
+  private version: string | undefined;
+  private header: unknown;
+  private defaultLeafId: string | null = null;
+  /** Compact boundaries: where they point, and the last main-chain message before them. */
+  private readonly logicalLinks: { line: number; logicalParent: string; fallback: string | null }[] = [];
+
+  constructor(
+    private readonly strict: boolean,
+    private readonly mapEntry?: (entry: Entry) => Entry | null,
+  ) {}
+
+  add({ line, value }: JsonLine): void {
     if (!isRecord(value) || typeof value.type !== "string") {
-      if (strict) throw new SessionError(line, 'a Claude Code record must be an object with a "type"');
-      warnings.push({ line, message: "not a Claude Code record; skipped" });
-      continue;
+      if (this.strict) throw new SessionError(line, 'a Claude Code record must be an object with a "type"');
+      this.warnings.push({ line, message: "not a Claude Code record; skipped" });
+      return;
     }
     if (typeof value.uuid !== "string") {
-      countOffTree(offTreeRecords, value.type);
-      continue;
+      countOffTree(this.offTreeRecords, value.type);
+      return;
     }
-    if (typeof value.version === "string") version = value.version;
-    header ??= { sessionId: value.sessionId, cwd: value.cwd, version: value.version, gitBranch: value.gitBranch };
+    if (typeof value.version === "string") this.version = value.version;
+    this.header ??= { sessionId: value.sessionId, cwd: value.cwd, version: value.version, gitBranch: value.gitBranch };
     let parentId = typeof value.parentUuid === "string" ? value.parentUuid : null;
     if (parentId === null && typeof value.logicalParentUuid === "string") {
       parentId = value.logicalParentUuid;
-      logicalLinks.push({ line, logicalParent: parentId, fallback: defaultLeafId });
+      this.logicalLinks.push({ line, logicalParent: parentId, fallback: this.defaultLeafId });
     }
-    const entry: Entry = { id: value.uuid, parentId, line, type: entryType(value), messages: claudeMessages(value, line, toolCallIds) };
+    const entry: Entry = { id: value.uuid, parentId, line, type: entryType(value), messages: claudeMessages(value, line, this.toolCallIds) };
     if (value.isSidechain === true) entry.sidechain = true;
     if (entry.messages.length === 0) entry.data = without(value, "message");
-    entries.push(entry);
-    if (entry.messages.length > 0 && !entry.sidechain) defaultLeafId = entry.id;
+    const kept = this.mapEntry ? this.mapEntry(entry) : entry;
+    if (kept) this.entries.push(kept);
+    if (entry.messages.length > 0 && !entry.sidechain) this.defaultLeafId = entry.id;
   }
 
-  // Real files name a logicalParentUuid that was never written (seen in Claude
-  // Code 2.1.33). The history before the boundary is still the same
-  // conversation, so link to the last message line before it, and say so.
-  if (logicalLinks.length > 0) {
-    const known = new Set(entries.map((entry) => entry.id));
-    for (const link of logicalLinks) {
-      if (known.has(link.logicalParent)) continue;
-      const entry = entries.find((e) => e.line === link.line)!;
-      entry.parentId = link.fallback;
-      warnings.push({
-        line: link.line,
-        message: `compact boundary's logicalParentUuid "${link.logicalParent}" names no line; linked to the last message before it`,
-      });
+  finish(): ReaderOutput {
+    const { entries, warnings } = this;
+    // Real files name a logicalParentUuid that was never written (seen in Claude
+    // Code 2.1.33). The history before the boundary is still the same
+    // conversation, so link to the last message line before it, and say so.
+    if (this.logicalLinks.length > 0) {
+      const known = new Set(entries.map((entry) => entry.id));
+      for (const link of this.logicalLinks) {
+        if (known.has(link.logicalParent)) continue;
+        const entry = entries.find((e) => e.line === link.line)!;
+        entry.parentId = link.fallback;
+        warnings.push({
+          line: link.line,
+          message: `compact boundary's logicalParentUuid "${link.logicalParent}" names no line; linked to the last message before it`,
+        });
+      }
     }
-  }
 
-  return {
-    format: "claude",
-    formatVersion: version,
-    header,
-    entries,
-    warnings,
-    toolCallIds,
-    offTreeRecords,
-    defaultLeafId,
-    isLeafCandidate: (entry) => entry.messages.length > 0 && entry.messages.some((m) => m.role !== "toolResult"),
-    branchMessages: claudeBranch,
-    recorded: (path, context) => claudeCompactionHistory(path, claudeBranch(path, context), context).recorded,
-    compactions: (path, context) => claudeCompactionHistory(path, claudeBranch(path, context), context).compactions,
-    usage: claudeUsage,
-  };
+    return {
+      format: "claude",
+      formatVersion: this.version,
+      header: this.header,
+      entries,
+      warnings,
+      toolCallIds: this.toolCallIds,
+      offTreeRecords: this.offTreeRecords,
+      defaultLeafId: this.defaultLeafId,
+      isLeafCandidate: (entry) => entry.messages.length > 0 && entry.messages.some((m) => m.role !== "toolResult"),
+      branchEntries: claudeBranchEntries,
+      branchMessages: claudeBranch,
+      recorded: (path, context) => claudeCompactionHistory(path, claudeBranch(path, context), context).recorded,
+      compactions: (path, context) => claudeCompactionHistory(path, claudeBranch(path, context), context).compactions,
+      usage: claudeUsage,
+    };
+  }
 }
 
 function entryType(record: Record<string, unknown>): string {
@@ -131,6 +153,15 @@ function markPersistedOutput(message: Message): Message {
  * file order, with streamed assistant lines merged by message.id.
  */
 function claudeBranch(path: Entry[], context: BranchContext): Message[] {
+  const out: Message[] = [];
+  const merge = new StreamedLinesMerge();
+  for (const entry of claudeBranchEntries(path, context)) for (const message of entry.messages) out.push(...merge.add(message));
+  out.push(...merge.finish());
+  return out;
+}
+
+/** The entries whose messages make the branch: the path and the parallel tool results beside it that answer its calls, in file order. */
+function claudeBranchEntries(path: Entry[], context: BranchContext): Entry[] {
   const onPath = new Set(path.map((entry) => entry.id));
   const callsOnPath = new Set<string>();
   for (const entry of path) for (const message of entry.messages) for (const block of message.blocks) if (block.type === "toolCall") callsOnPath.add(block.id);
@@ -145,28 +176,45 @@ function claudeBranch(path: Entry[], context: BranchContext): Message[] {
       if (answersPath) taken.push(child);
     }
   }
-  taken.sort((a, b) => a.line - b.line);
+  return taken.sort((a, b) => a.line - b.line);
+}
 
-  const out: Message[] = [];
-  // Index in `out` of the assistant message that streamed lines may still extend.
-  let open = -1;
-  for (const entry of taken) {
-    for (const message of entry.messages) {
-      const apiId = message.meta.id;
-      const previous = open === -1 ? undefined : out[open]!;
-      if (message.role === "assistant" && previous && typeof apiId === "string" && previous.meta.id === apiId) {
-        // A streamed continuation: same API message, next block(s). Entries are
-        // shared with other branches, so build a new message instead of mutating.
-        const mergedUuids = [...((previous.meta.mergedUuids as string[] | undefined) ?? []), message.id];
-        out[open] = { ...previous, meta: { ...previous.meta, mergedUuids }, blocks: [...previous.blocks, ...message.blocks] };
-        continue;
-      }
-      if (message.role === "assistant") open = out.length;
-      else if (message.role !== "toolResult") open = -1;
-      out.push(message);
+/**
+ * One API message streamed as several lines (the same message.id) becomes one
+ * message, even with tool results between its lines. Fed the branch's
+ * messages in order, it hands back each message once nothing can extend it
+ * any more: the whole branch in claudeBranch, a batch at a time in the
+ * streamed compaction.
+ */
+export class StreamedLinesMerge {
+  /** Messages not handed back yet; the first is the assistant message later lines may still extend. */
+  private held: Message[] = [];
+
+  add(message: Message): Message[] {
+    const open = this.held[0];
+    const apiId = message.meta.id;
+    if (message.role === "assistant" && open && typeof apiId === "string" && open.meta.id === apiId) {
+      // A streamed continuation: same API message, next block(s). Entries are
+      // shared with other branches, so build a new message instead of mutating.
+      const mergedUuids = [...((open.meta.mergedUuids as string[] | undefined) ?? []), message.id];
+      this.held[0] = { ...open, meta: { ...open.meta, mergedUuids }, blocks: [...open.blocks, ...message.blocks] };
+      return [];
     }
+    if (message.role === "toolResult" && open) {
+      this.held.push(message);
+      return [];
+    }
+    const done = this.held;
+    this.held = message.role === "assistant" ? [message] : [];
+    if (message.role !== "assistant") done.push(message);
+    return done;
   }
-  return out;
+
+  finish(): Message[] {
+    const done = this.held;
+    this.held = [];
+    return done;
+  }
 }
 
 function resultCallId(message: Message): string {

@@ -55,6 +55,12 @@ export interface ReaderOutput {
   defaultLeafId: string | null;
   /** Whether a childless entry is worth offering as a leaf (default: any). */
   isLeafCandidate?(entry: Entry): boolean;
+  /**
+   * The entries whose messages make the branch of a root → leaf path, in the
+   * order their messages come (default: the path itself). Claude Code adds
+   * the parallel tool results beside the path.
+   */
+  branchEntries?(path: Entry[], context: BranchContext): Entry[];
   /** Branch messages for a root → leaf path (default: the entries' messages in order). */
   branchMessages?(path: Entry[], context: BranchContext): Message[];
   /** The agent's own context for a root → leaf path after its recorded compactions. */

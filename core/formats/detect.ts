@@ -7,7 +7,7 @@
 import type { Entry, FormatName } from "../model.ts";
 import { SessionError } from "../model.ts";
 import { JsonLinesParser, parseJsonLines, type JsonLine, type JsonLinesResult } from "../jsonl.ts";
-import { readClaude } from "./claude.ts";
+import { ClaudeReader, readClaude } from "./claude.ts";
 import { readCline } from "./cline.ts";
 import { readCodex } from "./codex.ts";
 import { isRecord, type ReaderOutput } from "./common.ts";
@@ -16,7 +16,7 @@ import { readGeminiJson, readGeminiLines } from "./gemini.ts";
 import { findMessageArray, readMessageArray } from "./messages.ts";
 import { readOpenCode } from "./opencode.ts";
 import { looksLikePi, PiReader, readPi } from "./pi.ts";
-import { acceptingJsonLines, acceptingJsonValue, describeShape, JSON_LINES_RECOGNISERS, JSON_VALUE_RECOGNISERS, refusal } from "./recognise.ts";
+import { acceptingJsonLines, acceptingJsonValue, DETECTION_RECORDS, describeShape, JSON_LINES_RECOGNISERS, JSON_VALUE_RECOGNISERS, refusal } from "./recognise.ts";
 
 export const FORMAT_NAMES: readonly FormatName[] = ["pi", "claude", "codex", "openai", "anthropic", "gemini", "cline", "opencode", "copilot"];
 
@@ -83,36 +83,64 @@ export function readJsonValue(format: FormatName, value: unknown, strict: boolea
  * (test/core/session-stream.test.ts compares them on every fixture).
  */
 export class JsonLinesReader {
-  private pi: PiReader | undefined;
+  /** The reader taking records one at a time, once the format is known: Pi from its first record, Claude Code (outlines only) from its first 50. */
+  private streaming: PiReader | ClaudeReader | undefined;
   private readonly collected: JsonLine[] = [];
 
-  /** `outlinePi`: a Pi session's entries are kept as outlines (see PiReader's mapEntry); other formats are read whole. */
+  /**
+   * `outline`: the entries of a Pi or Claude Code session are kept as
+   * outlines (see PiReader's mapEntry; core/outline.ts); other formats are
+   * read whole.
+   */
   constructor(
     private readonly format: FormatName | undefined,
-    private readonly outlinePi?: (entry: Entry) => Entry,
+    private readonly outline?: (entry: Entry) => Entry,
   ) {}
 
   get hasRecords(): boolean {
-    return this.pi !== undefined || this.collected.length > 0;
+    return this.streaming !== undefined || this.collected.length > 0;
   }
 
-  /** Whether the entries read are outlines (a Pi session read with `outlinePi`). */
+  /** Whether the entries read are outlines. */
   get outlined(): boolean {
-    return this.pi !== undefined && this.outlinePi !== undefined;
+    return this.streaming !== undefined && this.outline !== undefined;
   }
 
   readonly add = (record: JsonLine): void => {
-    if (this.pi) this.pi.add(record);
-    else if (this.collected.length === 0 && (this.format ?? "pi") === "pi" && looksLikePi(record.value)) this.pi = new PiReader(record, false, this.outlinePi);
-    else this.collected.push(record);
+    if (this.streaming) return this.streaming.add(record);
+    if (this.collected.length === 0 && (this.format ?? "pi") === "pi" && looksLikePi(record.value)) {
+      this.streaming = new PiReader(record, false, this.outline);
+      return;
+    }
+    this.collected.push(record);
+    // Detection reads the first DETECTION_RECORDS records: from then on the format is what the whole file's would be.
+    if (this.outline && this.collected.length === DETECTION_RECORDS && formatOfJsonLines(this.collected, this.format) === "claude") {
+      const claude = new ClaudeReader(false, this.outline);
+      for (const collected of this.collected) claude.add(collected);
+      this.collected.length = 0;
+      this.streaming = claude;
+    }
   };
 
   /** The reader's output, given what the parser saw (its warnings come first, as in readJsonLinesRecords). */
   finish(parsed: JsonLinesResult): ReaderOutput {
-    if (!this.pi) return readJsonLinesRecords({ records: this.collected, warnings: parsed.warnings }, { format: this.format, strict: false });
-    const output = this.pi.finish();
+    if (!this.streaming) return readJsonLinesRecords({ records: this.collected, warnings: parsed.warnings }, { format: this.format, strict: false });
+    const output = this.streaming.finish();
     output.warnings.unshift(...parsed.warnings);
     return output;
+  }
+}
+
+/** The format readJsonLinesRecords reads these records as, or undefined where it refuses them. */
+function formatOfJsonLines(records: JsonLine[], format: FormatName | undefined): FormatName | undefined {
+  try {
+    if (format) {
+      refuseOtherFormat(format, records);
+      return format;
+    }
+    return detectJsonLines(records);
+  } catch {
+    return undefined;
   }
 }
 

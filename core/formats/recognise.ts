@@ -77,8 +77,11 @@ export function acceptingJsonValue(value: unknown): FormatName[] {
   return JSON_VALUE_RECOGNISERS.filter((r) => r.accepts(value)).map((r) => r.format);
 }
 
+/** How many records of a JSON Lines file decide its format: the file's first ones, whatever follows. */
+export const DETECTION_RECORDS = 50;
+
 export function acceptingJsonLines(records: JsonLine[]): FormatName[] {
-  const head = records.slice(0, 50);
+  const head = records.slice(0, DETECTION_RECORDS);
   return JSON_LINES_RECOGNISERS.filter((r) => r.accepts(head)).map((r) => r.format);
 }
 

@@ -11,7 +11,7 @@ import { createHash } from "node:crypto";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { compactSession } from "../../core/compact.ts";
-import { compactStreamed, streamablePath, type CheckpointSink } from "../../core/compact-stream.ts";
+import { compactStreamed, streamableEntries, type CheckpointSink } from "../../core/compact-stream.ts";
 import { serializeCheckpoint } from "../../core/checkpoint-json.ts";
 import { PieceDecoder } from "../../core/decode.ts";
 import type { Session } from "../../core/model.ts";
@@ -62,10 +62,10 @@ function sourceOf(bytes: Uint8Array) {
 async function streamed(bytes: Uint8Array, leafId: string | null, countTokens: boolean, pieceSize: number, secondRead: Uint8Array = bytes): Promise<string | undefined> {
   const { outline, outlined } = readOutline(bytes, pieceSize);
   if (!outlined) return undefined;
-  const path = streamablePath(outline, leafId);
-  if (!path) return undefined;
+  const entries = streamableEntries(outline, leafId);
+  if (!entries) return undefined;
   const { sink, text } = memorySink();
-  await compactStreamed({ outline, source: sourceOf(bytes), path, leafId, countTokens }, piecesOf(secondRead, pieceSize), new PieceDecoder(), sink);
+  await compactStreamed({ outline, source: sourceOf(bytes), entries, leafId, countTokens }, piecesOf(secondRead, pieceSize), new PieceDecoder(), sink);
   return text();
 }
 
@@ -75,20 +75,21 @@ async function whole(bytes: Uint8Array, leafId: string | null, countTokens: bool
   return serializeCheckpoint(checkpoint);
 }
 
-describeWithFixtures("the streamed compaction of real Pi sessions", () => {
-  const piFixtures = allFixtures().filter((name) => {
+describeWithFixtures("the streamed compaction of real Pi and Claude Code sessions", () => {
+  const streamingFixtures = allFixtures().filter((name) => {
     try {
-      return loadSession(readFixture(name)).format === "pi";
+      const format = loadSession(readFixture(name)).format;
+      return format === "pi" || format === "claude";
     } catch {
       return false;
     }
   });
 
-  it("finds the Pi fixtures", () => {
-    expect(piFixtures.length).toBeGreaterThanOrEqual(5);
+  it("finds the Pi and Claude Code fixtures", () => {
+    expect(streamingFixtures.length).toBeGreaterThanOrEqual(9);
   });
 
-  for (const name of piFixtures) {
+  for (const name of streamingFixtures) {
     it(`${name}: the same bytes as the whole-session compaction, for every leaf`, async () => {
       const bytes = readFixture(name);
       const session = loadSession(bytes);
@@ -185,24 +186,114 @@ const piSession = fc
     return lines.join("\n") + "\n";
   });
 
+/**
+ * For generated sessions cut into pieces of any size: the streamed bytes are
+ * the whole-session compaction's whenever the session streams, and at least
+ * `minStreamed` of `numRuns` do (the property is not vacuous).
+ */
+async function sameBytesWheneverStreamed(sessions: fc.Arbitrary<string>, numRuns: number, minStreamed: number): Promise<void> {
+  let streamedCount = 0;
+  await fc.assert(
+    fc.asyncProperty(sessions, fc.nat(), fc.integer({ min: 1, max: 400 }), async (text, leafPick, pieceSize) => {
+      const bytes = encoder.encode(text);
+      const session = loadSession(bytes);
+      const leaf = session.leaves.length > 0 ? session.leaves[leafPick % session.leaves.length]! : null;
+      const got = await streamed(bytes, leaf, false, pieceSize);
+      if (got === undefined) return;
+      streamedCount++;
+      expect(got).toBe(await whole(bytes, leaf, false));
+    }),
+    { numRuns },
+  );
+  expect(streamedCount).toBeGreaterThanOrEqual(minStreamed);
+}
+
 describe("the streamed compaction of generated Pi trees", () => {
-  it("writes the whole-session compaction's bytes whenever the branch is in file order", async () => {
-    let streamedCount = 0;
-    await fc.assert(
-      fc.asyncProperty(piSession, fc.nat(), fc.integer({ min: 1, max: 300 }), async (text, leafPick, pieceSize) => {
-        const bytes = encoder.encode(text);
-        const session = loadSession(bytes);
-        const leaf = session.leaves.length > 0 ? session.leaves[leafPick % session.leaves.length]! : null;
-        const got = await streamed(bytes, leaf, false, pieceSize);
-        if (got === undefined) return;
-        streamedCount++;
-        expect(got).toBe(await whole(bytes, leaf, false));
-      }),
-      { numRuns: 150 },
-    );
-    // Most generated trees keep their branches in file order: the property is not vacuous.
-    expect(streamedCount).toBeGreaterThan(100);
-  }, 60_000);
+  it("writes the whole-session compaction's bytes whenever the branch is in file order", () => sameBytesWheneverStreamed(piSession, 150, 100), 60_000);
+});
+
+/**
+ * A generated Claude Code transcript of at least 50 records (its format is
+ * known from its first 50), turn by turn: a user line, an assistant message
+ * streamed as one to three lines sharing its message id (with tool results
+ * between them, as Claude Code writes parallel calls), its results on the
+ * path or hanging beside it, and now and then a branch from an earlier line,
+ * a sidechain, a compact boundary whose logical parent exists or not, a line
+ * without a uuid, a duplicate uuid.
+ */
+const claudeSession = fc
+  .array(
+    fc.record({
+      text: fc.string({ unit: fc.constantFrom("a", " ", "é", "😀", "\n", '"'), maxLength: 20 }),
+      lines: fc.integer({ min: 1, max: 3 }),
+      calls: fc.integer({ min: 0, max: 3 }),
+      resultsBetween: fc.boolean(),
+      beside: fc.boolean(),
+      branchFrom: fc.option(fc.nat(200), { freq: 6 }),
+      extra: fc.constantFrom("none", "none", "none", "sidechain", "boundary", "lostBoundary", "snapshot", "meta", "duplicate"),
+    }),
+    { minLength: 12, maxLength: 25 },
+  )
+  .map((turns) => {
+    const lines: string[] = [];
+    const uuids: string[] = [];
+    let last: string | null = null;
+    let n = 0;
+    const add = (record: Record<string, unknown>, parentUuid: string | null = last, uuid = `u${n++}`) => {
+      lines.push(JSON.stringify({ parentUuid, isSidechain: false, sessionId: "s", cwd: "/w", version: `2.1.${n % 3}`, uuid, timestamp: "t", ...record }));
+      uuids.push(uuid);
+      return uuid;
+    };
+    const results = (calls: string[], text: string, parent: string | null) =>
+      add(
+        {
+          type: "user",
+          message: { role: "user", content: calls.map((id) => ({ type: "tool_result", tool_use_id: id, content: `${text} exit code 1`, is_error: text.length % 2 === 0 })) },
+        },
+        parent,
+      );
+    turns.forEach((turn, t) => {
+      if (turn.branchFrom !== null && uuids.length > 0) last = uuids[turn.branchFrom % uuids.length]!;
+      last = add({ type: "user", message: { role: "user", content: turn.text } });
+      for (let k = 0; k < turn.lines; k++) {
+        const calls = Array.from({ length: turn.calls }, (_, c) => `t${t}_${k}_${c}`);
+        const content = [
+          ...(k === 0 ? [{ type: "thinking", thinking: turn.text, signature: "x" }] : []),
+          { type: "text", text: turn.text },
+          ...calls.map((id) => ({ type: "tool_use", id, name: "Bash", input: { command: turn.text } })),
+        ];
+        const assistant = add({ type: "assistant", message: { id: `msg${t}`, role: "assistant", model: "m", content, usage: { input_tokens: 1, output_tokens: 1 } } });
+        last = assistant;
+        if (calls.length === 0) continue;
+        if (turn.beside)
+          results(calls, turn.text, assistant); // hangs off the assistant line, beside what follows it
+        else if (turn.resultsBetween || k === turn.lines - 1) last = results(calls, turn.text, assistant);
+      }
+      switch (turn.extra) {
+        case "sidechain":
+          add({ type: "user", isSidechain: true, message: { role: "user", content: turn.text } });
+          break;
+        case "boundary":
+        case "lostBoundary":
+          last = add({ type: "system", subtype: "compact_boundary", content: "Conversation compacted", logicalParentUuid: turn.extra === "boundary" ? last : "gone" }, null);
+          break;
+        case "snapshot":
+          lines.push(JSON.stringify({ type: "file-history-snapshot", messageId: `m${t}`, snapshot: {} }));
+          break;
+        case "meta":
+          last = add({ type: "user", isMeta: true, message: { role: "user", content: [{ type: "text", text: turn.text }] } });
+          break;
+        case "duplicate":
+          add({ type: "user", message: { role: "user", content: "again" } }, last, uuids[0]);
+          break;
+      }
+    });
+    while (lines.length < 50) last = add({ type: "user", message: { role: "user", content: "more" } });
+    return lines.join("\n") + "\n";
+  });
+
+describe("the streamed compaction of generated Claude Code transcripts", () => {
+  it("writes the whole-session compaction's bytes whenever the branch is in file order", () => sameBytesWheneverStreamed(claudeSession, 120, 60), 60_000);
 });
 
 describe("a file that changes between the two reads", () => {
