@@ -1,12 +1,14 @@
 /**
  * Transparent compaction of a session without holding it: the CLI's
- * `compact` of a Pi file, which would otherwise need the whole session (2.2 GB
- * of memory for a 1 GB file) in memory.
+ * `compact` of a Pi or Claude Code file, which would otherwise need the whole
+ * session in memory (2.2 GB for the 1 GB bench session).
  *
  * The file is read twice. The first read is the usual load, keeping only an
- * outline of each entry (core/outline.ts): the tree, the branch, its message
- * count and its tool calls' names. This second read parses only the lines of
- * the branch's records, compacts each message as it comes with the strategy's
+ * outline of each entry (core/outline.ts): the tree, the branch's entries,
+ * its message count and its tool calls' names. This second read parses only
+ * the lines of the branch's records (a format's reader turns each into its
+ * entry, as on a whole load; Claude Code's streamed lines are merged as they
+ * come), compacts each message as it comes with the strategy's
  * own per-message code (strategies/transparent-payloads.ts), writes the active
  * view as it goes and spools the archive, which comes after the view in a
  * checkpoint. The stats are counted message by message with the same tallies
@@ -15,7 +17,8 @@
  * The bytes are exactly those of compactSession + checkpointPieces for the
  * transparent strategy without a prose cap or an earlier checkpoint (which
  * need the whole branch before its first message is written): tested on every
- * Pi fixture and on generated trees (test/core/compact-stream.test.ts).
+ * Pi and Claude Code fixture and on generated trees
+ * (test/core/compact-stream.test.ts).
  */
 import { CHECKPOINT_SCHEMA, StatsTally, type CheckpointSource, type CheckpointStats } from "./checkpoint.ts";
 import { checkpointHead, checkpointTail } from "./checkpoint-json.ts";
@@ -93,7 +96,7 @@ export function streamableEntries(outline: Session, leafId: string | null): Entr
   return entries;
 }
 
-/** Compacts the branch of `job.path` from `pieces` (the file read again, the same bytes as the outline's read) into `sink`. */
+/** Compacts the branch of `job.entries` from `pieces` (the file read again, the same bytes as the outline's read) into `sink`. */
 export async function compactStreamed(job: StreamedCompaction, pieces: Iterable<Uint8Array>, decoder: TextPieces, sink: CheckpointSink): Promise<void> {
   const { outline } = job;
   const leafId = job.leafId ?? outline.defaultLeafId;

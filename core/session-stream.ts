@@ -43,6 +43,11 @@ export class StreamingSessionLoader {
   /** After finish: whether the records came from the slices (true) or the whole bytes were loaded. */
   streamed = false;
 
+  /** Whether the records read so far go into an outline (before finish; the whole bytes may still be loaded at the end). */
+  get outlining(): boolean {
+    return this.lines !== null && this.reader.outlined;
+  }
+
   /** After finish: whether the session is an outline (a Pi or Claude Code session that streamed, with `outline`) rather than whole. */
   get outlined(): boolean {
     return this.streamed && this.reader.outlined;

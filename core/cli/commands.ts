@@ -49,7 +49,7 @@ export async function runCompact(args: ParsedArgs): Promise<number> {
   }
   // A transparent compaction that needs no more than one message at a time (no cap, no earlier checkpoint,
   // no redaction, which scans the whole branch first) reads the file for its outline only, then again for
-  // its messages: memory then stays flat whatever the file's size (core/compact-stream.ts).
+  // its messages: memory then grows with the number of records, not with their size (core/compact-stream.ts).
   const streamable = strategyName === "transparent" && cap === undefined && !previous && !args.flags.has("redact");
   const read = readSessionFile(args, undefined, { prefixBytes: previous?.source.bytes, outline: streamable });
   if (read.outlined) {

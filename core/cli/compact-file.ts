@@ -12,6 +12,7 @@ import { join } from "node:path";
 import { compactStreamed, type StreamedCompaction } from "../compact-stream.ts";
 import { PieceDecoder } from "../decode.ts";
 import { SessionError } from "../model.ts";
+import { PeriodicCollector } from "./collect.ts";
 import { FileError, openInput, piecesOf } from "./input.ts";
 import { BufferedWriter, outputDirectory, writeOutputWith } from "./output.ts";
 
@@ -48,10 +49,12 @@ function makeScratchFolder(parent: string): string {
 /** The file's bytes again, in pieces of one reused buffer; at the end, an error if they are not the bytes first read. */
 function* readAgain(file: string, first: { bytes: number; sha256: string }): Generator<Uint8Array> {
   const hash = createHash("sha256");
+  const collector = new PeriodicCollector();
   let bytes = 0;
   for (const bytesRead of piecesOf(file, openInput(file))) {
     hash.update(bytesRead);
     bytes += bytesRead.length;
+    collector.read(bytesRead.length);
     yield bytesRead;
   }
   if (bytes !== first.bytes || hash.digest("hex") !== first.sha256) {

@@ -6,6 +6,7 @@ import { SessionError, type Session } from "../model.ts";
 import { PieceDecoder } from "../decode.ts";
 import { StreamingSessionLoader } from "../session-stream.ts";
 import { outlineEntry } from "../outline.ts";
+import { PeriodicCollector } from "./collect.ts";
 import { isDirectory, readSessionFolder } from "./folder.ts";
 import { UsageError, stringFlag, type ParsedArgs } from "./flags.ts";
 
@@ -50,7 +51,10 @@ export function readSessionFile(args: ParsedArgs, pieceBytes = READ_PIECE, optio
   const prefixBytes = options.prefixBytes;
   const prefix = prefixBytes !== undefined ? createHash("sha256") : undefined;
   let bytes = 0;
+  // An outline's read keeps little: its garbage is collected as it goes (see core/cli/collect.ts).
+  const collector = new PeriodicCollector();
   for (const bytesRead of piecesOf(file, fd, pieceBytes)) {
+    if (loader.outlining) collector.read(bytesRead.length);
     loader.push(bytesRead);
     hash.update(bytesRead);
     if (prefix && bytes < prefixBytes!) prefix.update(bytesRead.subarray(0, Math.min(bytesRead.length, prefixBytes! - bytes)));
