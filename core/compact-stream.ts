@@ -1,6 +1,6 @@
 /**
  * Transparent compaction of a session without holding it: the CLI's
- * `compact` of a Pi or Claude Code file, which would otherwise need the whole
+ * `compact` of a Pi, Claude Code or Codex file, which would otherwise need the whole
  * session in memory (2.2 GB for the 1 GB bench session).
  *
  * The file is read twice. The first read is the usual load, keeping only an
@@ -17,7 +17,7 @@
  * The bytes are exactly those of compactSession + checkpointPieces for the
  * transparent strategy without a prose cap or an earlier checkpoint (which
  * need the whole branch before its first message is written): tested on every
- * Pi and Claude Code fixture and on generated trees
+ * Pi, Claude Code and Codex fixture and on generated sessions
  * (test/core/compact-stream.test.ts).
  */
 import { CHECKPOINT_SCHEMA, StatsTally, type CheckpointSource, type CheckpointStats } from "./checkpoint.ts";
@@ -25,6 +25,7 @@ import { checkpointHead, checkpointTail } from "./checkpoint-json.ts";
 import { TokenStatsTally } from "./composition.ts";
 import type { TextPieces } from "./decode.ts";
 import { ClaudeReader, StreamedLinesMerge } from "./formats/claude.ts";
+import { CodexReader } from "./formats/codex.ts";
 import { PiReader } from "./formats/pi.ts";
 import { JsonLinesParser, type JsonLine } from "./jsonl.ts";
 import { SessionError, type Entry, type FormatName, type Message, type Session } from "./model.ts";
@@ -80,6 +81,13 @@ const STREAMS: Partial<Record<FormatName, FormatStream>> = {
       return (record) => reader.add(record);
     },
     merge: () => new StreamedLinesMerge(),
+  },
+  codex: {
+    firstRecordNeeded: false,
+    reader: (take) => {
+      const reader = new CodexReader(false, take);
+      return (record) => reader.add(record);
+    },
   },
 };
 

@@ -48,7 +48,7 @@ export class StreamingSessionLoader {
     return this.lines !== null && this.reader.outlined;
   }
 
-  /** After finish: whether the session is an outline (a Pi or Claude Code session that streamed, with `outline`) rather than whole. */
+  /** After finish: whether the session is an outline (a Pi, Claude Code or Codex session that streamed, with `outline`) rather than whole. */
   get outlined(): boolean {
     return this.streamed && this.reader.outlined;
   }
@@ -62,7 +62,7 @@ export class StreamingSessionLoader {
 
   /**
    * `decoder`: how pieces become text (see core/decode.ts: the fast way differs between Node and browsers).
-   * `outline`: a Pi or Claude Code session that streams is read as its outline (core/outline.ts); see `outlined`.
+   * `outline`: a Pi, Claude Code or Codex session that streams is read as its outline (core/outline.ts); see `outlined`.
    */
   constructor(
     private readonly options: LoadOptions = {},

@@ -34,31 +34,48 @@ export function looksLikeCodex(records: JsonLine[]): boolean {
 }
 
 export function readCodex(records: JsonLine[], strict: boolean): ReaderOutput {
-  const warnings: ReaderOutput["warnings"] = [];
-  const toolCallIds = new Set<string>();
-  const offTreeRecords: Record<string, number> = {};
-  const entries: Entry[] = [];
-  let header: unknown;
-  let formatVersion: string | undefined;
-  let previousId: string | null = null;
-  let legacy = false;
+  const reader = new CodexReader(strict);
+  for (const record of records) reader.add(record);
+  return reader.finish();
+}
 
-  const push = (entry: Entry) => {
-    entries.push(entry);
-    previousId = entry.id;
-  };
+/**
+ * The Codex reader, fed one record at a time. `mapEntry`: what to keep of
+ * each entry made (null: nothing), as for PiReader (core/compact-stream.ts).
+ */
+export class CodexReader {
+  private readonly warnings: ReaderOutput["warnings"] = [];
+  private readonly toolCallIds = new Set<string>();
+  private readonly offTreeRecords: Record<string, number> = {};
+  private readonly entries: Entry[] = [];
+  private header: unknown;
+  private formatVersion: string | undefined;
+  private previousId: string | null = null;
+  private legacy = false;
 
-  for (const { line, value } of records) {
+  constructor(
+    private readonly strict: boolean,
+    private readonly mapEntry?: (entry: Entry) => Entry | null,
+  ) {}
+
+  private push(entry: Entry): void {
+    const kept = this.mapEntry ? this.mapEntry(entry) : entry;
+    if (kept) this.entries.push(kept);
+    this.previousId = entry.id;
+  }
+
+  add({ line, value }: JsonLine): void {
+    const { warnings, toolCallIds, previousId } = this;
     if (!isRecord(value)) {
-      if (strict) throw new SessionError(line, "a Codex record must be a JSON object");
+      if (this.strict) throw new SessionError(line, "a Codex record must be a JSON object");
       warnings.push({ line, message: "not a JSON object; skipped" });
-      continue;
+      return;
     }
     const id = `L${line}`;
     if (value.record_type === "state") {
-      legacy = true;
-      countOffTree(offTreeRecords, "state");
-      continue;
+      this.legacy = true;
+      countOffTree(this.offTreeRecords, "state");
+      return;
     }
     if (typeof value.type === "string" && MODERN_TYPES.has(value.type) && "payload" in value) {
       const payload = value.payload;
@@ -75,42 +92,45 @@ export function readCodex(records: JsonLine[], strict: boolean): ReaderOutput {
         });
       } else {
         if (value.type === "session_meta") {
-          if (header === undefined) header = payload;
+          if (this.header === undefined) this.header = payload;
           else warnings.push({ line, message: "session_meta repeated (the session was resumed); the first is the header" });
-          if (isRecord(payload) && typeof payload.cli_version === "string") formatVersion ??= payload.cli_version;
+          if (isRecord(payload) && typeof payload.cli_version === "string") this.formatVersion ??= payload.cli_version;
         }
         entry.data = value;
       }
-      push(entry);
-      continue;
+      this.push(entry);
+      return;
     }
-    if (header === undefined && entries.length === 0 && typeof value.instructions === "string" && !("type" in value)) {
-      legacy = true;
-      header = value;
-      continue;
+    // Before any entry (previousId is the last entry's id), a legacy rollout's first line is its header.
+    if (this.header === undefined && previousId === null && typeof value.instructions === "string" && !("type" in value)) {
+      this.legacy = true;
+      this.header = value;
+      return;
     }
     if (typeof value.type === "string" && RESPONSE_ITEM_TYPES.has(value.type)) {
-      legacy = true;
-      push({ id, parentId: previousId, line, type: value.type, messages: responseItemMessages(value, id, line, toolCallIds) });
-      continue;
+      this.legacy = true;
+      this.push({ id, parentId: previousId, line, type: value.type, messages: responseItemMessages(value, id, line, toolCallIds) });
+      return;
     }
     // Newer record kinds (world_state, …): kept as tree nodes the model never sees.
-    push({ id, parentId: previousId, line, type: typeof value.type === "string" ? value.type : "unknown", messages: [], data: value });
+    this.push({ id, parentId: previousId, line, type: typeof value.type === "string" ? value.type : "unknown", messages: [], data: value });
   }
 
-  return {
-    format: "codex",
-    formatVersion: formatVersion ?? (legacy ? "legacy-2025-08" : undefined),
-    header,
-    entries,
-    warnings,
-    toolCallIds,
-    offTreeRecords,
-    defaultLeafId: previousId,
-    recorded: (path) => codexCompactionHistory(path).recorded,
-    compactions: (path) => codexCompactionHistory(path).compactions,
-    usage: codexUsage,
-  };
+  finish(): ReaderOutput {
+    return {
+      format: "codex",
+      formatVersion: this.formatVersion ?? (this.legacy ? "legacy-2025-08" : undefined),
+      header: this.header,
+      entries: this.entries,
+      warnings: this.warnings,
+      toolCallIds: this.toolCallIds,
+      offTreeRecords: this.offTreeRecords,
+      defaultLeafId: this.previousId,
+      recorded: (path) => codexCompactionHistory(path).recorded,
+      compactions: (path) => codexCompactionHistory(path).compactions,
+      usage: codexUsage,
+    };
+  }
 }
 
 function codexRole(role: unknown): Role {

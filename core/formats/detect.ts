@@ -9,7 +9,7 @@ import { SessionError } from "../model.ts";
 import { JsonLinesParser, parseJsonLines, type JsonLine, type JsonLinesResult } from "../jsonl.ts";
 import { ClaudeReader, readClaude } from "./claude.ts";
 import { readCline } from "./cline.ts";
-import { readCodex } from "./codex.ts";
+import { CodexReader, readCodex } from "./codex.ts";
 import { isRecord, type ReaderOutput } from "./common.ts";
 import { readCopilot } from "./copilot.ts";
 import { readGeminiJson, readGeminiLines } from "./gemini.ts";
@@ -83,12 +83,12 @@ export function readJsonValue(format: FormatName, value: unknown, strict: boolea
  * (test/core/session-stream.test.ts compares them on every fixture).
  */
 export class JsonLinesReader {
-  /** The reader taking records one at a time, once the format is known: Pi from its first record, Claude Code (outlines only) from its first 50. */
-  private streaming: PiReader | ClaudeReader | undefined;
+  /** The reader taking records one at a time, once the format is known: Pi from its first record, Claude Code and Codex (outlines only) from their first 50. */
+  private streaming: PiReader | ClaudeReader | CodexReader | undefined;
   private readonly collected: JsonLine[] = [];
 
   /**
-   * `outline`: the entries of a Pi or Claude Code session are kept as
+   * `outline`: the entries of a Pi, Claude Code or Codex session are kept as
    * outlines (see PiReader's mapEntry; core/outline.ts); other formats are
    * read whole.
    */
@@ -114,12 +114,13 @@ export class JsonLinesReader {
     }
     this.collected.push(record);
     // Detection reads the first DETECTION_RECORDS records: from then on the format is what the whole file's would be.
-    if (this.outline && this.collected.length === DETECTION_RECORDS && formatOfJsonLines(this.collected, this.format) === "claude") {
-      const claude = new ClaudeReader(false, this.outline);
-      for (const collected of this.collected) claude.add(collected);
-      this.collected.length = 0;
-      this.streaming = claude;
-    }
+    if (!this.outline || this.collected.length !== DETECTION_RECORDS) return;
+    const format = formatOfJsonLines(this.collected, this.format);
+    const reader = format === "claude" ? new ClaudeReader(false, this.outline) : format === "codex" ? new CodexReader(false, this.outline) : undefined;
+    if (!reader) return;
+    for (const collected of this.collected) reader.add(collected);
+    this.collected.length = 0;
+    this.streaming = reader;
   };
 
   /** The reader's output, given what the parser saw (its warnings come first, as in readJsonLinesRecords). */

@@ -1,6 +1,6 @@
 /**
- * `compact` of a Pi or Claude Code file holds neither the session nor its
- * checkpoint: the file is read once for its outline and once more for its
+ * `compact` of a Pi, Claude Code or Codex file holds neither the session nor
+ * its checkpoint: the file is read once for its outline and once more for its
  * messages, each compacted and written as it comes, the archive spooled
  * beside the output (core/compact-stream.ts). A composed session of about
  * 130 MB in each format (96 tool results of 1 MB, each after an assistant
@@ -26,7 +26,7 @@ const HEAP_MB = 64;
 const temp = mkdtempSync(join(tmpdir(), "si-compact-memory-"));
 afterAll(() => rmSync(temp, { recursive: true, force: true }));
 
-const FORMATS = ["pi", "claude"] as const;
+const FORMATS = ["pi", "claude", "codex"] as const;
 const sessionFile = (format: string) => join(temp, `large-${format}.jsonl`);
 
 beforeAll(async () => {
@@ -46,7 +46,9 @@ beforeAll(async () => {
       await write({ parentUuid: parent, isSidechain: false, sessionId: "large", cwd: "/work", version: "2.1.30", uuid, timestamp: "t", type, message });
       parent = uuid;
     };
+    const codex = async (payload: unknown) => write({ timestamp: "t", type: "response_item", payload });
     if (format === "pi") await write({ type: "session", version: 3, id: "large", timestamp: "2026-01-01T00:00:00.000Z", cwd: "/work" });
+    if (format === "codex") await write({ timestamp: "t", type: "session_meta", payload: { id: "large", cwd: "/work", cli_version: "0.146.0" } });
     for (let i = 0; i < TURNS; i++) {
       if (format === "pi") {
         await pi(`u${i}`, { role: "user", content: `Turn ${i}: read file ${i}.` });
@@ -59,6 +61,12 @@ beforeAll(async () => {
           ],
         });
         await pi(`r${i}`, { role: "toolResult", toolCallId: `c${i}`, toolName: "read", isError: false, content: [{ type: "text", text: output }] });
+      } else if (format === "codex") {
+        await codex({ type: "message", role: "user", content: [{ type: "input_text", text: `Turn ${i}: read file ${i}.` }] });
+        await codex({ type: "reasoning", id: `rs${i}`, summary: [{ type: "summary_text", text: thinking }] });
+        await codex({ type: "message", role: "assistant", content: [{ type: "output_text", text: `Reading file ${i}.` }] });
+        await codex({ type: "function_call", name: "shell", arguments: JSON.stringify({ command: ["cat", `f${i}`] }), call_id: `c${i}` });
+        await codex({ type: "function_call_output", call_id: `c${i}`, output: output });
       } else {
         await claude(`u${i}`, "user", { role: "user", content: `Turn ${i}: read file ${i}.` });
         await claude(`a${i}`, "assistant", {

@@ -14,6 +14,7 @@ import { compactSession } from "../../core/compact.ts";
 import { compactStreamed, streamableEntries, type CheckpointSink } from "../../core/compact-stream.ts";
 import { serializeCheckpoint } from "../../core/checkpoint-json.ts";
 import { PieceDecoder } from "../../core/decode.ts";
+import { DETECTION_RECORDS } from "../../core/formats/recognise.ts";
 import type { Session } from "../../core/model.ts";
 import { outlineEntry } from "../../core/outline.ts";
 import { loadSession } from "../../core/session.ts";
@@ -75,24 +76,33 @@ async function whole(bytes: Uint8Array, leafId: string | null, countTokens: bool
   return serializeCheckpoint(checkpoint);
 }
 
-describeWithFixtures("the streamed compaction of real Pi and Claude Code sessions", () => {
+describeWithFixtures("the streamed compaction of real Pi, Claude Code and Codex sessions", () => {
   const streamingFixtures = allFixtures().filter((name) => {
     try {
       const format = loadSession(readFixture(name)).format;
-      return format === "pi" || format === "claude";
+      return format === "pi" || format === "claude" || format === "codex";
     } catch {
       return false;
     }
   });
 
-  it("finds the Pi and Claude Code fixtures", () => {
-    expect(streamingFixtures.length).toBeGreaterThanOrEqual(9);
+  it("finds the Pi, Claude Code and Codex fixtures", () => {
+    expect(streamingFixtures.length).toBeGreaterThanOrEqual(12);
   });
 
   for (const name of streamingFixtures) {
     it(`${name}: the same bytes as the whole-session compaction, for every leaf`, async () => {
       const bytes = readFixture(name);
       const session = loadSession(bytes);
+      // Claude Code and Codex are read record by record once their first 50 records name the format: a shorter file is read whole.
+      const records = new TextDecoder()
+        .decode(bytes)
+        .split("\n")
+        .filter((line) => line.trim() !== "").length;
+      if (session.format !== "pi" && records < DETECTION_RECORDS) {
+        expect(await streamed(bytes, null, false, 65_536)).toBeUndefined();
+        return;
+      }
       const leaves = [null, ...session.leaves.slice(0, 6)];
       for (const [i, leaf] of leaves.entries()) {
         // Token counts for the default leaf only: they are the slow part, and the same code for every leaf.
@@ -294,6 +304,80 @@ const claudeSession = fc
 
 describe("the streamed compaction of generated Claude Code transcripts", () => {
   it("writes the whole-session compaction's bytes whenever the branch is in file order", () => sameBytesWheneverStreamed(claudeSession, 120, 60), 60_000);
+});
+
+/**
+ * A generated Codex rollout of at least 50 records, modern or legacy: session
+ * metadata (repeated on a resume), turn contexts, user and assistant
+ * messages, reasoning, function and custom tool calls with their outputs,
+ * display events, `compacted` records with a replacement history, legacy
+ * state lines and record kinds the reader does not know (a legacy rollout
+ * drops the modern-only kinds, so some have fewer than 50 records and are
+ * read whole).
+ */
+const codexRollout = fc
+  .record({
+    legacy: fc.boolean(),
+    items: fc.array(
+      fc.record({
+        kind: fc.constantFrom("user", "assistant", "reasoning", "call", "custom", "event", "turn", "compacted", "meta", "state", "unknown"),
+        text: fc.string({ unit: fc.constantFrom("a", " ", "é", "😀", "\n", '"'), maxLength: 20 }),
+        exit: fc.integer({ min: 0, max: 2 }),
+      }),
+      { minLength: 50, maxLength: 80 },
+    ),
+  })
+  .map(({ legacy, items }) => {
+    const lines: unknown[] = [
+      legacy ? { id: "s", timestamp: "t", instructions: "You are Codex." } : { timestamp: "t", type: "session_meta", payload: { id: "s", cwd: "/w", cli_version: "0.146.0" } },
+    ];
+    const item = (payload: Record<string, unknown>) => (legacy ? payload : { timestamp: "t", type: "response_item", payload });
+    items.forEach((it, i) => {
+      switch (it.kind) {
+        case "user":
+        case "assistant":
+          lines.push(item({ type: "message", role: it.kind, content: [{ type: it.kind === "user" ? "input_text" : "output_text", text: it.text }] }));
+          break;
+        case "reasoning":
+          lines.push(item({ type: "reasoning", id: `rs${i}`, summary: [{ type: "summary_text", text: it.text }], encrypted_content: "gAAA" }));
+          break;
+        case "call":
+          lines.push(item({ type: "function_call", name: "shell", arguments: JSON.stringify({ command: ["bash", "-lc", it.text] }), call_id: `c${i}` }));
+          lines.push(item({ type: "function_call_output", call_id: `c${i}`, output: JSON.stringify({ output: it.text, metadata: { exit_code: it.exit } }) }));
+          break;
+        case "custom":
+          lines.push(item({ type: "custom_tool_call", name: "apply_patch", input: it.text, call_id: `p${i}` }));
+          lines.push(item({ type: "custom_tool_call_output", call_id: `p${i}`, output: `Process exited with code ${it.exit}\n${it.text}` }));
+          break;
+        case "event":
+          if (!legacy) lines.push({ timestamp: "t", type: "event_msg", payload: { type: "agent_message", message: it.text } });
+          break;
+        case "turn":
+          if (!legacy) lines.push({ timestamp: "t", type: "turn_context", payload: { turn_id: `t${i}`, model: "gpt-5.4" } });
+          break;
+        case "compacted":
+          if (!legacy)
+            lines.push({
+              timestamp: "t",
+              type: "compacted",
+              payload: { message: it.text, replacement_history: [{ type: "message", role: "user", content: [{ type: "input_text", text: it.text }] }] },
+            });
+          break;
+        case "meta":
+          if (!legacy) lines.push({ timestamp: "t", type: "session_meta", payload: { id: "s", cwd: "/w", cli_version: "0.147.0" } });
+          break;
+        case "state":
+          if (legacy) lines.push({ record_type: "state" });
+          break;
+        default:
+          lines.push(legacy ? { type: "world_state", x: it.text } : { timestamp: "t", type: "world_state", payload: { x: it.text } });
+      }
+    });
+    return lines.map((line) => JSON.stringify(line)).join("\n") + "\n";
+  });
+
+describe("the streamed compaction of generated Codex rollouts", () => {
+  it("writes the whole-session compaction's bytes", () => sameBytesWheneverStreamed(codexRollout, 80, 40), 60_000);
 });
 
 describe("a file that changes between the two reads", () => {
