@@ -1,15 +1,15 @@
 /**
  * Transparent compaction of a session without holding it: the CLI's
- * `compact` of a Pi, Claude Code or Codex file, which would otherwise need the whole
- * session in memory (2.2 GB for the 1 GB bench session).
+ * `compact` of a Pi, Claude Code or Codex file, which would otherwise need
+ * the whole session in memory (2.2 GB for the 1 GB bench session).
  *
  * The file is read twice. The first read is the usual load, keeping only an
  * outline of each entry (core/outline.ts): the tree, the branch's entries,
  * its message count and its tool calls' names. This second read parses only
  * the lines of the branch's records (a format's reader turns each into its
  * entry, as on a whole load; Claude Code's streamed lines are merged as they
- * come), compacts each message as it comes with the strategy's
- * own per-message code (strategies/transparent-payloads.ts), writes the active
+ * come), compacts each message as it comes with the strategy's own
+ * per-message code (strategies/transparent-payloads.ts), writes the active
  * view as it goes and spools the archive, which comes after the view in a
  * checkpoint. The stats are counted message by message with the same tallies
  * as compactSession. What stays in memory is the outline and one read piece.

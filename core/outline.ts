@@ -6,8 +6,9 @@
  * and the call a tool result answers (it takes in parallel results beside the
  * path by it). That is all a branch's compaction needs to know before it reads
  * the branch's messages (which records are on the branch, in what order, how
- * many messages, and the name of the call each tool result answers). The CLI's streamed compaction (core/compact-stream.ts) reads a
- * file once for its outline and again for the messages.
+ * many messages, and the name of the call each tool result answers). The
+ * CLI's streamed compaction (core/compact-stream.ts) reads a file once for
+ * its outline and again for the messages.
  *
  * An outline costs about 0.5 KB a record whatever the record holds (measured
  * on the generated bench session), so what is shared is shared: one message

@@ -6,7 +6,7 @@
  */
 import { chatCompletion, type EndpointConfig } from "../endpoint.ts";
 import type { Probe } from "./probes.ts";
-import type { ReaderAnswers } from "./readers.ts";
+import type { ReaderAnswers } from "./answers.ts";
 
 export function quizPrompt(probes: readonly Probe[], context: string): { system: string; user: string } {
   const asked = probes.filter((p) => p.expected !== null);

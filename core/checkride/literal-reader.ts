@@ -8,7 +8,7 @@
 import type { ContextLine } from "./context.ts";
 import { ContextIndex } from "./context-index.ts";
 import type { Probe } from "./probes.ts";
-import type { ReaderAnswer, ReaderAnswers } from "./readers.ts";
+import type { ReaderAnswer, ReaderAnswers } from "./answers.ts";
 import { basename, distinctiveTokens } from "./tokens.ts";
 
 /**

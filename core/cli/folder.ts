@@ -13,7 +13,8 @@ import type { FormatName } from "../model.ts";
 import { SessionError } from "../model.ts";
 import { loadSessionFiles, type NamedFile } from "../session-files.ts";
 import { discoverSessions, READ_ROLES } from "../library/discover.ts";
-import { FileError, type SessionFile } from "./input.ts";
+import { FileError } from "./file-error.ts";
+import type { SessionFile } from "./session-file.ts";
 import { walkFolder } from "./library-walk.ts";
 
 const TASK_FILES = new Set(["api_conversation_history.json", "ui_messages.json", "task_metadata.json"]);

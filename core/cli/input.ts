@@ -9,20 +9,11 @@ import { outlineEntry } from "../outline.ts";
 import { PeriodicCollector } from "./collect.ts";
 import { isDirectory, readSessionFolder } from "./folder.ts";
 import { UsageError, stringFlag, type ParsedArgs } from "./flags.ts";
+import { FileError } from "./file-error.ts";
+import type { SessionFile } from "./session-file.ts";
 
-export interface SessionFile {
-  file: string;
-  /** Size in bytes and SHA-256 of the file as read. */
-  bytes: number;
-  sha256: string;
-  session: Session;
-  /** SHA-256 of the first `prefixBytes` bytes, when asked for and the file is at least that long. */
-  prefixSha256?: string;
-  /** Whether the records came from the pieces as they were read (false: the whole bytes were loaded at the end). */
-  streamed: boolean;
-  /** Whether `session` is only an outline (asked for with `outline`; see core/outline.ts). */
-  outlined: boolean;
-}
+// Where the commands have always found them.
+export { FileError, type SessionFile };
 
 /** Read in pieces of this size into one reused buffer. */
 export const READ_PIECE = 8 * 1024 * 1024;
@@ -121,16 +112,6 @@ export function readPiece(file: string, fd: number, into: Uint8Array, offset = 0
 
 /** The session file read last, for naming the message behind an error that has no file of its own (a stack overflow). */
 export let lastRead: { file: string; session: Session } | undefined;
-
-export class FileError extends Error {
-  constructor(
-    readonly file: string,
-    readonly line: number,
-    readonly reason: string,
-  ) {
-    super(`${file}:${line}: ${reason}`);
-  }
-}
 
 export function readInput(file: string): Uint8Array {
   try {

@@ -16,7 +16,7 @@
  */
 import { textOf, type Entry, type Message } from "../model.ts";
 import { isRecord } from "../formats/common.ts";
-import { responseItemMessages } from "../formats/codex.ts";
+import { responseItemMessages } from "../formats/codex-items.ts";
 import { isRealUserMessage } from "../signals.ts";
 import { rollbackTurns, startsUserTurn } from "../formats/codex-rollback.ts";
 import { CompactionCollector, numberOr, stringOr, type CompactionHistory } from "./common.ts";

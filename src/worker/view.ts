@@ -2,51 +2,19 @@
  * A view: one checkpoint of one branch, with the two pane models the screen
  * draws and their alignment. Built here for a load and for every recompaction.
  */
-import type { ArchiveEntry, Checkpoint } from "../../core/checkpoint.ts";
+import type { Checkpoint } from "../../core/checkpoint.ts";
 import { compactSession } from "../../core/compact.ts";
 import type { EndpointConfig } from "../../core/endpoint.ts";
 import type { Session } from "../../core/model.ts";
-import type { Finding } from "../../core/redact.ts";
-import { alignPanes, type Alignment } from "./alignment.ts";
+import { alignPanes } from "./alignment.ts";
+import type { View } from "./screen.ts";
 import { budgetedTokens } from "./services/tokens.ts";
 import { buildPaneModel, paneGeometry, type PaneModel } from "./projection.ts";
-import type { CompactParams, DividerInfo, SessionSummary, ViewSummary } from "./protocol.ts";
+import type { CompactParams, SessionSummary, ViewSummary } from "./protocol.ts";
 import { decorateView } from "./services/audit.ts";
 
-export interface LoadedSession {
-  session: Session;
-  summary: SessionSummary;
-  /** The secret scan of each branch looked at, kept for the share panel's later requests. */
-  findings: Map<string | null, Finding[]>;
-}
-
-export interface View extends Alignment {
-  checkpoint: Checkpoint;
-  round: number;
-  original: PaneModel;
-  active: PaneModel;
-  archive: Map<string, ArchiveEntry>;
-  summary: ViewSummary;
-  /** What the compaction audit adds to the rows (services/audit.ts): dividers, why a row left the context. */
-  audit?: ViewAudit;
-}
-
-export interface ViewAudit {
-  /** Set on the audit view of compaction #index (original = before, active = after). */
-  index?: number;
-  /** The active row standing for what left (the summary), -1 when none. */
-  summaryRow: number;
-  /** Original row → the compaction recorded right before it. */
-  dividers: Map<number, DividerInfo[]>;
-  /** Message id → the first compaction that dropped it. */
-  droppedAt: Map<string, number>;
-}
-
-/** What a view id names: the view and the session it was made from. */
-export interface Screen {
-  loaded: LoadedSession;
-  view: View;
-}
+// The types of what the worker holds live in screen.ts (the services import them without importing this module).
+export type { LoadedSession, Screen, View, ViewAudit } from "./screen.ts";
 
 export interface BuildViewRequest {
   id: number;

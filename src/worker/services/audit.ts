@@ -13,7 +13,7 @@ import { alignPanes } from "../alignment.ts";
 import { buildPaneModel, paneGeometry, projectRow } from "../projection.ts";
 import { budgetedTokens } from "./tokens.ts";
 import type { AuditOnView, CompactionAuditView, DividerInfo, Pane, RowProjection, TimelineData } from "../protocol.ts";
-import type { Screen, View } from "../view.ts";
+import type { Screen, View } from "../screen.ts";
 
 export function timelineOf(screen: Screen): TimelineData {
   const { session } = screen.loaded;

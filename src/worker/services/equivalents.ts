@@ -10,7 +10,7 @@ import type { FormatName, Message } from "../../../core/model.ts";
 import { messageSegments } from "../../../core/model-view.ts";
 import { STRATEGIES } from "../../../core/strategies/index.ts";
 import type { Equivalents } from "../protocol.ts";
-import type { Screen } from "../view.ts";
+import type { Screen } from "../screen.ts";
 
 /** Past this many branch messages the comparison (a compaction per strategy) is not made. */
 export const COMPARE_MAX_MESSAGES = 20_000;

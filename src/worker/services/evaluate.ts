@@ -10,7 +10,7 @@ import { deriveDistractor, runRounds } from "../../../core/evaluate/rounds.ts";
 import { sessionCwd } from "../../../core/session-info.ts";
 import type { CheckrideParams, ResponseMap, RoundsParams } from "../protocol.ts";
 import type { TaskContext } from "../task.ts";
-import type { Screen } from "../view.ts";
+import type { Screen } from "../screen.ts";
 
 /** The endpoint reader's fetch (the worker proxies it through the page). */
 export type Fetch = typeof fetch;

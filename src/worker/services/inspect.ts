@@ -10,7 +10,7 @@ import { searchText } from "../../../core/message-text.ts";
 import { textOf } from "../../../core/model.ts";
 import { displayBlocks, displayPayload } from "../projection.ts";
 import type { DiffResult, MessageDetail, Pane, RecoveryResult, ResponseMap, RowProjection } from "../protocol.ts";
-import type { View } from "../view.ts";
+import type { View } from "../screen.ts";
 import { rowsWithAudit } from "./audit.ts";
 
 const SEARCH_CAP = 10_000;

@@ -11,7 +11,7 @@ import { renderMarkdown } from "../../../core/report/markdown.ts";
 import { buildReport } from "../../../core/report/model.ts";
 import { downloadName } from "../../file-names.ts";
 import type { FindingView, ReportParams, ResponseMap } from "../protocol.ts";
-import type { Screen } from "../view.ts";
+import type { Screen } from "../screen.ts";
 import { readMemory } from "./evaluate.ts";
 
 type Download = { blob: Blob; name: string };

@@ -14,7 +14,7 @@ import type { Message, Session } from "../../../core/model.ts";
 import { O200K, TOKENIZER_LABEL, contextTokens, countInSlices, loadTokenizer, messageTokens, tokenizerLoaded } from "../../../core/tokens.ts";
 import { usageAgainstView } from "../../../core/usage/summary.ts";
 import type { RowProjection, ViewTokenFigures } from "../protocol.ts";
-import type { Screen } from "../view.ts";
+import type { Screen } from "../screen.ts";
 import type { PaneModel } from "../projection.ts";
 
 /** Figures on the load's clock: the usage comparison waits for the exact count. */
