@@ -46,7 +46,7 @@
  * floor). Each timed run starts after a full garbage collection, so one
  * run's garbage is not collected on the next one's clock.
  *
- * Usage: npm run bench [-- --mb 100] [-- --runs 3]
+ * Usage: npm run bench [-- --mb 100] [-- --runs 3] [-- --shape-mb 4] [-- --unbroken-mb 5.3]
  * Node runs with its default heap settings, as `npm run cli` does.
  */
 import { spawnSync } from "node:child_process";
@@ -70,6 +70,7 @@ import { loadSession } from "../core/session.ts";
 import { useNodeHasher } from "../core/cli/node-hash.ts";
 import { generatePiSession } from "./generate.ts";
 import { readerTable } from "./readers.ts";
+import { tokenShapeRows, tokenShapeTable, unbrokenRows, unbrokenTable } from "./token-shapes.ts";
 
 const args = process.argv.slice(2);
 const flag = (name: string, fallback: number) => {
@@ -136,7 +137,7 @@ interface Row {
   /** The same floor hashing with WebCrypto, for comparison with figures measured that way. */
   floorWebCryptoMs: number;
   compactMs: number;
-  /** `compact` with its default token stats (the CLI's `compact` without --no-token-counts). */
+  /** `compact --token-counts`: with the o200k token stats of both views. */
   compactCountedMs: number;
   reportMs: number;
   wholeProcessMs: number;
@@ -268,7 +269,7 @@ async function measure(input: string, bytes: Uint8Array, file: string): Promise<
       const checkpoint = await compactSession(session, { name: input, bytes: bytes.length, sha256: await fileSha256(bytes) }, { strategy: "transparent" });
       writeToDevNull(checkpointPieces(checkpoint));
     },
-    // `compact` as the CLI runs it by default: with the o200k token stats of both views (a fresh load, so no count is cached).
+    // `compact --token-counts`: with the o200k token stats of both views (a fresh load, so no count is cached).
     compactCounted: async () => {
       const session = loadSession(bytes);
       const checkpoint = await compactSession(session, { name: input, bytes: bytes.length, sha256: await fileSha256(bytes) }, { strategy: "transparent", countTokens: true });
@@ -355,7 +356,7 @@ for (const r of rows) {
 }
 console.log(`\nThe HTML report (every strategy, the checkride, the recorded-compaction audit, the secret scan; into /dev/null) against the compaction above and the floor:\n`);
 console.log(
-  "| input | report ms | compact ms | report ÷ compact | compact with token stats ms (the CLI's default) | report ÷ compact with token stats | floor ms | report ÷ floor |",
+  "| input | report ms | compact ms (the CLI's default) | report ÷ compact | compact --token-counts ms | report ÷ compact with token stats | floor ms | report ÷ floor |",
 );
 console.log("|---|---|---|---|---|---|---|---|");
 for (const r of rows) {
@@ -381,3 +382,8 @@ console.log(
     .join(", ")}.`,
 );
 console.log(`\n${readerTable(RUNS).join("\n")}`);
+console.log(`\nThe o200k count on text that breaks a naive BPE (bench/token-shapes.ts; each run on text of its own, so no run reuses the tokenizer's merge cache):\n`);
+console.log(tokenShapeTable(await tokenShapeRows(RUNS, flag("shape-mb", 4))).join("\n"));
+const UNBROKEN_MB = flag("unbroken-mb", 5.3);
+console.log(`\nA session of three user messages of about ${UNBROKEN_MB} MB of unbroken text each, compacted in process with and without the token stats:\n`);
+console.log(unbrokenTable(await unbrokenRows(RUNS, UNBROKEN_MB)).join("\n"));

@@ -16,7 +16,7 @@ const USAGE = `usage:
   npm run cli -- inspect <file|folder> [--leaf ID] [--format pi|claude|codex|openai|anthropic|gemini|cline|opencode|copilot] [--strict]
   npm run cli -- compact <file> [--leaf ID] [--strategy NAME] [--max-prose-characters N]
                                 [--previous CHECKPOINT (transparent only)] [--output FILE] [--format F] [--strict] [--redact [--keep FINDING,…]]
-                                [--no-token-counts]  (skip stats.activeTokens/originalTokens: tokenizing a 100 MB branch takes ~10× the compaction)
+                                [--token-counts]  (add stats.activeTokens/originalTokens, exact o200k counts: several times the compaction's time)
   npm run cli -- verify <checkpoint>
   npm run cli -- checkride <file> [--strategy NAME|all] [--reader literal|endpoint] [--endpoint URL --model M [--timeout S]]
                                   [--memory FILE] [--leaf ID] [--json]

@@ -13,6 +13,7 @@
  */
 import type { FormatName, Message } from "./model.ts";
 import { messageSegments, type ViewCategory } from "./model-view.ts";
+import { MAX_PIECE_CHARS, countBounded } from "./token-pieces.ts";
 
 export interface Tokenizer {
   name: "o200k_base" | "chars/4";
@@ -22,6 +23,8 @@ export interface Tokenizer {
 }
 
 export const TOKENIZER_LABEL = "o200k tokens; Claude's own tokenizer differs by a few percent";
+/** Where a count is not the exact o200k count, and by how much (docs/tokens.md has the measurements). */
+export const LONG_PIECE_NOTE = `a run of more than ${MAX_PIECE_CHARS} characters without a break (CJK without spaces, a repeated character, a long rule line) is counted in ${MAX_PIECE_CHARS}-character pieces, within 1% of its exact count`;
 export const FALLBACK_LABEL = "estimated tokens (characters ÷ 4), not a tokenizer";
 
 // Session text may quote special tokens ("<|endoftext|>"): the model reads them as plain text.
@@ -33,7 +36,9 @@ let loading: Promise<void> | undefined;
 /** Imports the o200k table once; counting with O200K before it resolves is an error. */
 export function loadTokenizer(): Promise<void> {
   loading ??= import("gpt-tokenizer/encoding/o200k_base").then((module) => {
-    o200kCount = (text) => module.countTokens(text, AS_PLAIN_TEXT);
+    const exact = (text: string) => module.countTokens(text, AS_PLAIN_TEXT);
+    // The library's merge is quadratic in a piece's length: bound every piece (core/token-pieces.ts).
+    o200kCount = (text) => countBounded(text, exact).tokens;
   });
   return loading;
 }

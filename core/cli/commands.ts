@@ -29,6 +29,16 @@ export async function runInspect(args: ParsedArgs): Promise<number> {
   return 0;
 }
 
+/**
+ * `compact` counts the view's tokens only when asked (`--token-counts`): the count is most of a
+ * compaction's time (docs/performance.md), so the default is the compaction alone.
+ * `--no-token-counts`, the default since then, is still accepted.
+ */
+function countsTokens(args: ParsedArgs): boolean {
+  if (args.flags.has("token-counts") && args.flags.has("no-token-counts")) throw new UsageError("--token-counts and --no-token-counts contradict each other");
+  return args.flags.has("token-counts");
+}
+
 export async function runCompact(args: ParsedArgs): Promise<number> {
   // The checkpoint is written as soon as it is made: its active view's JSON is worth keeping until then
   // (the other commands make views they never write, and keep them longer).
@@ -57,7 +67,7 @@ export async function runCompact(args: ParsedArgs): Promise<number> {
     const entries = streamableEntries(read.session, leafId);
     if (entries) {
       const source = { name: basename(read.file), bytes: read.bytes, sha256: read.sha256 };
-      await compactFileStreamed(read.file, { outline: read.session, source, entries, leafId, countTokens: !args.flags.has("no-token-counts") }, stringFlag(args, "output"));
+      await compactFileStreamed(read.file, { outline: read.session, source, entries, leafId, countTokens: countsTokens(args) }, stringFlag(args, "output"));
       return 0;
     }
   }
@@ -76,7 +86,7 @@ export async function runCompact(args: ParsedArgs): Promise<number> {
       leafId: leafFlag(args, session),
       previous,
       endpoint: endpointFlags(args),
-      countTokens: !args.flags.has("no-token-counts"),
+      countTokens: countsTokens(args),
       cacheTokenCounts: false,
     },
     (message) => process.stderr.write(`warning: ${message}\n`),

@@ -34,7 +34,7 @@ const VALUE_FLAGS = new Set([
   "keep",
   "jobs",
 ]);
-const BOOLEAN_FLAGS = new Set(["strict", "json", "help", "redact", "no-redact", "csv", "html", "with-facts", "no-cache", "no-token-counts"]);
+const BOOLEAN_FLAGS = new Set(["strict", "json", "help", "redact", "no-redact", "csv", "html", "with-facts", "no-cache", "no-token-counts", "token-counts"]);
 
 export function parseArgs(argv: string[]): ParsedArgs {
   const [command = "help", ...rest] = argv;

@@ -13,7 +13,11 @@ import { describeWithFixtures } from "../helpers/fixtures.ts";
 // Its first row is the largest real fixture: skipped, with the command, where the fixtures are absent.
 describeWithFixtures("npm run bench", () => {
   it("prints a row per input with every ratio", () => {
-    const result = spawnSync(process.execPath, ["--expose-gc", "--import", "tsx", join(ROOT, "bench/run.ts"), "--mb", "2", "--runs", "1"], { cwd: ROOT, encoding: "utf8" });
+    const result = spawnSync(
+      process.execPath,
+      ["--expose-gc", "--import", "tsx", join(ROOT, "bench/run.ts"), "--mb", "2", "--runs", "1", "--shape-mb", "0.2", "--unbroken-mb", "0.2"],
+      { cwd: ROOT, encoding: "utf8" },
+    );
     expect(result.stderr).toBe("");
     expect(result.status).toBe(0);
     const lines = result.stdout.split("\n");

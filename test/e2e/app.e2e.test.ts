@@ -218,7 +218,7 @@ describe("the inspector in Chromium", () => {
       await loadFile(opened, fixture);
       const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: "Export checkpoint" }).click()]);
       const exported = readFileSync((await download.path())!, "utf8");
-      const cli = runCli(["compact", fixture]);
+      const cli = runCli(["compact", fixture, "--token-counts"]);
       expect(cli.status).toBe(0);
       expect(JSON.parse(exported).source.name).toBe(relative.split("/")[1]);
       expect(exported + "\n").toBe(cli.stdout);

@@ -41,7 +41,7 @@ async function loadExact(opened: OpenedPage, path: string): Promise<void> {
 
 function cliFigures(path: string) {
   const out = `/tmp/tokensui-e2e-${process.pid}.json`;
-  const compact = runCli(["compact", path, "--strategy", "transparent", "--output", out]);
+  const compact = runCli(["compact", path, "--strategy", "transparent", "--token-counts", "--output", out]);
   expect(compact.status, compact.stderr).toBe(0);
   const checkpoint = JSON.parse(readFileSync(out, "utf8")) as { stats: { activeTokens: number; originalTokens: number } };
   const inspect = runCli(["inspect", path]);

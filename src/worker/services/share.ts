@@ -16,7 +16,7 @@ import { readMemory } from "./evaluate.ts";
 
 type Download = { blob: Blob; name: string };
 
-/** With the token stats the CLI's compact writes: the app's export and the CLI's checkpoint are the same bytes. */
+/** With the token stats `compact --token-counts` writes: the app's export and that checkpoint are the same bytes. */
 export async function exportCheckpoint({ loaded, view }: Screen): Promise<Download> {
   const checkpoint = await withTokenStats(view.checkpoint, loaded.session);
   return {

@@ -50,11 +50,11 @@ describeWithFixtures("inspect", () => {
   });
 });
 
-describeWithFixtures("compact", () => {
+describeWithFixtures("compact --token-counts", () => {
   it("adds activeTokens and originalTokens after the existing stats, which stay as they were", async () => {
     const name = "pi/raquezha__pi.dev__pi-session-019dbe19-ca83-74b3-b3ca-230160eb3875.jsonl";
     const out = join(temp, "cp.json");
-    expect(runCli(["compact", fixturePath(name), "--output", out]).status).toBe(0);
+    expect(runCli(["compact", fixturePath(name), "--token-counts", "--output", out]).status).toBe(0);
     const stats = JSON.parse(readFileSync(out, "utf8")).stats;
     const session = loadSession(readFixture(name));
     const untouched = await compactSession(session, { name: "x", bytes: 0, sha256: "" }, { strategy: "transparent" });
@@ -65,17 +65,28 @@ describeWithFixtures("compact", () => {
   });
 });
 
-describeWithFixtures("compact --no-token-counts", () => {
-  it("writes the stats without token counts (for very large sessions), the rest unchanged", () => {
+describeWithFixtures("compact without --token-counts (the default)", () => {
+  it("writes the stats without token counts, the rest unchanged; --no-token-counts is the same", () => {
     const name = "composed/pi-v3-tree.jsonl";
     const withCounts = join(temp, "with.json");
     const without = join(temp, "without.json");
-    expect(runCli(["compact", fixturePath(name), "--output", withCounts]).status).toBe(0);
-    expect(runCli(["compact", fixturePath(name), "--output", without, "--no-token-counts"]).status).toBe(0);
+    const explicit = join(temp, "explicit.json");
+    expect(runCli(["compact", fixturePath(name), "--output", withCounts, "--token-counts"]).status).toBe(0);
+    expect(runCli(["compact", fixturePath(name), "--output", without]).status).toBe(0);
+    expect(runCli(["compact", fixturePath(name), "--output", explicit, "--no-token-counts"]).status).toBe(0);
+    expect(readFileSync(explicit, "utf8")).toBe(readFileSync(without, "utf8"));
     const a = JSON.parse(readFileSync(withCounts, "utf8"));
     const b = JSON.parse(readFileSync(without, "utf8"));
     expect(b.stats.activeTokens).toBeUndefined();
     const { activeTokens: _a, originalTokens: _o, ...rest } = a.stats;
     expect(b).toEqual({ ...a, stats: rest });
+  });
+});
+
+describeWithFixtures("compact --token-counts --no-token-counts", () => {
+  it("is refused as a contradiction, with the usage", () => {
+    const { status, stderr } = runCli(["compact", fixturePath("composed/pi-v3-tree.jsonl"), "--token-counts", "--no-token-counts"]);
+    expect(status).toBe(2);
+    expect(stderr.split("\n")[0]).toBe("error: --token-counts and --no-token-counts contradict each other");
   });
 });
