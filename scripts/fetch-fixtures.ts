@@ -5,7 +5,7 @@
  * with the right hash is left alone. `--check` only verifies. Exits 1 when a
  * file is missing or differs, naming each.
  *
- *   npm run fixtures [-- --check]
+ *   npm run fixtures [-- --check] [-- --blind]
  */
 import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
@@ -22,9 +22,17 @@ interface Entry {
 }
 
 const root = resolve(import.meta.dirname, "..");
-const target = process.env.SESSION_FIXTURES ? resolve(process.env.SESSION_FIXTURES) : resolve(root, "../shared/fixtures");
+// `--blind`: the blind set's sessions (test/blind.provenance.json) instead of the fixtures.
+const blind = process.argv.includes("--blind");
+const target = blind
+  ? process.env.SESSION_BLIND_FIXTURES
+    ? resolve(process.env.SESSION_BLIND_FIXTURES)
+    : resolve(root, "../blind-fixtures")
+  : process.env.SESSION_FIXTURES
+    ? resolve(process.env.SESSION_FIXTURES)
+    : resolve(root, "../shared/fixtures");
 const checkOnly = process.argv.includes("--check");
-const { files } = JSON.parse(readFileSync(join(root, "test/fixtures.provenance.json"), "utf8")) as { files: Entry[] };
+const { files } = JSON.parse(readFileSync(join(root, blind ? "test/blind.provenance.json" : "test/fixtures.provenance.json"), "utf8")) as { files: Entry[] };
 
 const sha256 = (bytes: Uint8Array) => createHash("sha256").update(bytes).digest("hex");
 

@@ -31,6 +31,8 @@ export interface FixtureLabels {
   error?: { messageId: string; span: [number, number]; sha256: string; note?: string } | null;
   /** SHA-256 of each modified path, relative to the session's working directory. */
   files?: string[];
+  /** Rules the labeller read in records the reader shows as no message: expected, and so missed. */
+  unlocatedRules?: number;
 }
 
 export interface Tally {
@@ -71,7 +73,7 @@ export function scoreFacts(facts: Facts, labels: FixtureLabels, hash: (text: str
     labels.rules.filter((label) => label.messageId === rule.messageId && rule.source?.span && overlaps(label.span, rule.source.span));
   rules.given = facts.rules.length;
   rules.right = facts.rules.filter((rule) => ruleHits(rule).length > 0).length;
-  rules.expected = labels.rules.length;
+  rules.expected = labels.rules.length + (labels.unlocatedRules ?? 0);
   rules.found = labels.rules.filter((label) => facts.rules.some((rule) => ruleHits(rule).includes(label))).length;
 
   if (labels.anchors) {

@@ -12,6 +12,8 @@ import { describe, it } from "vitest";
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 
 export const FIXTURES = process.env.SESSION_FIXTURES ? resolve(process.env.SESSION_FIXTURES) : resolve(ROOT, "../shared/fixtures");
+/** The blind set's sessions (test/blind.provenance.json): $SESSION_BLIND_FIXTURES, or ../blind-fixtures beside the checkout. */
+export const BLIND_FIXTURES = process.env.SESSION_BLIND_FIXTURES ? resolve(process.env.SESSION_BLIND_FIXTURES) : resolve(ROOT, "../blind-fixtures");
 
 interface ProvenanceEntry {
   file: string;

@@ -12,17 +12,19 @@ import { addScores, emptyScores, scoreFacts, type FixtureLabels, type Scores } f
 import { headerIds, sessionCwd } from "../../core/checkride/session.ts";
 import { textOf } from "../../core/model.ts";
 import { loadSession } from "../../core/session.ts";
-import { fixturePath } from "./fixtures.ts";
+import { BLIND_FIXTURES, fixturePath } from "./fixtures.ts";
 
 export const LABELS = resolve(dirname(fileURLToPath(import.meta.url)), "../labels");
+/** The blind set's labels (issue #27): made without the extractor's code, before it was run on them. */
+export const BLIND_LABELS = join(LABELS, "blind");
 
 export const sha256 = (text: string) => createHash("sha256").update(text, "utf8").digest("hex");
 
-export function allLabels(): FixtureLabels[] {
-  return readdirSync(LABELS)
+export function allLabels(folder = LABELS): FixtureLabels[] {
+  return readdirSync(folder)
     .filter((name) => name.endsWith(".json"))
     .sort()
-    .map((name) => JSON.parse(readFileSync(join(LABELS, name), "utf8")) as FixtureLabels);
+    .map((name) => JSON.parse(readFileSync(join(folder, name), "utf8")) as FixtureLabels);
 }
 
 export interface FixtureResult {
@@ -34,8 +36,7 @@ export interface FixtureResult {
   scores: Scores;
 }
 
-export function scoreFixture(labels: FixtureLabels): FixtureResult {
-  const path = fixturePath(labels.fixture);
+export function scoreFixture(labels: FixtureLabels, path = fixturePath(labels.fixture)): FixtureResult {
   const result: FixtureResult = { fixture: labels.fixture, stale: [], scores: emptyScores() };
   if (!existsSync(path)) return { ...result, pending: "fixture file not found" };
   let session;
@@ -56,8 +57,9 @@ export function scoreFixture(labels: FixtureLabels): FixtureResult {
   return result;
 }
 
-export function scoreLabelledSet(): { fixtures: FixtureResult[]; total: Scores } {
-  const fixtures = allLabels().map(scoreFixture);
+export function scoreLabelledSet(set: "tuned" | "blind" = "tuned"): { fixtures: FixtureResult[]; total: Scores } {
+  const fixtures =
+    set === "blind" ? allLabels(BLIND_LABELS).map((labels) => scoreFixture(labels, join(BLIND_FIXTURES, labels.fixture))) : allLabels().map((labels) => scoreFixture(labels));
   const total = emptyScores();
   for (const fixture of fixtures) if (!fixture.pending) addScores(total, fixture.scores);
   return { fixtures, total };
