@@ -7,10 +7,11 @@ import { humanProse, humanSpans, type TextSpan } from "../human-text.ts";
 import { textOf, type FormatName, type Message, type ToolCallBlock } from "../model.ts";
 import { toolCallsById, toolOutcome, type ToolOutcome } from "../tool-info.ts";
 import { anchorsOf, type Anchor } from "./anchors.ts";
-import { commandOf, modifiedPathsOf, readPathOf, SHELL_TOOLS } from "./tool-calls.ts";
+import { commandOf, commandsOf, isCodeModeExec, modifiedPathsOf, readPathOf } from "./tool-calls.ts";
+import { runningCell } from "./codex-code-mode.ts";
 import { ruleKey, rulesInProse } from "./rules.ts";
 import { sourceAt, sourceIn, type FactSource } from "./source.ts";
-import { failureLineOf, isVerification, verificationOutcome } from "./verify.ts";
+import { failureLineOf, isVerification, outputSaysFailed, verificationOutcome } from "./verify.ts";
 
 export { patchPaths } from "./tool-calls.ts";
 export { rulesIn } from "./rules.ts";
@@ -66,6 +67,14 @@ export function normalizePath(path: string, cwd?: string): string {
   return out.replace(/^\.\//, "");
 }
 
+/**
+ * Outside the work (LABELS.md: `~/.pi/…`, `~/.claude/plans/…`, `/tmp/…`): the home folder's own files
+ * and the system's. A path elsewhere that stays absolute (a worktree of the same repository) is kept.
+ */
+function isOutsideWork(path: string): boolean {
+  return /^(~|\$|\/(tmp|var|usr|etc|opt|private|proc|sys|dev)\/|\/(home|Users)\/[^/]+\/\.|[A-Za-z]:\/Users\/[^/]+\/\.)/.test(path);
+}
+
 function spanSource(message: Message, spans: readonly TextSpan[]): FactSource {
   const first = spans[0]!;
   const last = spans[spans.length - 1]!;
@@ -83,7 +92,9 @@ function lastVerification(branch: readonly Message[], outcomes: Map<string, Resu
   const consider = (command: string, outcome: ToolOutcome | undefined, result: Message | undefined, call: Message) => {
     if (!isVerification(command)) return;
     const output = result ? textOf(result) : "";
-    const passed = verificationOutcome(command, outcome?.isError, output);
+    // A Codex code-mode program that completed says so but records no exit code: its output's failure lines decide.
+    const completedProgram = outcome?.isError === undefined && output.startsWith("Script completed");
+    const passed = completedProgram ? !outputSaysFailed(output) : verificationOutcome(command, outcome?.isError, output);
     const at = result ?? call;
     lastRun = { command, passed, exitCode: outcome?.exitCode, messageId: at.id, source: sourceAt(call, command) };
     if (passed === false && result) {
@@ -91,19 +102,37 @@ function lastVerification(branch: readonly Message[], outcomes: Map<string, Resu
       if (line) lastRun.errorLine = line;
     }
   };
+  const cells = finishedCells(branch, outcomes);
   for (const message of branch) {
     if (message.role === "bash" && typeof message.meta.command === "string") {
       consider(message.meta.command, toolOutcome(message), message, message);
       continue;
     }
     for (const block of message.blocks) {
-      if (block.type !== "toolCall" || !SHELL_TOOLS.has(block.name.toLowerCase())) continue;
-      const command = commandOf(block);
-      const result = outcomes.get(block.id);
-      if (command) consider(command, result?.outcome, result?.message, message);
+      if (block.type !== "toolCall") continue;
+      const commands = commandsOf(block);
+      if (commands.length === 0) continue;
+      let result = outcomes.get(block.id);
+      // A code-mode program still running hands its output to a later wait on its cell.
+      const cell = result && isCodeModeExec(block) ? runningCell(textOf(result.message)) : undefined;
+      if (cell !== undefined) result = cells.get(cell) ?? result;
+      for (const command of commands) consider(command, result?.outcome, result?.message, message);
     }
   }
   return lastRun;
+}
+
+/** The result of the last `wait({cell_id})` on each Codex code-mode cell. */
+function finishedCells(branch: readonly Message[], outcomes: Map<string, Result>): Map<string, Result> {
+  const cells = new Map<string, Result>();
+  for (const message of branch)
+    for (const block of message.blocks) {
+      if (block.type !== "toolCall" || block.name !== "wait") continue;
+      const args = typeof block.arguments === "object" && block.arguments !== null ? (block.arguments as { cell_id?: unknown }) : {};
+      const result = outcomes.get(block.id);
+      if (result && (typeof args.cell_id === "string" || typeof args.cell_id === "number")) cells.set(String(args.cell_id), result);
+    }
+  return cells;
 }
 
 export function extractFacts(branch: readonly Message[], options: FactOptions = {}): Facts {
@@ -121,6 +150,7 @@ export function extractFacts(branch: readonly Message[], options: FactOptions = 
   const addUnique = (list: string[], path: string, message: Message) => {
     const normalized = normalizePath(path, options.cwd);
     if (!normalized || list.includes(normalized)) return;
+    if (isOutsideWork(normalized)) return;
     list.push(normalized);
     fileSources[normalized] ??= sourceAt(message, path);
   };

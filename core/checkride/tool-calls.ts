@@ -3,6 +3,8 @@
  * the files it wrote or read, and the shell command it ran.
  */
 import type { ToolCallBlock } from "../model.ts";
+import { codeModeCommands, codeModePatches } from "./codex-code-mode.ts";
+import { shellWrittenPaths } from "./shell-writes.ts";
 
 /** Tools that write a file named by a path argument (Claude Code, Pi, Gemini CLI, Cline, OpenCode, Copilot CLI). */
 const WRITE_TOOLS = new Set([
@@ -72,7 +74,8 @@ export function commandOf(call: ToolCallBlock): string | undefined {
 export function modifiedPathsOf(call: ToolCallBlock): string[] {
   const name = call.name.toLowerCase();
   if (name === "apply_patch") {
-    const patch = typeof call.arguments === "string" ? call.arguments : argString(call.arguments, "input", "patch");
+    // Codex's input, or OpenCode's patchText.
+    const patch = typeof call.arguments === "string" ? call.arguments : argString(call.arguments, "input", "patch", "patchText");
     return patch ? patchPaths(patch) : [];
   }
   if (WRITE_TOOLS.has(name)) {
@@ -83,12 +86,30 @@ export function modifiedPathsOf(call: ToolCallBlock): string[] {
   }
   const command = typeof call.arguments === "object" && call.arguments !== null ? (call.arguments as { command?: unknown }).command : undefined;
   if (Array.isArray(command) && command[0] === "apply_patch" && typeof command[1] === "string") return patchPaths(command[1]);
+  if (isCodeModeExec(call)) {
+    const source = call.arguments as string;
+    return [...codeModePatches(source).flatMap(patchPaths), ...codeModeCommands(source).flatMap(shellWrittenPaths)];
+  }
   if (SHELL_TOOLS.has(name)) {
-    // Codex's exec_command carries apply_patch heredocs.
     const line = commandOf(call);
+    // Codex's exec_command carries apply_patch heredocs.
     if (line?.includes("*** Begin Patch")) return patchPaths(line);
+    return line ? shellWrittenPaths(line) : [];
   }
   return [];
+}
+
+/** Codex's code-mode `exec`: a JavaScript program as the call's input (core/checkride/codex-code-mode.ts). */
+export function isCodeModeExec(call: ToolCallBlock): boolean {
+  return call.name === "exec" && typeof call.arguments === "string";
+}
+
+/** Every shell command a call runs: one for a shell tool, each `tools.exec_command` of a code-mode program. */
+export function commandsOf(call: ToolCallBlock): string[] {
+  if (isCodeModeExec(call)) return codeModeCommands(call.arguments as string);
+  if (!SHELL_TOOLS.has(call.name.toLowerCase())) return [];
+  const command = commandOf(call);
+  return command ? [command] : [];
 }
 
 export function readPathOf(call: ToolCallBlock): string | undefined {

@@ -15,6 +15,13 @@ import { errorLineOf } from "../signals.ts";
 const CHECK_STEP: RegExp[] = [
   /^(npm|pnpm|yarn|bun)\s+(run\s+)?(test|tests|build|lint|check|typecheck|type-check|tsc|e2e|ci|verify|compile|start|dev)\b/,
   /^(npm|pnpm|yarn)\s+(t|ci)\b/,
+  // A script named for what it checks ("test:unit", "lint:fix" is not: fixing checks nothing).
+  /^(npm|pnpm|yarn|bun)\s+(run\s+)?(test|build|lint|check|typecheck|e2e|verify)(:[\w:-]+)?\b(?!:fix)/,
+  // Task runners running a checking task (mise, Taskfile, nx, turbo).
+  /^(mise\s+(run|r)|task|nx(\s+run)?|turbo(\s+run)?)\s+(\S+:)?(test|tests|build|lint|check|typecheck|ci|verify|e2e)\b/,
+  // Checkers run through the package manager.
+  /^(pnpm|npm|yarn|bun)\s+(exec\s+|dlx\s+|x\s+)?(tsc|vitest|jest|eslint|biome\s+(check|lint|ci)|oxlint|oxfmt\s+--check|prettier\s+--check|playwright\s+test|astro\s+check|svelte-check|vue-tsc|mocha)\b/,
+  /^(oxlint|astro\s+check|svelte-check|vue-tsc|ruff\s+check|black\s+--check|isort\s+--check)\b/,
   /^(npx|pnpx|bunx|yarn dlx)\s+(tsc|vitest|jest|eslint|biome|prettier\s+--check|playwright|mocha|ava|tsx|ts-node|svelte-check|vue-tsc)\b/,
   /^(tsc|vitest|jest|eslint|biome|mocha|pytest|mypy|ruff|flake8|pylint|pyright|tox|nox|rspec|phpunit|gotestsum|golangci-lint|shellcheck|hadolint)\b/,
   /^cargo\s+(\+\S+\s+)?(build|test|check|clippy|run|nextest|fmt\s+--check|bench)\b/,

@@ -64,7 +64,10 @@ describe.skipIf(!blindPresent)(`the blind set (sessions in ${BLIND_FIXTURES}; \`
   });
 
   it.each(labels.map((l) => l.fixture))("%s: every span still holds the words it was labelled from", (fixture) => {
-    const result = scoreFixture(labels.find((l) => l.fixture === fixture)!, join(BLIND_FIXTURES, fixture));
+    const result = scoreFixture(
+      labels.find((l) => l.fixture === fixture)!,
+      join(BLIND_FIXTURES, fixture),
+    );
     expect(result.pending).toBeUndefined();
     expect(result.stale).toEqual([]);
   });

@@ -1,0 +1,41 @@
+import { describe, expect, it } from "vitest";
+import { shellWrittenPaths } from "../../../core/checkride/shell-writes.ts";
+import { codeModeCommands, codeModePatches, runningCell } from "../../../core/checkride/codex-code-mode.ts";
+
+describe("shellWrittenPaths", () => {
+  it.each([
+    ["echo hi > notes.txt", ["notes.txt"]],
+    ["cat >> src/app.css <<'EOF'\n.a > .b { color: red }\nEOF", ["src/app.css"]],
+    ["npm test 2>&1 | tee -a log/test.log", ["log/test.log"]],
+    ["go build ./... 2>/dev/null && echo ok >/dev/null", []],
+    ["echo 'a > b' && rg '->' src", []],
+    ['printf "%s" "$x" > "$OUT"', []],
+    ["cmd 2>&1 | tail -20", []],
+    ["python gen.py > out/data.json; sort a >> b.txt", ["out/data.json", "b.txt"]],
+  ])("%s", (command, expected) => {
+    expect(shellWrittenPaths(command)).toEqual(expected);
+  });
+});
+
+describe("Codex code mode", () => {
+  const program = [
+    "const results = await Promise.all([",
+    '  tools.exec_command({"cmd":"pnpm build","workdir":"/w","yield_time_ms":30000}),',
+    '  tools.exec_command({"cmd":"echo \\"}\\" > out.txt"}),',
+    "]);",
+    'const patch = "*** Begin Patch\\n*** Update File: src/a.ts\\n@@\\n-x\\n+y\\n*** End Patch";',
+  ].join("\n");
+
+  it("reads the commands a program runs, braces inside strings included", () => {
+    expect(codeModeCommands(program)).toEqual(["pnpm build", 'echo "}" > out.txt']);
+  });
+
+  it("reads the patch a string literal holds", () => {
+    expect(codeModePatches(program)).toEqual(["*** Begin Patch\n*** Update File: src/a.ts\n@@\n-x\n+y\n*** End Patch"]);
+  });
+
+  it("tells which cell a running script's later wait finishes", () => {
+    expect(runningCell("Script running with cell ID 41\nWall time 10.0 seconds\nOutput:\n")).toBe("41");
+    expect(runningCell("Script completed\nOutput:\n")).toBeUndefined();
+  });
+});
