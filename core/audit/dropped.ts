@@ -1,22 +1,16 @@
 /**
  * What a compaction dropped, read off its before and after contexts: the
- * facts present before and missing after (per probe item, graded by the
- * literal reader), the messages the user wrote that left the context (gone,
- * or standing only in the summary), and the tool outputs that left it or were
+ * messages the user wrote that left the context (gone, or standing only in
+ * the summary), and the tool outputs that left it or were
  * cleared in place, each with the hash that recovers it from the original.
+ * The facts that fell out are core/audit/fact-ledger.ts's.
  */
 import { recoveryId } from "../checkpoint.ts";
-import type { CheckrideResult } from "../checkride/run.ts";
 import { digestPayloads } from "../hash.ts";
-import { textOf, type Message } from "../model.ts";
+import type { Message } from "../model.ts";
+import { matchMessages, messagesLeft } from "../same-message.ts";
 import { isRealUserMessage } from "../signals.ts";
 import { toolOutcome } from "../tool-info.ts";
-
-export interface DroppedFact {
-  probe: string;
-  /** The answer-key item present before the compaction and missing after it. */
-  fact: string;
-}
 
 export interface DroppedHumanMessage {
   messageId: string;
@@ -40,54 +34,24 @@ export interface DroppedToolOutput {
 }
 
 /**
- * Probes whose items are the words of one fact (the request, the error line,
- * the verifying command): what fell out is that fact, once, not its words.
- */
-const ONE_FACT_PROBES = new Set(["intent", "error", "verify"]);
-
-/** The facts each probe had on the before context and no longer has on the after context. */
-export function droppedFacts(before: CheckrideResult, after: CheckrideResult): DroppedFact[] {
-  const out: DroppedFact[] = [];
-  for (const probe of before.probes) {
-    const afterProbe = after.probes.find((p) => p.id === probe.id);
-    if (ONE_FACT_PROBES.has(probe.id)) {
-      if (probe.status === "pass" && afterProbe?.status !== "pass" && probe.expected) out.push({ probe: probe.id, fact: probe.expected });
-      continue;
-    }
-    const stillThere = new Set(afterProbe?.matched ?? []);
-    for (const item of probe.matched) if (!stillThere.has(item)) out.push({ probe: probe.id, fact: item });
-  }
-  return out;
-}
-
-/**
  * Messages of `after` that repeat a `before` message verbatim under a new id
  * (Codex's replacement history copies the user's messages), after id → before
  * id: "show in the other pane" follows it, and such a message is not dropped.
  */
 export function copiedMessages(before: readonly Message[], after: readonly Message[]): Record<string, string> {
-  const beforeIds = new Set(before.map((m) => m.id));
-  const byText = new Map<string, string>();
-  for (const m of before) if (m.role === "user" || m.role === "assistant") byText.set(`${m.role}\n${textOf(m)}`, m.id);
+  const sources = matchMessages(before, after);
   const out: Record<string, string> = {};
-  for (const m of after) {
-    if (beforeIds.has(m.id) || (m.role !== "user" && m.role !== "assistant")) continue;
-    const source = byText.get(`${m.role}\n${textOf(m)}`);
-    if (source !== undefined && textOf(m) !== "") out[m.id] = source;
-  }
+  after.forEach((message, i) => {
+    const source = before[sources[i]!];
+    if (source && source.id !== message.id) out[message.id] = source.id;
+  });
   return out;
 }
 
-/** User messages of `before` that `after` no longer carries, by id or as a verbatim copy (see copiedMessages). */
-export function droppedHumanMessages(
-  before: readonly Message[],
-  after: readonly Message[],
-  summarised: boolean,
-  copies: Record<string, string> = copiedMessages(before, after),
-): DroppedHumanMessage[] {
-  const kept = new Set([...after.map((m) => m.id), ...Object.values(copies)]);
-  return before
-    .filter((m) => isRealUserMessage(m) && !kept.has(m.id))
+/** User messages of `before` that `after` no longer carries, by id or as a verbatim copy (core/same-message.ts). */
+export function droppedHumanMessages(before: readonly Message[], after: readonly Message[], summarised: boolean): DroppedHumanMessage[] {
+  return messagesLeft(before, after)
+    .filter(isRealUserMessage)
     .map((m) => ({
       messageId: m.id,
       line: m.line ?? null,

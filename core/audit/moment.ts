@@ -11,7 +11,8 @@ import type { EndpointConfig } from "../checkride/readers.ts";
 import { runCheckride, type CheckrideOptions, type CheckrideResult } from "../checkride/run.ts";
 import type { CompactionKind, FormatName, Message, RecordedCompaction } from "../model.ts";
 import { findStrategy } from "../strategies/index.ts";
-import { copiedMessages, droppedFacts, droppedHumanMessages, droppedToolOutputs, type DroppedFact, type DroppedHumanMessage, type DroppedToolOutput } from "./dropped.ts";
+import { copiedMessages, droppedHumanMessages, droppedToolOutputs, type DroppedHumanMessage, type DroppedToolOutput } from "./dropped.ts";
+import { factLedger, type ProbeFate } from "./fact-ledger.ts";
 import { contextSize, sizeTokenizer } from "./size.ts";
 import type { Tokenizer } from "../tokens.ts";
 
@@ -50,10 +51,19 @@ export interface CompactionAudit {
   branchMessages: number;
   /** Tokens of the model's view (core/audit/size.ts); `unit` is the tokenizer's label. */
   size: { unit: string; before: number; after: number; transparent: number };
-  /** Probes asked (with ground truth at that moment) and passed by what the agent kept and by the transparent view. */
-  facts: { asked: number; recorded: number; transparent: number };
+  /**
+   * Probes asked (with ground truth at that moment) and passed by what the
+   * agent kept and by the transparent view; and, from the literal reader on
+   * either side (core/audit/fact-ledger.ts), how many were kept, fell out at
+   * this compaction or were already gone before it: kept + fellOut +
+   * goneBefore = asked.
+   */
+  facts: { asked: number; recorded: number; transparent: number; kept: number; fellOut: number; goneBefore: number };
+  /** Each probe's fate at this compaction (the ledger behind `facts`). */
+  factFates: ProbeFate[];
   checkride: { recorded: CheckrideResult; transparent: CheckrideResult };
-  dropped: { facts: DroppedFact[]; humanMessages: DroppedHumanMessage[]; toolOutputs: DroppedToolOutput[]; messageIds: string[] };
+  /** `facts`: the probes that fell out at this compaction (the ledger's "fell-out" entries). */
+  dropped: { facts: ProbeFate[]; humanMessages: DroppedHumanMessage[]; toolOutputs: DroppedToolOutput[]; messageIds: string[] };
   /** After-message id → the before-message it repeats verbatim under a new id (Codex replacement history). */
   copiedFrom: Record<string, string>;
 }
@@ -101,6 +111,7 @@ export async function auditCompaction(compaction: RecordedCompaction, branch: re
   const beforeRide = await runCheckride(`before #${compaction.index}`, sofar, compaction.before, literal, facts);
   const afterRide = options.reader === "literal" ? recorded : await runCheckride(`recorded #${compaction.index}`, sofar, compaction.after, literal, facts);
   const copiedFrom = copiedMessages(compaction.before, compaction.after);
+  const ledger = factLedger(beforeRide, afterRide);
   return {
     index: compaction.index,
     line: compaction.line,
@@ -117,11 +128,12 @@ export async function auditCompaction(compaction: RecordedCompaction, branch: re
     messagesAfter: compaction.after.length,
     branchMessages: sofar.length,
     size: sizes(options, compaction.before, compaction.after, transparentActive),
-    facts: { asked: recorded.asked, recorded: recorded.passed, transparent: transparentRide.passed },
+    facts: { asked: recorded.asked, recorded: recorded.passed, transparent: transparentRide.passed, kept: ledger.kept, fellOut: ledger.fellOut, goneBefore: ledger.goneBefore },
+    factFates: ledger.probes,
     checkride: { recorded, transparent: transparentRide },
     dropped: {
-      facts: droppedFacts(beforeRide, afterRide),
-      humanMessages: droppedHumanMessages(compaction.before, compaction.after, compaction.summary !== null, copiedFrom),
+      facts: ledger.probes.filter((probe) => probe.fate === "fell-out"),
+      humanMessages: droppedHumanMessages(compaction.before, compaction.after, compaction.summary !== null),
       toolOutputs: await droppedToolOutputs(compaction.before, compaction.after, shared?.original ?? new Map(branch.map((m) => [m.id, m]))),
       messageIds: compaction.droppedMessageIds,
     },

@@ -3,6 +3,8 @@
  * Markdown scorecard all print, projected from one CompactionAudit.
  */
 import type { CompactionAudit } from "./moment.ts";
+import type { FactFate } from "./fact-ledger.ts";
+import { viewAgainstFile } from "./view-vs-file.ts";
 
 export interface CompactionRow {
   index: number;
@@ -10,13 +12,21 @@ export interface CompactionRow {
   entryId: string;
   kind: string;
   trigger: "auto" | "manual" | null;
+  /** The file's own figures; null when it states none. */
   tokensBefore: number | null;
   tokensAfter: number | null;
+  /** The same contexts as the model reads them, counted by `viewTokensUnit` (core/audit/size.ts). */
+  viewTokensBefore: number;
+  viewTokensAfter: number;
+  viewTokensUnit: string;
   messagesBefore: number;
   messagesAfter: number;
-  facts: { asked: number; recorded: number; transparent: number };
+  /** kept + fellOut + goneBefore = asked (core/audit/fact-ledger.ts). */
+  facts: CompactionAudit["facts"];
+  /** Each probe asked: kept (with the items it lost, if any), fell out here, or already gone before. */
+  factFates: { probe: string; fate: FactFate; missingItems: string[]; items: number }[];
   dropped: {
-    facts: { probe: string; fact: string }[];
+    facts: { probe: string; fact: string; missingItems: string[] }[];
     humanMessages: { messageId: string; line: number | null; fate: "summarised" | "dropped" }[];
     toolOutputs: { messageId: string; callId: string | null; toolName: string | null; fate: "dropped" | "cleared"; recoveryId: string; bytes: number; sha256: string }[];
   };
@@ -31,11 +41,15 @@ export function compactionRow(audit: CompactionAudit): CompactionRow {
     trigger: audit.trigger,
     tokensBefore: audit.tokensBefore,
     tokensAfter: audit.tokensAfter,
+    viewTokensBefore: audit.size.before,
+    viewTokensAfter: audit.size.after,
+    viewTokensUnit: audit.size.unit,
     messagesBefore: audit.messagesBefore,
     messagesAfter: audit.messagesAfter,
     facts: audit.facts,
+    factFates: audit.factFates.map(({ probe, fate, missingItems, items }) => ({ probe, fate, missingItems, items })),
     dropped: {
-      facts: audit.dropped.facts,
+      facts: audit.dropped.facts.map(({ probe, fact, missingItems }) => ({ probe, fact, missingItems })),
       humanMessages: audit.dropped.humanMessages.map(({ messageId, line, fate }) => ({ messageId, line, fate })),
       toolOutputs: audit.dropped.toolOutputs.map(({ messageId, callId, toolName, fate, recoveryId, bytes, sha256 }) => ({
         messageId,
@@ -60,8 +74,21 @@ export function compactionLine(audit: CompactionAudit): string {
     `#${audit.index} line ${audit.line} ${audit.kind}${audit.trigger ? ` (${audit.trigger})` : ""}`,
     tokens,
     `${audit.messagesBefore} → ${audit.messagesAfter} messages`,
-    `${audit.size.before.toLocaleString("en-US")} → ${audit.size.after.toLocaleString("en-US")} model-view tokens (transparent ${audit.size.transparent.toLocaleString("en-US")})`,
-    `facts ${audit.facts.recorded}/${audit.facts.asked} kept, transparent ${audit.facts.transparent}/${audit.facts.asked}`,
+    `${audit.size.before.toLocaleString("en-US")} → ${audit.size.after.toLocaleString("en-US")} model-view tokens (transparent ${audit.size.transparent.toLocaleString("en-US")})${exceeds(audit)}`,
+    factsText(audit.facts),
     `dropped ${dropped.facts.length} fact(s), ${dropped.humanMessages.length} user message(s), ${dropped.toolOutputs.length} tool output(s)`,
   ].join(" · ");
+}
+
+/** "facts 3/5 kept (1 fell out here, 1 already gone before), transparent 5/5": the ledger's sum on one line. */
+export function factsText(facts: CompactionAudit["facts"]): string {
+  if (facts.asked === 0) return "no facts to check at this moment";
+  const parts = [`${facts.fellOut} fell out here`, ...(facts.goneBefore ? [`${facts.goneBefore} already gone before`] : [])];
+  return `facts ${facts.kept}/${facts.asked} kept (${parts.join(", ")}), transparent ${facts.transparent}/${facts.asked}`;
+}
+
+/** Where the model-view count exceeds the file's own figure, the row says so and why (core/audit/view-vs-file.ts). */
+function exceeds(audit: CompactionAudit): string {
+  const note = viewAgainstFile(audit.kind, audit.size.before, audit.tokensBefore).note ?? viewAgainstFile(audit.kind, audit.size.after, audit.tokensAfter).note;
+  return note ? ` [${note}]` : "";
 }

@@ -6,6 +6,7 @@
  */
 import { auditSession } from "../audit/session.ts";
 import { compactionLine, compactionRow } from "../audit/rows.ts";
+import { AUDIT_VS_CHECKRIDE } from "../audit/fact-ledger.ts";
 import { leafFlag, readerFlags, type ParsedArgs } from "./flags.ts";
 import { memoryFlag, readSessionFile } from "./input.ts";
 import { isDirectory } from "./folder.ts";
@@ -28,6 +29,9 @@ export async function runAudit(args: ParsedArgs): Promise<number> {
     return 0;
   }
   const label = reader === "literal" ? "facts present in context (literal reader)" : "answered by the model (endpoint reader)";
-  writeOutput([`${audit.compactions.length} recorded compaction(s); facts: ${label}, known at each compaction`, ...audit.compactions.map(compactionLine)].join("\n"), undefined);
+  writeOutput(
+    [`${audit.compactions.length} recorded compaction(s); facts: ${label}, known at each compaction`, ...audit.compactions.map(compactionLine), "", AUDIT_VS_CHECKRIDE].join("\n"),
+    undefined,
+  );
   return 0;
 }

@@ -11,6 +11,7 @@
  */
 import type { CompactionKind, Entry, Message, RecordedCompaction, RecordedContext } from "../model.ts";
 import { messagesOf, type ReaderOutput } from "../formats/common.ts";
+import { messagesLeft } from "../same-message.ts";
 
 export interface CompactionHistory {
   compactions: RecordedCompaction[];
@@ -46,8 +47,8 @@ export class CompactionCollector {
   constructor(private readonly identity: SameMessage = byId) {}
 
   record(fields: CompactionRecord, before: readonly Message[], after: Message[]): Message[] {
-    const kept = new Set(after.map(this.identity));
-    const droppedMessageIds = before.filter((message) => !kept.has(this.identity(message))).map((message) => message.id);
+    // A message the compaction wrote again under a new id (core/same-message.ts) was kept, not dropped.
+    const droppedMessageIds = messagesLeft(before, after, this.identity).map((message) => message.id);
     this.compactions.push({ ...fields, index: this.compactions.length + 1, before: [...before], after: [...after], droppedMessageIds });
     return after;
   }
@@ -55,9 +56,12 @@ export class CompactionCollector {
   /**
    * The history with `current` as the final context. Dropped ids are the
    * branch messages that are not in it (a later compaction may drop a message
-   * an earlier one kept).
+   * an earlier one kept). Each compaction's own dropped ids, which the audit
+   * badges, count a verbatim copy as kept (record, above).
    */
   finish(current: Message[], branch: readonly Message[], stillSent: StillSent = "id"): CompactionHistory {
+    // By id (or object), not by copy: the recorded strategy archives every message the final
+    // context does not send under its own id, so a copied message stays recoverable by its id.
     const sent = new Set<unknown>(stillSent === "id" ? current.map((message) => message.id) : current);
     const droppedMessageIds = branch.filter((message) => !sent.has(stillSent === "id" ? message.id : message)).map((message) => message.id);
     return { compactions: this.compactions, recorded: { messages: current, compactions: this.countedCompactions(), droppedMessageIds } };

@@ -17,7 +17,7 @@ import type { LibraryRow, SessionRows } from "./rows.ts";
  * Bump when the rows a session yields change for the same bytes (a new probe,
  * a new reader): cached rows of another version are never served.
  */
-export const LIBRARY_INDEX_VERSION = 1;
+export const LIBRARY_INDEX_VERSION = 2;
 
 export interface CachedRows {
   key: string;

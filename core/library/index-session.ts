@@ -38,7 +38,7 @@ export async function indexSession(unit: SessionUnit, read: ReadFile): Promise<S
   // Its rows carry no sizes, so the audit's are estimated (the o200k count would be most of the time).
   const audit = await auditSession(session, { leafId: leaf, reader: "literal", sizeTokenizer: CHARS_QUARTER });
   const compactions: LibraryCompactionRow[] = audit.compactions.map((one) => {
-    const { kind, ...row } = compactionRow(one);
+    const { kind, viewTokensBefore: _before, viewTokensAfter: _after, viewTokensUnit: _unit, ...row } = compactionRow(one);
     return { kind: "compaction", path: unit.path, compactionKind: kind, ...row };
   });
   const tokens = currentContextTokens(session, leaf);

@@ -34,7 +34,11 @@ export interface LibrarySessionRow {
  * with the session's path, and the compaction's kind renamed so that `kind`
  * can say what the line is.
  */
-export type LibraryCompactionRow = { kind: "compaction"; path: string; compactionKind: string } & Omit<CompactionRow, "kind">;
+/** `audit <file> --json`'s row without the model-view counts: the library estimates sizes (characters ÷ 4) and shows none of them. */
+export type LibraryCompactionRow = { kind: "compaction"; path: string; compactionKind: string } & Omit<
+  CompactionRow,
+  "kind" | "viewTokensBefore" | "viewTokensAfter" | "viewTokensUnit"
+>;
 
 export interface LibrarySkippedRow {
   kind: "skipped";

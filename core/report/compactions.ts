@@ -5,6 +5,7 @@
  */
 import type { CompactionAudit } from "../audit/moment.ts";
 import { compactionRow, type CompactionRow } from "../audit/rows.ts";
+import { AUDIT_VS_CHECKRIDE, probeName } from "../audit/fact-ledger.ts";
 
 export interface ReportCompaction extends CompactionRow {
   size: CompactionAudit["size"];
@@ -27,9 +28,9 @@ export function compactionCells(row: ReportCompaction): string[] {
     `${n(row.tokensBefore)} → ${n(row.tokensAfter)}`,
     `${row.messagesBefore} → ${row.messagesAfter}`,
     `${n(row.size.before)} → ${n(row.size.after)}`,
-    `${row.facts.recorded}/${row.facts.asked}`,
+    `${row.facts.kept}/${row.facts.asked}`,
     `${row.facts.transparent}/${row.facts.asked} (${n(row.size.transparent)})`,
-    String(row.dropped.facts.length),
+    row.facts.goneBefore ? `${row.facts.fellOut} (${row.facts.goneBefore} already gone before)` : String(row.facts.fellOut),
     String(row.dropped.humanMessages.length),
     String(row.dropped.toolOutputs.length),
   ];
@@ -45,13 +46,12 @@ export const COMPACTION_HEADERS = [
   "model view before → after (tokens)",
   "facts kept",
   "transparent would keep (size)",
-  "facts dropped",
+  "facts that fell out here",
   "user messages dropped or summarised",
   "tool outputs dropped",
 ];
 
-export const COMPACTION_NOTE =
-  "Facts are those known at each compaction (the branch up to it, never later messages), read by the literal reader: facts present in context. \"Tokens (the file's)\" are the figures the file itself records (– where it states none); the model-view sizes are counted here with the o200k tokenizer over what the model reads (Claude's own tokenizer differs by a few percent; the system prompt and tool definitions are not in the transcript).";
+export const COMPACTION_NOTE = `Facts are those known at each compaction (the branch up to it, never later messages), read by the literal reader: facts present in context; kept + fell out here + already gone before = asked. ${AUDIT_VS_CHECKRIDE} "Tokens (the file's)" are the figures the file itself records (– where it states none); the model-view sizes are counted here with the o200k tokenizer over what the model reads (Claude's own tokenizer differs by a few percent; the system prompt and tool definitions are not in the transcript).`;
 
 /** The HTML section body: the table, then what each compaction dropped (every value escaped with `e`). */
 export function compactionsHtml(rows: readonly ReportCompaction[], e: (text: string) => string): string {
@@ -73,7 +73,7 @@ ${rows
     (
       row,
     ) => `<details><summary>#${row.index}: what was dropped (${row.dropped.facts.length} facts, ${row.dropped.humanMessages.length} user messages, ${row.dropped.toolOutputs.length} tool outputs)</summary>
-<ul>${row.dropped.facts.map((f) => `<li><strong>${e(f.probe)}</strong>: ${e(f.fact)}</li>`).join("")}</ul>
+<ul>${row.dropped.facts.map((f) => `<li><strong>${e(probeName(f.probe))}</strong>: ${e(f.missingItems.length > 1 ? f.missingItems.join("; ") : f.fact)}</li>`).join("")}</ul>
 ${row.dropped.humanMessages.length ? `<p>User messages ${row.dropped.humanMessages.map((m) => `<span class="mono">${e(m.messageId)}</span> (line ${m.line ?? "?"}, ${m.fate})`).join(", ")}</p>` : ""}
 ${row.dropped.toolOutputs.length ? `<table><tr><th>message</th><th>tool</th><th>fate</th><th>recovery id</th><th>bytes</th><th>sha256</th></tr>${row.dropped.toolOutputs.map((o) => `<tr><td class="mono">${e(o.messageId)}</td><td>${e(o.toolName ?? "")}</td><td>${o.fate}</td><td class="mono">${e(o.recoveryId)}</td><td>${o.bytes}</td><td class="mono">${e(o.sha256)}</td></tr>`).join("")}</table>` : ""}
 </details>`,

@@ -6,8 +6,30 @@
 import { useEffect } from "react";
 import { countViewTokens, figuresFor, useApp, useTokens } from "../store/store.ts";
 import { formatCount, formatSeconds } from "./format.ts";
+import { viewAgainstFile } from "../../core/audit/view-vs-file.ts";
 import { CompositionBar } from "./stats/CompositionBar.tsx";
 import { RecordedUsage, TokenCount } from "./stats/TokenStats.tsx";
+
+/** The file's own figure beside an audited side's count; where the count exceeds it, why (core/audit/view-vs-file.ts). */
+function FileFigure({ kind, view, file, exact }: { kind: string; view: number; file: number | null; exact: boolean }) {
+  const against = viewAgainstFile(kind, view, file);
+  if (against.file === null) return null;
+  return (
+    <span className="dim file-figure" data-testid="stats-file-figure">
+      {" "}
+      (the file: {formatCount(against.file)}
+      {exact && against.note ? (
+        <>
+          ;{" "}
+          <abbr className="warn-text" data-testid="view-exceeds-file" title={against.note}>
+            counted {Math.round(against.excess! * 100)}% above it, why?
+          </abbr>
+        </>
+      ) : null}
+      )
+    </span>
+  );
+}
 
 export function StatsBar() {
   const view = useApp((s) => s.view);
@@ -38,6 +60,7 @@ export function StatsBar() {
           <dt>{names.original}</dt>
           <dd title={`${formatCount(stats.originalChars)} characters`}>
             <TokenCount tokens={figures.original} estimated={figures.estimated.original} testId="stats-original-tokens" />
+            {audit ? <FileFigure kind={audit.kind} view={figures.original} file={audit.tokensBefore} exact={figures.exact} /> : null}
             <span className="dim chars-figure">
               {" "}
               · <span data-testid="stats-original-chars">{formatCount(stats.originalChars)}</span> chars
@@ -48,6 +71,7 @@ export function StatsBar() {
           <dt>{names.active}</dt>
           <dd title={`${formatCount(stats.activeChars)} characters`}>
             <TokenCount tokens={figures.active} estimated={figures.estimated.active} testId="stats-active-tokens" />{" "}
+            {audit ? <FileFigure kind={audit.kind} view={figures.active} file={audit.tokensAfter} exact={figures.exact} /> : null}
             <span
               title={
                 ratio > 1

@@ -4,6 +4,7 @@
  * panes are lists of messages.
  */
 import type { Message } from "../../core/model.ts";
+import { matchMessages } from "../../core/same-message.ts";
 import { textSignature } from "./projection.ts";
 
 export interface Alignment {
@@ -16,14 +17,13 @@ export interface Alignment {
 }
 
 export function alignPanes(original: readonly Message[], active: readonly Message[], originalIndexById?: ReadonlyMap<string, number>): Alignment {
-  const indexById = originalIndexById ?? new Map(original.map((m, i) => [m.id, i]));
-  const activeToOriginal = new Int32Array(active.length).fill(-1);
+  // By id, or as the verbatim copy a compaction wrote under a new id (Codex's replacement history).
+  const activeToOriginal = matchMessages(original, active, { earlierIndexById: originalIndexById });
   const originalToActive = new Int32Array(original.length).fill(-1);
   const differs = new Uint8Array(active.length);
   active.forEach((message, i) => {
-    const source = indexById.get(message.id);
-    if (source === undefined) return;
-    activeToOriginal[i] = source;
+    const source = activeToOriginal[i]!;
+    if (source < 0) return;
     if (originalToActive[source] === -1) originalToActive[source] = i;
     const sourceMessage = original[source]!;
     // Text that moved out behind a marker is an omission, not a rewrite; prose moved out by a

@@ -37,8 +37,9 @@ function compaction(path: string, dropped: { probe: string; fact: string }[]): L
     tokensAfter: null,
     messagesBefore: 100,
     messagesAfter: 3,
-    facts: { asked: 4, recorded: 4 - dropped.length, transparent: 4 },
-    dropped: { facts: dropped, humanMessages: [], toolOutputs: [] },
+    facts: { asked: 4, recorded: 4 - dropped.length, transparent: 4, kept: 4 - dropped.length, fellOut: dropped.length, goneBefore: 0 },
+    factFates: dropped.map((f) => ({ probe: f.probe, fate: "fell-out" as const, missingItems: [], items: 1 })),
+    dropped: { facts: dropped.map((f) => ({ ...f, missingItems: [] })), humanMessages: [], toolOutputs: [] },
   };
 }
 

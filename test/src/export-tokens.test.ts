@@ -1,6 +1,6 @@
 /**
  * The app's export and the CLI's `compact` are the same bytes (a browser test
- * checks it end to end); with token stats in the CLI's checkpoint, the
+ * checks it end to end); with token stats in the checkpoint `compact --token-counts` writes, the
  * worker adds them at export. Checked here in process on real sessions.
  */
 import { expect, it } from "vitest";
@@ -19,7 +19,7 @@ describeWithFixtures("export with token stats", () => {
       const task = { progress: () => {}, checkCancelled: () => {} };
       const result = await engine.load({ kind: "bytes", bytes: buffer, name: relative.split("/").pop()! }, { strategy: "transparent", options: {}, leafId: null }, task);
       const exported = await (await handleRequest(engine, { type: "export", view: result.view.id }, task)).blob.text();
-      const cli = runCli(["compact", fixturePath(relative)]);
+      const cli = runCli(["compact", "--token-counts", fixturePath(relative)]);
       expect(cli.status).toBe(0);
       expect(JSON.parse(exported).stats.originalTokens).toBeGreaterThan(0);
       expect(exported + "\n").toBe(cli.stdout);

@@ -9,6 +9,50 @@ import { showDroppedMessage, useApp, useAudit } from "../../store/store.ts";
 import { usePanelsOpen } from "../layout/BottomPanels.tsx";
 import { formatBytes, formatCount } from "../format.ts";
 import { kindLabel, fileTokensText } from "./labels.ts";
+import { AUDIT_VS_CHECKRIDE, probeFateText, probeName } from "../../../core/audit/fact-ledger.ts";
+import type { CompactionAuditView } from "../../worker/protocol.ts";
+
+/** "1 fell out here, 1 already gone before": the rest of the sum kept + fell out + gone before = asked. */
+function factsBreakdown(facts: CompactionAuditView["facts"]): string {
+  return [`${facts.fellOut} fell out here`, ...(facts.goneBefore ? [`${facts.goneBefore} already gone before`] : [])].join(", ");
+}
+
+/** Every probe asked at this compaction, by fate; a kept probe that lost items says which. */
+function FactsColumn({ audit }: { audit: CompactionAuditView }) {
+  const fellOut = audit.factFates.filter((f) => f.fate === "fell-out");
+  const thinned = audit.factFates.filter((f) => f.fate === "kept" && f.missingItems.length > 0);
+  const goneBefore = audit.factFates.filter((f) => f.fate === "gone-before");
+  return (
+    <div data-testid="dropped-facts">
+      <h3 title={AUDIT_VS_CHECKRIDE}>
+        Facts that fell out ({fellOut.length} of {audit.facts.asked} asked)
+      </h3>
+      {audit.facts.asked === 0 ? <p className="dim">No fact could be checked at this moment.</p> : null}
+      {audit.facts.asked > 0 && fellOut.length === 0 ? <p className="dim">None of the facts checked fell out here.</p> : null}
+      <ul>
+        {fellOut.map((f) => (
+          <li key={f.probe} data-fate="fell-out">
+            <span className="dim">{probeName(f.probe)}:</span> {f.missingItems.length > 1 ? f.missingItems.join("; ") : f.fact}
+          </li>
+        ))}
+        {thinned.map((f) => (
+          <li key={f.probe} data-fate="kept">
+            <span className="dim">
+              {probeName(f.probe)} ({probeFateText(f)}):
+            </span>{" "}
+            {f.missingItems.join("; ")}
+          </li>
+        ))}
+        {goneBefore.map((f) => (
+          <li key={f.probe} data-fate="gone-before" className="dim">
+            {probeName(f.probe)}: {probeFateText(f)}
+          </li>
+        ))}
+      </ul>
+      <p className="dim small">{AUDIT_VS_CHECKRIDE}</p>
+    </div>
+  );
+}
 
 export function DroppedPanel() {
   const audit = useApp((s) => s.view?.audit);
@@ -39,9 +83,9 @@ export function DroppedPanel() {
             {" "}
             ·{" "}
             <strong>
-              {data.facts.recorded}/{data.facts.asked}
+              {data.facts.kept}/{data.facts.asked}
             </strong>{" "}
-            facts present in context after (transparent would keep {data.facts.transparent})
+            facts present in context after ({factsBreakdown(data.facts)}; transparent would keep {data.facts.transparent})
           </>
         ) : null}
       </summary>
@@ -55,17 +99,7 @@ export function DroppedPanel() {
         <p className="dim">No audit for this compaction.</p>
       ) : (
         <div className="dropped-columns">
-          <div>
-            <h3>Facts that fell out ({data.dropped.facts.length})</h3>
-            {data.dropped.facts.length === 0 ? <p className="dim">None of the facts checked was lost.</p> : null}
-            <ul>
-              {data.dropped.facts.map((f, i) => (
-                <li key={i}>
-                  <span className="dim">{f.probe}:</span> {f.fact}
-                </li>
-              ))}
-            </ul>
-          </div>
+          <FactsColumn audit={data} />
           <div>
             <h3>Human messages ({data.dropped.humanMessages.length})</h3>
             {data.dropped.humanMessages.length === 0 ? <p className="dim">Every human message is still there.</p> : null}

@@ -9,12 +9,12 @@ export function scoreText(entry: AuditEntry | undefined): string {
   if (entry.status === "error") return "facts: not checked";
   const audit = entry.audit;
   if (!audit || audit.facts.asked === 0) return "no facts to check";
-  return `${audit.facts.recorded}/${audit.facts.asked} facts kept`;
+  return `${audit.facts.kept}/${audit.facts.asked} facts kept`;
 }
 
 export function shortScore(entry: AuditEntry | undefined): string {
   if (!entry || entry.status !== "done" || !entry.audit) return entry?.status === "error" ? "–" : "…";
-  return entry.audit.facts.asked ? `${entry.audit.facts.recorded}/${entry.audit.facts.asked}` : "–";
+  return entry.audit.facts.asked ? `${entry.audit.facts.kept}/${entry.audit.facts.asked}` : "–";
 }
 
 export function compactTokens(n: number): string {

@@ -8,6 +8,7 @@ import { formatBytes, formatSeconds } from "../format.ts";
 import { LibraryTable } from "./LibraryTable.tsx";
 import { libraryReportHtml } from "../../../core/report/library-html.ts";
 import { download } from "../download.ts";
+import { probeName } from "../../../core/audit/fact-ledger.ts";
 
 function percent(share: number | null): string {
   return share === null ? "—" : `${Math.round(share * 100)}%`;
@@ -170,15 +171,15 @@ export function LibraryCompactionBanner() {
   return (
     <details className="banner info library-compaction" data-testid="library-compaction-banner">
       <summary>
-        From the library: compaction {row.index} ({kindLabel(row.compactionKind)}) — facts present in context after it {row.facts.recorded}/{row.facts.asked}, transparent
-        compaction at the same moment {row.facts.transparent}/{row.facts.asked}
-        {row.dropped.facts.length ? ` · ${row.dropped.facts.length} facts dropped (show)` : ""}
+        From the library: compaction {row.index} ({kindLabel(row.compactionKind)}) — facts present in context after it {row.facts.kept}/{row.facts.asked}, transparent compaction at
+        the same moment {row.facts.transparent}/{row.facts.asked}
+        {row.dropped.facts.length ? ` · ${row.dropped.facts.length} fell out here (show)` : ""}
       </summary>
       {row.dropped.facts.length ? (
         <ul>
           {row.dropped.facts.map((fact, i) => (
             <li key={i}>
-              <span className="dim">{fact.probe}:</span> {fact.fact}
+              <span className="dim">{probeName(fact.probe)}:</span> {fact.missingItems.length > 1 ? fact.missingItems.join("; ") : fact.fact}
             </li>
           ))}
         </ul>

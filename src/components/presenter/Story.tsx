@@ -7,6 +7,7 @@ import { storySteps, stepStory, useAudit, usePresenter, type StoryStep } from ".
 import type { CompactionAuditView, TimelineMark } from "../../worker/protocol.ts";
 import { formatCount } from "../format.ts";
 import { kindLabel } from "../audit/labels.ts";
+import { probeName, type ProbeFate } from "../../../core/audit/fact-ledger.ts";
 
 /** A hash or an id reads as noise to an audience: counted, not shown. */
 const IDENTIFIER = /\b[0-9a-f]{7,}\b|[0-9a-f]{8}-[0-9a-f]{4}-/i;
@@ -22,12 +23,21 @@ function plural(n: number, one: string, many: string): string {
   return `${formatCount(n)} ${n === 1 ? one : many}`;
 }
 
+/** One lost fact in plain words, cut at a word so two different facts never read alike. */
+function lostText(fact: ProbeFate): string {
+  const text = fact.missingItems.length > 1 ? fact.missingItems.join("; ") : fact.fact;
+  const cut = text.length > 160 ? `${text.slice(0, text.lastIndexOf(" ", 160) > 80 ? text.lastIndexOf(" ", 160) : 160)}…` : text;
+  return `${probeName(fact.probe)}: “${cut}”`;
+}
+
 function Lost({ audit }: { audit: CompactionAuditView }) {
-  const readable = audit.dropped.facts.filter((f) => !IDENTIFIER.test(f.fact));
-  const identifiers = audit.dropped.facts.length - readable.length;
+  const lost = audit.dropped.facts;
+  const readable = lost.filter((f) => !IDENTIFIER.test(lostText(f)));
+  const identifiers = lost.length - readable.length;
   const { facts } = audit;
   const humans = audit.dropped.humanMessages.length;
   const tools = audit.dropped.toolOutputs.length;
+  const shown = readable.slice(0, 4);
   return (
     <>
       <p>
@@ -36,20 +46,22 @@ function Lost({ audit }: { audit: CompactionAuditView }) {
         ) : (
           <>
             <strong>
-              {formatCount(facts.recorded)} of {formatCount(facts.asked)}
+              {formatCount(facts.kept)} of {formatCount(facts.asked)}
             </strong>{" "}
-            facts were still in the context right after (transparent compaction would have kept {formatCount(facts.transparent)}).
+            facts were still in the context right after; {plural(facts.fellOut, "fell out here", "fell out here")}
+            {facts.goneBefore ? `, ${plural(facts.goneBefore, "was", "were")} already gone before` : ""} (transparent compaction would have kept {formatCount(facts.transparent)}).
           </>
         )}
       </p>
-      {readable.length > 0 ? (
+      {shown.length > 0 ? (
         <ul className="story-facts">
-          {readable.slice(0, 4).map((f, i) => (
-            <li key={i}>Lost: “{f.fact.length > 90 ? `${f.fact.slice(0, 90)}…` : f.fact}”</li>
+          {shown.map((f) => (
+            <li key={f.probe}>Lost: {lostText(f)}</li>
           ))}
+          {readable.length > shown.length ? <li>and {plural(readable.length - shown.length, "more fact", "more facts")}</li> : null}
         </ul>
       ) : null}
-      {identifiers > 0 ? <p>{plural(identifiers, "identifier (a commit or an id) was", "identifiers (commits, ids) were")} lost too.</p> : null}
+      {identifiers > 0 ? <p>{plural(identifiers, "fact made of identifiers (commits, ids) was", "facts made of identifiers (commits, ids) were")} lost too.</p> : null}
       <p>
         {humans > 0
           ? `${plural(humans, "message from the human survives", "messages from the human survive")} only as a summary or not at all. `

@@ -70,7 +70,8 @@ export function buildAuditView(session: Session, base: View, index: number, id: 
   const active = buildPaneModel(compaction.after);
   const alignment = alignPanes(original.messages, active.messages, original.indexById);
   const tokenizer = sizeTokenizer();
-  const summaryRow = compaction.after.findIndex((m) => !original.indexById.has(m.id));
+  // "Summary of what left" only on what the file records as a summary, never on a kept message's copy.
+  const summaryRow = active.messages.findIndex((m, row) => m.role === "summary" && alignment.activeToOriginal[row] === -1);
   const audit: AuditOnView = {
     index,
     count: compactions.length,

@@ -46,8 +46,8 @@ describeWithFixtures("audit of a composed Pi compaction (labelled)", async () =>
 
   it("lists the modified file and the rule as facts present before and missing after", () => {
     expect(audit!.dropped.facts).toEqual([
-      { probe: "files", fact: "src/ledger.ts" },
-      { probe: "rules", fact: "Fix the rounding in the ledger export, and never touch the tests." },
+      { probe: "files", fate: "fell-out", fact: "src/ledger.ts", missingItems: [], items: 1 },
+      { probe: "rules", fate: "fell-out", fact: "Fix the rounding in the ledger export, and never touch the tests.", missingItems: [], items: 1 },
     ]);
   });
 
@@ -68,7 +68,7 @@ describeWithFixtures("audit of a composed Pi compaction (labelled)", async () =>
 
   it("scores what was kept against what transparent would have kept, with both sizes", () => {
     // intent (the changelog request) survives; files and rules do not. Transparent keeps all three.
-    expect(audit!.facts).toEqual({ asked: 3, recorded: 1, transparent: 3 });
+    expect(audit!.facts).toEqual({ asked: 3, recorded: 1, transparent: 3, kept: 1, fellOut: 2, goneBefore: 0 });
     // Sizes are tokens of the model's view, counted by the one implementation the stats use.
     expect(audit!.size.unit).toBe(TOKENIZER_LABEL);
     expect(audit!.size.after).toBe(contextTokens(session.recordedCompactions(null)[0]!.after, session.format).total);
@@ -95,7 +95,8 @@ describeWithFixtures("audit with the endpoint reader", () => {
     expect(audit!.checkride.recorded.reader).toBe("endpoint");
     expect(audit!.checkride.transparent.reader).toBe("endpoint");
     // This fake model answers from memory it does not have: the score is its, the dropped list is the context's.
-    expect(audit!.facts).toEqual({ asked: 3, recorded: 3, transparent: 3 });
+    // The ledger is the literal reader's on either side: what the context holds, whatever the model says.
+    expect(audit!.facts).toEqual({ asked: 3, recorded: 3, transparent: 3, kept: 1, fellOut: 2, goneBefore: 0 });
     expect(audit!.dropped.facts.map((f) => f.probe)).toEqual(["files", "rules"]);
   });
 });

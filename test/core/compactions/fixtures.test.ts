@@ -7,6 +7,7 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import type { Message, RecordedCompaction } from "../../../core/model.ts";
+import { copyKey } from "../../../core/same-message.ts";
 import { loadSession } from "../../../core/session.ts";
 import { fixturePath, readFixture, describeWithFixtures } from "../../helpers/fixtures.ts";
 
@@ -77,10 +78,15 @@ describeWithFixtures("recorded compactions on real sessions", () =>
       expect(recorded.droppedMessageIds).toEqual(ids(branch.filter((m) => !sent.has(m.id))));
     });
 
-    it("names dropped messages that were in before and are not in after", () => {
+    it("names dropped messages that were in before and are not in after, by id or as a verbatim copy", () => {
       for (const c of compactions) {
         const after = new Set(ids(c.after));
-        expect(c.droppedMessageIds).toEqual(ids(c.before).filter((id) => !after.has(id)));
+        const dropped = new Set(c.droppedMessageIds);
+        const notById = c.before.filter((m) => !after.has(m.id));
+        expect(c.droppedMessageIds).toEqual(ids(notById.filter((m) => dropped.has(m.id))));
+        // What is not in after by id and still counts as kept stands there as a copy under a new id.
+        const copies = new Set(c.after.filter((m) => !c.before.some((b) => b.id === m.id)).map(copyKey));
+        for (const kept of notById.filter((m) => !dropped.has(m.id))) expect(copies.has(copyKey(kept)), kept.id).toBe(true);
       }
     });
   }),
