@@ -147,7 +147,7 @@ const PASTED_LINE: RegExp[] = [
  * The prose of human spans: fenced code blocks and pasted lines removed.
  * Rules and intent are read from this; a pasted log is never a rule.
  */
-export function proseSpans(spans: readonly TextSpan[]): TextSpan[] {
+export function proseSpans(spans: readonly TextSpan[], part: "chat" | "document" = "chat"): TextSpan[] {
   const out: TextSpan[] = [];
   for (const span of spans) {
     let inFence = false;
@@ -157,7 +157,8 @@ export function proseSpans(spans: readonly TextSpan[]): TextSpan[] {
     for (const [index, line] of lines.entries()) {
       const start = lineStart;
       lineStart += line.length + 1;
-      if (index >= documentFrom) break;
+      // "chat": the lines before a pasted document; "document": the document's own.
+      if (part === "chat" ? index >= documentFrom : index < documentFrom) continue;
       const fences = (line.match(/```/g) ?? []).length;
       if (inFence || fences > 0) {
         // Text before an opening fence on the same line is still prose.
@@ -186,8 +187,15 @@ export const DOCUMENT_MIN_HEADINGS = 2;
  */
 function documentStart(lines: readonly string[]): number {
   const headings = lines.flatMap((line, index) => (/^#{1,6}\s+\S/.test(line) ? [index] : []));
-  return headings.length >= DOCUMENT_MIN_HEADINGS ? headings[0]! : lines.length;
+  if (headings.length >= DOCUMENT_MIN_HEADINGS) return headings[0]!;
+  // A prompt template's numbered steps with bold titles ("1. **Review the changes** — …") are sections
+  // too, and such a message is the template's from its first line ("Follow these steps in order:").
+  const steps = lines.filter((line) => /^\s*(\d+[.)]|[-*])\s+\*\*[^*]+\*\*/.test(line)).length;
+  return steps >= DOCUMENT_MIN_STEPS ? 0 : lines.length;
 }
+
+/** Numbered or bulleted steps with bold titles that make a message a template. */
+export const DOCUMENT_MIN_STEPS = 3;
 
 function lineSpan(span: TextSpan, start: number, line: string): TextSpan {
   const lead = line.length - line.trimStart().length;
@@ -198,4 +206,9 @@ function lineSpan(span: TextSpan, start: number, line: string): TextSpan {
 /** The prose lines of a message's human text. */
 export function humanProse(message: Message, format?: FormatName): TextSpan[] {
   return proseSpans(humanSpans(message, format));
+}
+
+/** The prose lines of a document or template the human pasted into a message (see documentStart). */
+export function documentProse(message: Message, format?: FormatName): TextSpan[] {
+  return proseSpans(humanSpans(message, format), "document");
 }

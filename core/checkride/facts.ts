@@ -3,13 +3,13 @@
  * arguments, and what the structured results said; what a human wrote; and
  * an optional memory.md. Never from a model. Every fact carries its source.
  */
-import { humanProse, humanSpans, type TextSpan } from "../human-text.ts";
+import { documentProse, humanProse, humanSpans, type TextSpan } from "../human-text.ts";
 import { textOf, type FormatName, type Message, type ToolCallBlock } from "../model.ts";
 import { toolCallsById, toolOutcome, type ToolOutcome } from "../tool-info.ts";
 import { anchorsOf, type Anchor } from "./anchors.ts";
 import { commandOf, commandsOf, isCodeModeExec, modifiedPathsOf, readPathOf } from "./tool-calls.ts";
 import { runningCell } from "./codex-code-mode.ts";
-import { ruleKey, rulesInProse } from "./rules.ts";
+import { ruleFindings, ruleKey } from "./rules.ts";
 import { sourceAt, sourceIn, type FactSource } from "./source.ts";
 import { failureLineOf, isVerification, outputSaysFailed, verificationOutcome } from "./verify.ts";
 
@@ -46,8 +46,10 @@ export interface Facts {
   unresolvedError?: { text: string; command: string; messageId: string; source: FactSource };
   latestRequest?: { text: string; messageId: string; source: FactSource };
   anchors: Anchor[];
-  /** Standing instructions from human text, oldest first (newest last), deduplicated. */
+  /** Standing instructions from human text the extractor is sure of (graded), oldest first (newest last), deduplicated. */
   rules: { text: string; messageId: string; source: FactSource }[];
+  /** Rule-shaped sentences it is not sure of, each with why: shown, graded only once the user accepts one. */
+  ruleCandidates: { text: string; messageId: string; source: FactSource; why: string }[];
   memory?: MemoryFacts;
 }
 
@@ -170,14 +172,19 @@ export function extractFacts(branch: readonly Message[], options: FactOptions = 
   let latestRequest: Facts["latestRequest"];
   // Keyed by the rule's normalised text; re-inserting moves a repeated rule to its newest saying (newest last).
   const rules = new Map<string, Facts["rules"][number]>();
+  const candidates = new Map<string, Facts["ruleCandidates"][number]>();
   for (const message of branch) {
     const spans = humanSpans(message, options.format);
     if (spans.length === 0) continue;
     latestRequest = { text: spans.map((s) => s.text).join("\n\n"), messageId: message.id, source: spanSource(message, spans) };
-    for (const rule of rulesInProse(humanProse(message, options.format))) {
+    for (const rule of ruleFindings(humanProse(message, options.format), documentProse(message, options.format))) {
       const key = ruleKey(rule.text);
-      rules.delete(key);
-      rules.set(key, { text: rule.text, messageId: message.id, source: sourceIn(message, rule.text, rule.start) });
+      const fact = { text: rule.text, messageId: message.id, source: sourceIn(message, rule.text, rule.start) };
+      // A rule said once with certainty is graded wherever else it is said; it moves to its newest saying.
+      const gradedBefore = rules.delete(key);
+      candidates.delete(key);
+      if (rule.confidence.graded || gradedBefore) rules.set(key, fact);
+      else candidates.set(key, { ...fact, why: rule.confidence.why });
     }
   }
 
@@ -189,7 +196,16 @@ export function extractFacts(branch: readonly Message[], options: FactOptions = 
         .join("\n\n"),
   });
 
-  const facts: Facts = { modifiedFiles: modified, readFiles: read.filter((p) => !modified.includes(p)), fileSources, lastRun, anchors, rules: [...rules.values()], latestRequest };
+  const facts: Facts = {
+    modifiedFiles: modified,
+    readFiles: read.filter((p) => !modified.includes(p)),
+    fileSources,
+    lastRun,
+    anchors,
+    rules: [...rules.values()],
+    ruleCandidates: [...candidates.values()],
+    latestRequest,
+  };
   if (lastRun?.passed === false && lastRun.errorLine) {
     const result = branch.find((m) => m.id === lastRun.messageId);
     facts.unresolvedError = {

@@ -4,7 +4,7 @@
  * "need" with the same thresholds, and the one grader applies them.
  */
 import { grade, required, type Check, type Grading } from "./grade.ts";
-import { THRESHOLDS, type Probe, type ProbeId } from "./probes.ts";
+import { restated, THRESHOLDS, type Candidate, type Probe, type ProbeId } from "./probes.ts";
 import type { FactSource } from "./source.ts";
 
 export interface KeyEdits {
@@ -13,6 +13,9 @@ export interface KeyEdits {
   /** Facts the user added, by probe. */
   added: { probe: string; text: string }[];
 }
+
+/** A candidate as the key shows it: struck when the user dismissed it. */
+export type ShownCandidate = Candidate & { struck?: true };
 
 /** One fact of the answer key, with the checks an answer must meet for it. */
 export interface KeyFact {
@@ -57,8 +60,7 @@ export function keyFactsOf(probe: Probe): KeyFact[] {
 function checkFor(id: string, text: string): Check {
   if (id === "files") return { kind: "path", item: text };
   if (id === "anchors") return { kind: "verbatim", item: text };
-  const word = id === "rules" ? /\b(always|never|must|don't|do not|only|prefer|avoid|make sure)\b/i.exec(text)?.[0]?.toLowerCase() : undefined;
-  return { kind: "tokens", item: text, share: THRESHOLDS.itemCoverage, ...(word ? { word } : {}) };
+  return restated(text, id === "rules");
 }
 
 /** Whether an answer's matched items meet one fact. */
@@ -67,12 +69,21 @@ export function factMet(fact: Pick<KeyFact, "checks" | "need">, matched: readonl
 }
 
 /** A probe with the user's edits applied (unchanged when none concern it). */
-export function applyKeyEdits(probe: Probe, edits: KeyEdits | undefined): Probe & { facts: KeyFact[]; edited: boolean } {
+export function applyKeyEdits(probe: Probe, edits: KeyEdits | undefined): Probe & { facts: KeyFact[]; edited: boolean; candidates?: ShownCandidate[] } {
   const original = keyFactsOf(probe);
   const struck = new Set((edits?.struck ?? []).filter((s) => s.probe === probe.id).map((s) => s.fact));
+  const candidateByText = new Map((probe.candidates ?? []).map((c) => [c.text, c]));
   const added = (edits?.added ?? [])
     .filter((a) => a.probe === probe.id && a.text.trim() !== "")
-    .map((a): KeyFact => ({ text: a.text.trim(), added: true, checks: [checkFor(probe.id, a.text.trim())], need: 1 }));
+    .map((a): KeyFact => {
+      const text = a.text.trim();
+      // An accepted candidate keeps the place it came from.
+      const source = candidateByText.get(text)?.source;
+      return { text, ...(source ? { source } : {}), added: true, checks: [checkFor(probe.id, text)], need: 1 };
+    });
+  // Candidates the user accepted are facts now; the ones struck stay listed, struck, so they can be put back.
+  const candidates = (probe.candidates ?? []).filter((c) => !added.some((a) => a.text === c.text)).map((c): ShownCandidate => (struck.has(c.text) ? { ...c, struck: true } : c));
+  const shownCandidates = { candidates: candidates.length ? candidates : undefined };
   if (struck.size === 0 && added.length === 0) return { ...probe, facts: original, edited: false };
   const facts = [...original.filter((f) => !struck.has(f.text)), ...added];
   if (facts.length === 0) {
@@ -87,6 +98,7 @@ export function applyKeyEdits(probe: Probe, edits: KeyEdits | undefined): Probe 
       grade: () => ({ pass: false, matched: [] }),
       facts: [],
       edited: true,
+      ...shownCandidates,
     };
   }
   const list = isListProbe(probe.id);
@@ -106,5 +118,6 @@ export function applyKeyEdits(probe: Probe, edits: KeyEdits | undefined): Probe 
     grade: (answer: string) => grade(grading, answer),
     facts,
     edited: true,
+    ...shownCandidates,
   };
 }

@@ -48,17 +48,24 @@ export interface Tally {
 
 export const PROBES_SCORED = ["rules", "anchors", "verify", "error", "files"] as const;
 export type ScoredProbe = (typeof PROBES_SCORED)[number];
-export type Scores = Record<ScoredProbe, Tally>;
+/**
+ * Every tally: the graded probes, and the rule candidates (precision: the
+ * share of candidates that are rules; recall: the rules found graded or as a
+ * candidate, the recall the candidates carry).
+ */
+export const TALLIES = [...PROBES_SCORED, "candidates"] as const;
+export type TallyName = (typeof TALLIES)[number];
+export type Scores = Record<TallyName, Tally>;
 
 /** Anchors scored: the ones the handoff staples show (the probe asks the first 6 of them). */
 export const ANCHORS_SCORED = 12;
 
 export function emptyScores(): Scores {
-  return Object.fromEntries(PROBES_SCORED.map((probe) => [probe, { right: 0, given: 0, found: 0, expected: 0 }])) as Scores;
+  return Object.fromEntries(TALLIES.map((probe) => [probe, { right: 0, given: 0, found: 0, expected: 0 }])) as Scores;
 }
 
 export function addScores(into: Scores, from: Scores): Scores {
-  for (const probe of PROBES_SCORED) for (const key of ["right", "given", "found", "expected"] as const) into[probe][key] += from[probe][key];
+  for (const probe of TALLIES) for (const key of ["right", "given", "found", "expected"] as const) into[probe][key] += from[probe][key];
   return into;
 }
 
@@ -69,12 +76,19 @@ export function scoreFacts(facts: Facts, labels: FixtureLabels, hash: (text: str
   const scores = emptyScores();
 
   const rules = scores.rules;
-  const ruleHits = (rule: Facts["rules"][number]) =>
+  const ruleHits = (rule: Pick<Facts["rules"][number], "messageId" | "source">) =>
     labels.rules.filter((label) => label.messageId === rule.messageId && rule.source?.span && overlaps(label.span, rule.source.span));
   rules.given = facts.rules.length;
   rules.right = facts.rules.filter((rule) => ruleHits(rule).length > 0).length;
   rules.expected = labels.rules.length + (labels.unlocatedRules ?? 0);
   rules.found = labels.rules.filter((label) => facts.rules.some((rule) => ruleHits(rule).includes(label))).length;
+
+  const candidates = scores.candidates;
+  const ruleCandidates = facts.ruleCandidates ?? [];
+  candidates.given = ruleCandidates.length;
+  candidates.right = ruleCandidates.filter((c) => ruleHits(c).length > 0).length;
+  candidates.expected = rules.expected;
+  candidates.found = labels.rules.filter((label) => [...facts.rules, ...ruleCandidates].some((rule) => ruleHits(rule).includes(label))).length;
 
   if (labels.anchors) {
     const anchors = scores.anchors;

@@ -73,6 +73,14 @@ export interface Probe {
   /** What an answer must meet: the data the one grader (grade.ts) applies. */
   grading: Grading;
   grade(answer: string): { pass: boolean; matched: string[] };
+  /** Facts the extractor is not sure of, each with why: shown beside the key, graded only once the user accepts one. */
+  candidates?: Candidate[];
+}
+
+export interface Candidate {
+  text: string;
+  source?: FactSource;
+  why: string;
 }
 
 const RULE_WORD = /\b(always|never|must|don't|do not|only|prefer|avoid|make sure)\b/i;
@@ -87,7 +95,7 @@ function asked(probe: Omit<Probe, "grade">): Probe {
 }
 
 /** A check that an item is restated: most of its distinctive tokens, and its rule word when it has one. */
-function restated(item: string, withRuleWord: boolean): Check {
+export function restated(item: string, withRuleWord: boolean): Check {
   const word = withRuleWord ? RULE_WORD.exec(item)?.[0]?.toLowerCase() : undefined;
   return { kind: "tokens", item, share: THRESHOLDS.itemCoverage, ...(word ? { word } : {}) };
 }
@@ -189,10 +197,13 @@ export function buildProbes(facts: Facts): Probe[] {
 
   // Rules are kept newest last; the newest few are asked.
   const rules = facts.rules.slice(-THRESHOLDS.rulesAsked);
+  const candidates: Candidate[] = facts.ruleCandidates.map((c) => ({ text: c.text, source: c.source, why: c.why }));
+  const noRules = candidates.length === 0 ? "the user set no rule-shaped sentence" : "no rule the extractor is sure of; accept a candidate to grade it";
   probes.push(
     rules.length === 0
-      ? skipped("rules", "Which rules or commitments did the user set?", "the user set no rule-shaped sentence")
+      ? { ...skipped("rules", "Which rules or commitments did the user set?", noRules), ...(candidates.length ? { candidates } : {}) }
       : asked({
+          ...(candidates.length ? { candidates } : {}),
           id: "rules",
           question: "Which rules or commitments did the user set? Quote them.",
           expected: rules.map((r) => r.text).join(" | "),

@@ -24,8 +24,15 @@ export interface RuleSpan {
   end: number;
 }
 
-const OBLIGATION =
-  /\b(must|mustn't|make sure|avoid|prefer|under no circumstances|at all times|no more than|at most|at least)\b|必須|務必|一定要|禁止|請勿|不可|不要|不用|不准|只能|永遠|總是|絕不/i;
+const OBLIGATION = /\b(must|mustn't|make sure|avoid|prefer|under no circumstances|at all times|no more than|at most|at least)\b/i;
+/**
+ * Obligation and prohibition words of Chinese (traditional and simplified),
+ * Japanese and Korean. A clause-level word in these languages says as much
+ * about a one-off request ("不要写内容": "write nothing in it") as about a
+ * standing rule, so a sentence they mark is a candidate, never graded alone.
+ */
+const CJK_OBLIGATION =
+  /必須|必须|務必|务必|一定要|禁止|請勿|请勿|不可|不要|不用|不准|不能|只能|只用|永遠|永远|總是|总是|絕不|绝不|しないで|しない(こと|よう)|ないで|してはいけない|禁止|必ず|常に|だけ(を|で|に)|使わない|なし[、。]|하지\s*마|하지\s*않|말\s*것|반드시|항상|절대|만\s*사용/;
 const PROHIBITION =
   /(^|[,;:(]\s*|\b(please|and|but|so|no|just|then|also|pls)\s+)(don't|dont|do not|never)\b|\b(you|we)\s+(don't|do not|shouldn't|should not|must not|never)\b|\bi\s+(don't|do not)\s+want\b|\blet's not\b/i;
 /** "always/never/only" at the start of a clause, or after a directive within a few words. */
@@ -48,14 +55,54 @@ export const MIN_RULE_WORDS = 3;
 export const MAX_RULE_CHARS = 400;
 
 export function isRuleSentence(sentence: string): boolean {
+  return ruleConfidence(sentence) !== null;
+}
+
+/**
+ * How sure the extractor is that a rule-shaped sentence is a standing rule
+ * (shared/LABELS.md): "graded" when it is; a candidate, with why, when the
+ * same words are as often a one-off request, a preference answering a design
+ * question or advice; null when it is no rule at all. Candidates are shown
+ * in the answer key and graded only once the user accepts them.
+ */
+export type RuleConfidence = { graded: true } | { graded: false; why: string };
+
+/** A one-off addition to the task at hand ("make sure the helper is also exported"), not a standing rule. */
+const ADDS_TO_TASK = /\b(also|as well|this time|for now)\b/i;
+/** A preference that may answer a design question ("I don't want any padding", "I want JSON first"). */
+const PREFERENCE = /\bi\s+(don't|do not)?\s*want\b|\bi'd (like|prefer)\b|\blet's\b/i;
+
+export function ruleConfidence(sentence: string): RuleConfidence | null {
   // Typographic apostrophes ("don’t") read as plain ones.
   const text = sentence.trim().replace(/[’‘]/g, "'");
+  if (!ruleShaped(text)) {
+    if (isQuestion(text) || text.length > MAX_RULE_CHARS) return null;
+    if (CJK_OBLIGATION.test(text)) return { graded: false, why: "an obligation word in Chinese, Japanese or Korean, said as often of a one-off request" };
+    if (/\bonly (when|if|for|in|with)\b|\bkeep\b.+\b(as is|unchanged|intact|at)\b/i.test(text))
+      return { graded: false, why: "'only' or 'keep': a scope that may be the task's, not a standing rule" };
+    return null;
+  }
+  if (PREFERENCE.test(text)) return { graded: false, why: "says what the user wants: may answer a design question rather than set a rule" };
+  // A leading "Also," joins the sentence to the one before; it says nothing of the task at hand.
+  if (ADDS_TO_TASK.test(text.replace(/^(and\s+)?also\b,?\s*/i, "")) && !/\b(never|always|at all times|under no circumstances)\b/i.test(text))
+    return { graded: false, why: "adds to the task at hand ('also', 'this time'): may be a one-off request" };
+  if (!OBLIGATION.test(text) && !PROHIBITION.test(text) && !DIRECTED_SCOPE.test(text) && !TERSE_BAN.test(text))
+    return { graded: false, why: "'should' or 'needs to': may be advice or a one-off request" };
+  return { graded: true };
+}
+
+function isQuestion(text: string): boolean {
+  return QUESTION_END.test(text) || QUESTION_START.test(text);
+}
+
+/** The sentence has the shape of a rule (the markers above); ruleConfidence decides how sure that is. */
+function ruleShaped(text: string): boolean {
   if (TERSE_BAN.test(text)) return true;
   if (text.length > MAX_RULE_CHARS) return false;
   const words = text.split(/\s+/).filter(Boolean).length;
   const cjk = /[\u3400-\u9fff]/.test(text);
   if (!cjk && words < MIN_RULE_WORDS) return false;
-  if (QUESTION_END.test(text) || QUESTION_START.test(text)) return false;
+  if (isQuestion(text)) return false;
   if (OBLIGATION.test(text) && !/\bmust\s+have\b/i.test(text)) return true;
   if (PROHIBITION.test(text)) return true;
   if (NOT_NORMATIVE.test(text)) return false;
@@ -86,9 +133,32 @@ export function sentencesOf(span: TextSpan): RuleSpan[] {
   return out;
 }
 
-/** The rule sentences of some human prose, in text order. */
+/** The rule sentences of some human prose, in text order (graded and candidates alike). */
 export function rulesInProse(prose: readonly TextSpan[]): RuleSpan[] {
   return prose.flatMap(sentencesOf).filter((sentence) => isRuleSentence(sentence.text));
+}
+
+export interface RuleFinding extends RuleSpan {
+  confidence: RuleConfidence;
+}
+
+/**
+ * Every rule-shaped sentence of a message's prose with how sure each is.
+ * `documentProse`: lines of a pasted document or template in the message
+ * (core/human-text.ts): their rules are at most candidates, since a
+ * template's imperatives are seldom the person's own.
+ */
+export function ruleFindings(prose: readonly TextSpan[], documentProse: readonly TextSpan[] = []): RuleFinding[] {
+  const out: RuleFinding[] = [];
+  for (const sentence of prose.flatMap(sentencesOf)) {
+    const confidence = ruleConfidence(sentence.text);
+    if (confidence) out.push({ ...sentence, confidence });
+  }
+  for (const sentence of documentProse.flatMap(sentencesOf)) {
+    if (!ruleConfidence(sentence.text)) continue;
+    out.push({ ...sentence, confidence: { graded: false, why: "inside a pasted document or prompt template: may be the template's text, not the user's rule" } });
+  }
+  return out.sort((a, b) => a.start - b.start);
 }
 
 /** For plain text (tests, memory files): one span, offsets from 0. */

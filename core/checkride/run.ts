@@ -26,6 +26,8 @@ export interface ProbeResult {
   facts?: { text: string; source?: FactSource; added?: boolean; met?: boolean }[];
   /** The user struck or added facts of this probe's key. */
   edited?: boolean;
+  /** Facts the extractor is not sure of, with why: not graded until the user accepts one (struck when dismissed). */
+  candidates?: { text: string; source?: FactSource; why: string; struck?: true }[];
 }
 
 export interface CheckrideResult {
@@ -74,6 +76,7 @@ export async function runCheckride(strategy: string, branch: readonly Message[],
       ...(probe.sources?.length ? { sources: probe.sources } : {}),
       facts: keyFacts,
       ...(probe.edited ? { edited: true } : {}),
+      ...(probe.candidates?.length ? { candidates: probe.candidates } : {}),
     };
     if (probe.expected === null) return { ...base, status: "skipped", answer: "", evidence: [], matched: [], note: probe.skipReason };
     const answer = answers[probe.id] ?? { answer: "", evidence: [], inconclusive: "the reader gave no answer" };

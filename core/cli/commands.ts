@@ -119,7 +119,15 @@ export async function runCheckrideCommand(args: ParsedArgs): Promise<number> {
         {
           results: results.map(({ scoreLabel: _label, ...rest }) => ({
             ...rest,
-            probes: rest.probes.map(({ id, status, question, expected, answer, evidence }) => ({ id, status, question, expected, answer, evidence })),
+            probes: rest.probes.map(({ id, status, question, expected, answer, evidence, candidates }) => ({
+              id,
+              status,
+              question,
+              expected,
+              answer,
+              evidence,
+              ...(candidates ? { candidates: candidates.map(({ text, why }) => ({ text, why })) } : {}),
+            })),
           })),
         },
         null,
@@ -138,11 +146,23 @@ export async function runCheckrideCommand(args: ParsedArgs): Promise<number> {
       for (const probe of result.probes) {
         const detail = probe.status === "skipped" || probe.status === "inconclusive" ? (probe.note ?? "") : (probe.expected ?? "");
         lines.push(`  ${probe.status.padEnd(12)} ${probe.id.padEnd(12)} ${detail.replace(/\s+/g, " ").slice(0, 160)}`);
+        if (probe.candidates?.length) lines.push(...candidateLines(probe.candidates));
       }
     }
     writeOutput(lines.join("\n"), undefined);
   }
   return 0;
+}
+
+const CANDIDATES_LISTED = 5;
+
+/** A probe's candidates under it: not graded, with why, so the user can add the right ones with the app. */
+function candidateLines(candidates: readonly { text: string; why: string }[]): string[] {
+  const pad = " ".repeat(27);
+  const lines = [`${pad}${candidates.length} candidate${candidates.length === 1 ? "" : "s"}, not graded:`];
+  for (const c of candidates.slice(0, CANDIDATES_LISTED)) lines.push(`${pad}? ${c.text.replace(/\s+/g, " ").slice(0, 120)} (${c.why})`);
+  if (candidates.length > CANDIDATES_LISTED) lines.push(`${pad}… and ${candidates.length - CANDIDATES_LISTED} more (--json lists them all)`);
+  return lines;
 }
 
 /** Repeated compaction: N rounds per strategy, scored by the checkride; optionally with a planted fact. */

@@ -145,6 +145,24 @@ describeWithFixtures("checkride", () => {
     expect(results[1].probes.find((p: { id: string }) => p.id === "rules").status).toBe("fail");
   });
 
+  it("lists the rule candidates under the probe, not graded, with why (text and --json)", () => {
+    const chat = join(temp, "candidates.json");
+    writeFileSync(
+      chat,
+      JSON.stringify([
+        { role: "user", content: "Add a CSV export. I don't want a header row in the file." },
+        { role: "assistant", content: "Added it." },
+      ]),
+    );
+    const text = runCli(["checkride", chat, "--strategy", "transparent"]).stdout;
+    expect(text).toMatch(/skipped\s+rules\s+no rule the extractor is sure of; accept a candidate to grade it/);
+    expect(text).toMatch(/1 candidate, not graded:\n\s+\? I don't want a header row in the file\. \(says what the user wants/);
+    const { results } = JSON.parse(runCli(["checkride", chat, "--strategy", "transparent", "--json"]).stdout);
+    expect(results[0].probes.find((p: { id: string }) => p.id === "rules").candidates).toEqual([
+      { text: "I don't want a header row in the file.", why: expect.stringMatching(/what the user wants/) },
+    ]);
+  });
+
   it("the endpoint reader needs a URL and a model; a memory file is read", () => {
     expect(runCli(["checkride", fixturePath("composed/pi-v3-tree.jsonl"), "--reader", "endpoint"]).stderr).toMatch(/needs --endpoint URL and --model/);
     const memory = join(temp, "memory.md");

@@ -3,7 +3,7 @@
 import { act, cleanup, fireEvent, render, screen, waitFor, within } from "@testing-library/react";
 import { afterEach, beforeEach, expect, it } from "vitest";
 import { CheckridePanel } from "../../src/components/CheckridePanel.tsx";
-import { sourceLabel } from "../../src/components/checkride/ScoreCard.tsx";
+import { sourceLabel } from "../../src/components/checkride/source-label.ts";
 import { cancelCheckride, connect, loadSource, recompact, runCheckride, setCheckride, useApp } from "../../src/store/store.ts";
 import { InProcessClient } from "../helpers/in-process-client.ts";
 import { describeWithFixtures, fixtureSource } from "../helpers/fixtures.ts";
@@ -131,5 +131,53 @@ describeWithFixtures("checkride cards", () => {
       "checkride 1/3 grading recorded",
       "checkride 2/3 graded recorded",
     ]);
+  });
+});
+
+/** A composed chat whose only rule-shaped sentences are ones the extractor is not sure of. */
+function chatWithCandidates() {
+  const chat = [
+    { role: "user", content: "Add a CSV export to src/export.ts. I don't want a header row in the file." },
+    { role: "assistant", content: "Added the export without a header row." },
+    { role: "user", content: "The export should skip rows whose amount is zero." },
+    { role: "assistant", content: "Done: zero rows are skipped." },
+  ];
+  const bytes = new TextEncoder().encode(JSON.stringify(chat));
+  return { kind: "bytes" as const, bytes: bytes.buffer as ArrayBuffer, name: "candidates.json" };
+}
+
+// Inside the fixtures' suite: the file's beforeEach opens a fixture first.
+describeWithFixtures("checkride candidates", () => {
+  it("candidates are listed with why, not graded; accepting one grades it, striking one keeps it listed, struck", async () => {
+    connect(new InProcessClient());
+    await act(() => loadSource(chatWithCandidates()));
+    act(() => setCheckride({ open: true, edits: { struck: [], added: [] } }));
+    await run();
+    const rules = () => row("transparent", "rules");
+    expect(rules().getAttribute("data-status")).toBe("skipped");
+    expect(within(rules()).getByText(/accept a candidate to grade it/)).toBeTruthy();
+    const candidates = () => within(rules()).getAllByTestId("key-candidate");
+    expect(candidates().map((c) => c.querySelector(".fact-text")!.textContent)).toEqual([
+      expect.stringContaining("I don't want a header row in the file."),
+      expect.stringContaining("The export should skip rows whose amount is zero."),
+    ]);
+    expect(candidates()[0]!.textContent).toMatch(/what the user wants/);
+
+    await act(async () => fireEvent.click(within(candidates()[0]!).getByTestId("accept-candidate")));
+    await waitFor(() => expect(rules().getAttribute("data-status")).toBe("pass"));
+    expect(
+      within(rules())
+        .getAllByTestId("key-fact")
+        .map((f) => f.textContent),
+    ).toEqual([expect.stringContaining("I don't want a header row")]);
+    expect(candidates()).toHaveLength(1);
+
+    await act(async () => fireEvent.click(within(candidates()[0]!).getByTestId("strike-candidate")));
+    await waitFor(() => expect(candidates()[0]!.getAttribute("data-struck")).toBe("true"));
+    expect(useApp.getState().checkride.edits).toEqual({
+      struck: [{ probe: "rules", fact: "The export should skip rows whose amount is zero." }],
+      added: [{ probe: "rules", text: "I don't want a header row in the file." }],
+    });
+    expect(rules().getAttribute("data-status")).toBe("pass");
   });
 });

@@ -8,24 +8,12 @@ import { useState } from "react";
 import type { CheckrideResult, ProbeResult } from "../../../core/checkride/run.ts";
 import type { FactSource } from "../../../core/checkride/source.ts";
 import { addFact, isStruck, jumpToMessage, jumpToSource, removeAddedFact, toggleStruck, useApp } from "../../store/store.ts";
+import { CandidateList } from "./CandidateList.tsx";
+import { sourceLabel } from "./source-label.ts";
 
 const STATUS_LABEL: Record<ProbeResult["status"], string> = { pass: "pass", fail: "fail", skipped: "skipped", inconclusive: "no answer" };
 /** Probes whose facts are paths, values or commands: shown in monospace. */
 const MONO = new Set(["files", "anchors", "verify"]);
-
-/** "user, line 214": where a fact came from, in words a reader can find in the file. */
-const ROLE_WORDS: Record<string, string> = {
-  toolResult: "tool result",
-  tool: "tool result",
-  bashExecution: "bash",
-  branchSummary: "branch summary",
-  compactionSummary: "compaction summary",
-};
-
-export function sourceLabel(source: FactSource): string {
-  const role = source.role ? (ROLE_WORDS[source.role] ?? source.role) : "message";
-  return source.line !== undefined ? `${role}, line ${source.line}` : `${role} message`;
-}
 
 /** The quoted words, with the part the fact points at marked. */
 function Quote({ source }: { source: FactSource }) {
@@ -164,6 +152,7 @@ function ProbeRow({ strategy, probe }: { strategy: string; probe: ProbeResult })
           ) : (
             <div className="dim">{probe.note}</div>
           )}
+          <CandidateList strategy={strategy} probe={probe} />
           <AddFact probe={probe.id} />
         </div>
         <div className="probe-answer">

@@ -11,6 +11,7 @@ const facts: Facts = {
   fileSources: { "src/a.ts": src("m1", "src/a.ts"), "src/b.ts": src("m2", "src/b.ts"), "src/c.ts": src("m3", "src/c.ts") },
   anchors: [],
   rules: [],
+  ruleCandidates: [],
   latestRequest: {
     text: "add a ledger export for negative amounts",
     messageId: "u1",
@@ -20,6 +21,35 @@ const facts: Facts = {
 const files = () => buildProbes(facts).find((p) => p.id === "files")!;
 
 describe("answer key edits", () => {
+  const withCandidates: Facts = {
+    ...facts,
+    ruleCandidates: [
+      { text: "I want the cards without padding.", messageId: "u1", source: src("u1", "I want the cards without padding."), why: "says what the user wants" },
+      { text: "the export should skip zero rows", messageId: "u1", source: src("u1", "the export should skip zero rows"), why: "'should'" },
+    ],
+  };
+  const rulesProbe = (edits?: Parameters<typeof applyKeyEdits>[1]) =>
+    applyKeyEdits(
+      buildProbes(withCandidates).find((p) => p.id === "rules")!,
+      edits,
+    );
+
+  it("candidates alone are shown but not graded: the rules probe is skipped and says so", () => {
+    const probe = rulesProbe();
+    expect(probe.expected).toBeNull();
+    expect(probe.skipReason).toMatch(/accept a candidate/);
+    expect(probe.candidates?.map((c) => c.text)).toEqual(["I want the cards without padding.", "the export should skip zero rows"]);
+  });
+
+  it("an accepted candidate is graded, keeps its source and leaves the candidates; a struck one stays listed, struck", () => {
+    const probe = rulesProbe({ struck: [{ probe: "rules", fact: "the export should skip zero rows" }], added: [{ probe: "rules", text: "I want the cards without padding." }] });
+    expect(probe.expected).toBe("I want the cards without padding.");
+    expect(probe.facts).toEqual([expect.objectContaining({ text: "I want the cards without padding.", added: true, source: expect.objectContaining({ messageId: "u1" }) })]);
+    expect(probe.candidates).toEqual([expect.objectContaining({ text: "the export should skip zero rows", struck: true })]);
+    expect(probe.grade("the user said: I want the cards without padding").pass).toBe(true);
+    expect(probe.grade("nothing about it").pass).toBe(false);
+  });
+
   it("lists one fact per path, each with its source", () => {
     const list = keyFactsOf(files());
     expect(list.map((f) => [f.text, f.source?.messageId])).toEqual([

@@ -1,6 +1,7 @@
 /**
  * The answer key against hand labels on the real sessions (test/labels):
- * precision ≥ 0.9 for every scored probe, recall ≥ 0.8 for rules and files.
+ * precision ≥ 0.9 for every graded probe, recall ≥ 0.8 for files and for
+ * rules found graded or as a candidate (candidates carry the recall, #27).
  * `npm run facts` prints the same table.
  */
 import { existsSync, readFileSync } from "node:fs";
@@ -39,7 +40,7 @@ describeWithFixtures("the labelled set", () => {
     expect(result.stale).toEqual([]);
   });
 
-  it(`precision ≥ ${MIN_PRECISION} for every probe; recall ≥ ${MIN_RECALL.rules} for rules and ${MIN_RECALL.files} for files`, () => {
+  it(`precision ≥ ${MIN_PRECISION} for every graded probe; recall ≥ ${MIN_RECALL.rules} for rules graded or candidates and ${MIN_RECALL.files} for files`, () => {
     const { total, fixtures } = scoreLabelledSet();
     const scored = fixtures.filter((f) => !f.pending);
     expect(scored.length).toBeGreaterThanOrEqual(12);
@@ -47,7 +48,7 @@ describeWithFixtures("the labelled set", () => {
       expect(total[probe].given, `${probe}: facts given`).toBeGreaterThan(0);
       expect(precision(total[probe]), `${probe} precision`).toBeGreaterThanOrEqual(MIN_PRECISION);
     }
-    expect(recall(total.rules)).toBeGreaterThanOrEqual(MIN_RECALL.rules);
+    expect(recall(total.candidates)).toBeGreaterThanOrEqual(MIN_RECALL.rules);
     expect(recall(total.files)).toBeGreaterThanOrEqual(MIN_RECALL.files);
   });
 });

@@ -3,7 +3,7 @@
  * instructions, and the two length thresholds pinned at their boundaries.
  */
 import { describe, expect, it } from "vitest";
-import { isRuleSentence, MAX_RULE_CHARS, MIN_RULE_WORDS, ruleKey, rulesIn, sentencesOf } from "../../../core/checkride/rules.ts";
+import { isRuleSentence, MAX_RULE_CHARS, MIN_RULE_WORDS, ruleConfidence, ruleFindings, ruleKey, rulesIn, sentencesOf } from "../../../core/checkride/rules.ts";
 import { extractFacts } from "../../../core/checkride/facts.ts";
 import type { Message } from "../../../core/model.ts";
 
@@ -75,6 +75,50 @@ describe("rule sentences", () => {
   });
 });
 
+describe("how sure a rule is (graded, or a candidate with why)", () => {
+  const GRADED = [
+    "Never push to main.",
+    "You must NEVER accept malformed input silently.",
+    "no console logs!",
+    "Avoid new dependencies.",
+    "Also, avoid new dependencies.",
+    "Don't read the whole file.",
+  ];
+  const CANDIDATES: [string, RegExp][] = [
+    ["I don't want any padding on the cards", /what the user wants/],
+    ["let's keep the old parser as is at each step", /scope/],
+    ["make sure the helper is also exported", /adds to the task/],
+    ["All commands should run directly in the terminal instead of through node.", /'should'/],
+    ["內容不用解答", /Chinese, Japanese or Korean/],
+    ["테스트는 반드시 통과해야 합니다", /Chinese, Japanese or Korean/],
+    ["run the linter only when the types check", /scope/],
+  ];
+
+  it.each(GRADED)("graded: %s", (sentence) => {
+    expect(ruleConfidence(sentence)).toEqual({ graded: true });
+  });
+
+  it.each(CANDIDATES)("a candidate: %s", (sentence, why) => {
+    const confidence = ruleConfidence(sentence);
+    expect(confidence?.graded).toBe(false);
+    expect(confidence && !confidence.graded ? confidence.why : "").toMatch(why);
+  });
+
+  it("no rule at all is null, not a candidate", () => {
+    for (const sentence of NOT_RULES) expect(ruleConfidence(sentence), sentence).toBeNull();
+  });
+
+  it("a rule inside a pasted document is a candidate, in text order with the person's own", () => {
+    const own = { start: 0, end: 20, text: "Never push to main." };
+    const pasted = { start: 40, end: 80, text: "Every response must contain one action." };
+    const findings = ruleFindings([own], [pasted]);
+    expect(findings.map((f) => [f.text, f.confidence.graded])).toEqual([
+      ["Never push to main.", true],
+      ["Every response must contain one action.", false],
+    ]);
+  });
+});
+
 describe("rules in a session", () => {
   const msg = (id: string, text: string, role: Message["role"] = "user"): Message => ({ id, role, meta: {}, blocks: [{ type: "text", text }] });
 
@@ -93,6 +137,15 @@ describe("rules in a session", () => {
       ["f", "Prefer small commits."],
     ]);
     expect(ruleKey("Never push to main.")).toBe(ruleKey("never  push to main!"));
+  });
+
+  it("candidates are kept apart with why; a rule once said for sure stays graded when said again loosely", () => {
+    const pasted = "Here is the guide.\n# Agent guide\nNever push to main.\n# Style\nKeep functions short.";
+    const facts = extractFacts([msg("a", "Never push to main."), msg("b", "I don't want padding on the cards."), msg("c", pasted)]);
+    expect(facts.rules.map((r) => [r.messageId, r.text])).toEqual([["c", "Never push to main."]]);
+    expect(facts.ruleCandidates.map((r) => [r.messageId, r.text])).toEqual([["b", "I don't want padding on the cards."]]);
+    expect(facts.ruleCandidates[0]!.why).toMatch(/what the user wants/);
+    expect(facts.ruleCandidates[0]!.source).toMatchObject({ messageId: "b", span: [0, "I don't want padding on the cards.".length] });
   });
 
   it("every rule carries its source span in the message text", () => {

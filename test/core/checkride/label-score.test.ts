@@ -1,0 +1,38 @@
+/** Scoring the answer key against labels: graded rules and candidates tallied apart, candidates carrying the recall. */
+import { createHash } from "node:crypto";
+import { describe, expect, it } from "vitest";
+import { precision, recall, scoreFacts, type FixtureLabels } from "../../../core/checkride/label-score.ts";
+import type { Facts } from "../../../core/checkride/facts.ts";
+
+const sha256 = (text: string) => createHash("sha256").update(text).digest("hex");
+const at = (messageId: string, start: number, text: string) => ({ messageId, span: [start, start + text.length] as [number, number], sha256: sha256(text) });
+const rule = (messageId: string, start: number, text: string) => ({ text, messageId, source: { messageId, span: [start, start + text.length] as [number, number], quote: text } });
+
+const labels: FixtureLabels = {
+  fixture: "composed",
+  format: "pi",
+  method: "test",
+  rules: [at("u1", 0, "Never push to main."), at("u2", 0, "I don't want padding."), at("u3", 10, "Use real values, no indices.")],
+  notRules: [],
+};
+
+describe("label scores", () => {
+  it("graded rules are scored alone; candidates count as right when a label says rule, and add to what is found", () => {
+    const facts: Facts = {
+      modifiedFiles: [],
+      readFiles: [],
+      fileSources: {},
+      anchors: [],
+      rules: [rule("u1", 0, "Never push to main.")],
+      ruleCandidates: [
+        { ...rule("u2", 0, "I don't want padding."), why: "preference" },
+        { ...rule("u4", 0, "Keep it as is for now."), why: "scope" },
+      ],
+    };
+    const scores = scoreFacts(facts, labels, sha256);
+    expect(scores.rules).toEqual({ right: 1, given: 1, found: 1, expected: 3 });
+    expect(scores.candidates).toEqual({ right: 1, given: 2, found: 2, expected: 3 });
+    expect(precision(scores.rules)).toBe(1);
+    expect(recall(scores.candidates)).toBeCloseTo(2 / 3);
+  });
+});
