@@ -87,11 +87,23 @@ export interface Replacing {
   replaces(earlier: Message): boolean;
 }
 
-export type ContextItem = Message | CompactionStep | Replacing;
+/**
+ * The agent set its running context again without compacting it (Gemini CLI
+ * writes its whole history again on a new chat, a resume, a rewind or a
+ * masking pass): the context becomes `restart`, and no compaction is recorded.
+ * Messages it keeps are the ones already read (the same objects), so they
+ * count as still sent.
+ */
+export interface Restart {
+  restart: readonly Message[];
+}
+
+export type ContextItem = Message | CompactionStep | Replacing | Restart;
 
 /**
  * Walk `items` in order: a message is appended to the running context, a
- * step replaces the running context with its result. `branch` is every
+ * step replaces the running context with its result (a compaction), a
+ * restart replaces it without one. `branch` is every
  * message on the path, for the final list of what no longer reaches the
  * model (including messages never sent at all, such as Gemini's info lines).
  */
@@ -99,6 +111,10 @@ export function replayContext(branch: readonly Message[], items: readonly Contex
   const collector = new CompactionCollector(identity);
   let context: Message[] = [];
   for (const item of items) {
+    if ("restart" in item) {
+      context = [...item.restart];
+      continue;
+    }
     if ("replaces" in item) {
       context = [...context.filter((m) => !item.replaces(m)), item.message];
       continue;

@@ -3,10 +3,18 @@
  * lastUpdated, kind, messages}` (older releases), or JSON Lines with that
  * header on line 1 and then one record a line (newer). A JSONL record is a
  * message `{id, type, content, …}` (the same id written again is an update:
- * the last line wins), `{$set: {…}}` (header fields; `$set.messages` replaces
- * the whole active history: a compression, whose new history opens with a
- * user turn holding `<state_snapshot>`), or `{$rewindTo: id}` (that message
- * and everything after it leave the history; what follows grows a new branch).
+ * the last line wins), `{$set: {…}}` (header fields), `{$rewindTo: id}` (that
+ * message and everything after it leave the history; what follows grows a
+ * new branch), or the header written again (a writer that started over on
+ * the same file: its fields update the header).
+ *
+ * `$set.messages` is the whole active history written again, and Gemini CLI
+ * writes it far more often than it compresses: on a new chat (the
+ * `<session_context>` turn alone), on a resume, after a rewind, a masking or
+ * a truncation. Only a list holding a `<state_snapshot>` turn it has not
+ * held before is a compression; any other is a restart of the running
+ * context, recorded as no compaction, whose messages already read are the
+ * same messages (by Gemini id) and whose new ones join the branch.
  *
  * Messages keep their Gemini ids. A tool call's result becomes its own
  * toolResult message `<id>#r<n>`; a compression's new history is read as
@@ -17,7 +25,7 @@ import type { Block, Entry, Message, UsageSeries } from "../model.ts";
 import type { JsonLine } from "../jsonl.ts";
 import { SessionError } from "../model.ts";
 import { countOffTree, extraFields, isRecord, without, withExtra, type ReaderOutput } from "./common.ts";
-import { replayedHistory, type CompactionStep } from "../compactions/common.ts";
+import { replayedHistory, type ContextItem } from "../compactions/common.ts";
 
 const SNAPSHOT = "<state_snapshot>";
 
@@ -62,6 +70,12 @@ class GeminiReader {
   private readonly toolCallIds = new Set<string>();
   private readonly offTreeRecords: Record<string, number> = {};
   private readonly headerUpdates: { line: number; set: Record<string, unknown> }[] = [];
+  /** The `<state_snapshot>` texts of the compressions read: the same snapshot set again is a restart, not a new compression. */
+  private readonly snapshots = new Set<string>();
+  /** Lines where the history was written again without a compression (shown in the header as $restartLines). */
+  private readonly restartLines: number[] = [];
+  /** A compression's copies by their Gemini id. */
+  private readonly copies = new Map<string, Message>();
   private tip: string | null = null;
 
   constructor(
@@ -71,6 +85,8 @@ class GeminiReader {
 
   add({ line, value }: JsonLine): void {
     if (isRecord(value) && isRecord(value.$set)) return this.set(line, value.$set);
+    // The header again: its fields update the header (the first startTime stays), its messages restart the context.
+    if (isGeminiHeader(value)) return this.set(line, without(value, "startTime"));
     if (isRecord(value) && typeof value.$rewindTo === "string") return this.rewind(line, value.$rewindTo);
     if (!isRecord(value) || typeof value.id !== "string" || typeof value.type !== "string") {
       if (this.strict) throw new SessionError(line, "a Gemini CLI record must be a message {id, type}, {$set} or {$rewindTo}");
@@ -97,13 +113,54 @@ class GeminiReader {
     const fields = without(set, "messages");
     if (Object.keys(fields).length > 0) this.headerUpdates.push({ line, set: fields });
     if (!Array.isArray(set.messages)) return;
-    // A new active history: the compression. Its messages are read once here, under ids of this line.
+    const snapshot = set.messages.map(snapshotTextOf).find((text) => text !== undefined);
+    if (snapshot === undefined || this.snapshots.has(snapshot)) return this.restart(line, set.messages);
+    this.snapshots.add(snapshot);
+    this.compression(line, set.messages);
+  }
+
+  /**
+   * The history written again, no compression: the context restarts from the
+   * list. A message already read (an entry, or a compression's copy) is that
+   * message, as it now stands; one never read joins the branch after the restart.
+   */
+  private restart(line: number, list: unknown[]): void {
+    const kept: (Entry | Message)[] = [];
+    const fresh: Record<string, unknown>[] = [];
+    let counter = 0;
+    const nextId = () => `L${line}.r${counter++}`;
+    for (const item of list) {
+      if (!isGeminiMessage(item)) continue;
+      const id = item.id as string;
+      const known = this.byId.get(id) ?? this.copies.get(id);
+      if (!known) {
+        fresh.push(item);
+        continue;
+      }
+      // Written again as it was: the message already read. Changed (a tool output masked, a result
+      // truncated): the model is sent the new text, read here as a copy; the original stays on the branch.
+      const now = geminiMessages(item, id, line, this.toolCallIds, nextId);
+      const before = "blocks" in known ? [known] : known.messages;
+      if (sameContent(before, now)) kept.push(known);
+      else kept.push(...now.map((message, i) => ({ ...message, id: i === 0 ? nextId() : message.id })));
+    }
+    this.restartLines.push(line);
+    this.push({ id: `L${line}`, parentId: this.tip, line, type: "restart", messages: [], data: { kept } });
+    for (const item of fresh) this.add({ line, value: item });
+  }
+
+  /** A new active history: the compression. Its messages are read once here, under ids of this line. */
+  private compression(line: number, list: unknown[]): void {
     const id = `L${line}`;
     const replacement: Message[] = [];
     let counter = 0;
     const nextId = () => `${id}.r${counter++}`;
-    for (const item of set.messages) {
-      if (isRecord(item)) replacement.push(...geminiMessages(item, nextId(), line, this.toolCallIds, nextId));
+    for (const item of list) {
+      if (!isRecord(item)) continue;
+      const copy = geminiMessages(item, nextId(), line, this.toolCallIds, nextId);
+      replacement.push(...copy);
+      // A later restart naming this Gemini id means this copy.
+      if (typeof item.id === "string") for (const message of copy) if (message.meta.id === item.id) this.copies.set(item.id, message);
     }
     const snapshot = replacement.find((m) => m.role === "summary");
     const messages: Message[] = snapshot ? [{ ...snapshot, id }] : [];
@@ -128,7 +185,11 @@ class GeminiReader {
     return {
       format: "gemini",
       formatVersion: form,
-      header: this.headerUpdates.length > 0 ? { ...header, $setLines: this.headerUpdates.map((u) => u.line) } : header,
+      header: {
+        ...header,
+        ...(this.headerUpdates.length > 0 ? { $setLines: this.headerUpdates.map((u) => u.line) } : {}),
+        ...(this.restartLines.length > 0 ? { $restartLines: this.restartLines } : {}),
+      },
       entries: this.entries,
       warnings: this.warnings,
       toolCallIds: this.toolCallIds,
@@ -218,6 +279,7 @@ function resultBlocks(result: unknown): Block[] {
  */
 function markSavedToolOutput(message: Message): Message {
   const first = message.blocks.find((b) => b.type === "text");
+  if (first?.type === "text" && first.text.startsWith(MASKED_OPEN)) return markMaskedToolOutput(message, first.text);
   if (first?.type !== "text" || !first.text.startsWith("Output too large.")) return message;
   const firstLine = first.text.split("\n", 1)[0]!;
   const savedTo = /For full output see: (.+)$/.exec(firstLine)?.[1]?.trim();
@@ -234,15 +296,55 @@ function markSavedToolOutput(message: Message): Message {
   return { ...message, meta: { ...message.meta, agentOmission } };
 }
 
+const MASKED_OPEN = "<tool_output_masked>";
+
+/**
+ * Newer releases mask old tool outputs in place once they hold many tokens:
+ * the result becomes `<tool_output_masked>` with a preview (the first and
+ * last lines, "... [N lines omitted] ...") and "Output too large. Full output
+ * available at: <path>", the full output saved to that sidecar. The agent's
+ * own marker, like the preview above: verbatim, with meta.agentOmission.
+ */
+function markMaskedToolOutput(message: Message, text: string): Message {
+  const savedTo = /Output too large\. Full output available at: (.+)$/m.exec(text)?.[1]?.trim();
+  if (!savedTo) return message;
+  const omitted = /\.\.\. \[(\d+) lines omitted\] \.\.\./.exec(text)?.[1];
+  const agentOmission = { marker: "gemini-masked-tool-output", savedTo, ...(omitted ? { omittedLines: Number(omitted) } : {}) };
+  return { ...message, meta: { ...message.meta, agentOmission } };
+}
+
 /** Gemini's own id survives a compression's copy: that is how a kept message is recognised. */
 function sourceIdentity(message: Message): string {
   if (message.role === "toolResult" && typeof message.meta.toolCallId === "string") return `call:${message.meta.toolCallId}`;
   return typeof message.meta.id === "string" ? `msg:${message.meta.id}` : message.id;
 }
 
-function contextItems(path: Entry[]): (Message | CompactionStep)[] {
-  const items: (Message | CompactionStep)[] = [];
+/** The text of a `<state_snapshot>` user turn of a written history, if the item is one. */
+function snapshotTextOf(item: unknown): string | undefined {
+  if (!isRecord(item) || item.type !== "user") return undefined;
+  const text = partsBlocks(item.content)
+    .flatMap((b) => (b.type === "text" ? [b.text] : []))
+    .join("\n");
+  return text.includes(SNAPSHOT) ? text : undefined;
+}
+
+/** The same messages by what the model is sent: roles and blocks (not timestamps or ids). */
+function sameContent(a: readonly Message[], b: readonly Message[]): boolean {
+  return a.length === b.length && a.every((m, i) => m.role === b[i]!.role && JSON.stringify(m.blocks) === JSON.stringify(b[i]!.blocks));
+}
+
+/** What a restart keeps, as the messages stand now (an entry updated later is read as its last line). */
+function keptMessages(kept: readonly (Entry | Message)[]): Message[] {
+  return kept.flatMap((item) => ("blocks" in item ? [item] : item.messages)).filter((m) => m.role !== "custom");
+}
+
+function contextItems(path: Entry[]): ContextItem[] {
+  const items: ContextItem[] = [];
   for (const entry of path) {
+    if (entry.type === "restart") {
+      items.push({ restart: keptMessages((entry.data as { kept: (Entry | Message)[] }).kept) });
+      continue;
+    }
     if (entry.type === "compression") {
       const replacement = (entry.data as { replacement: Message[] }).replacement.filter((m) => m.role !== "custom");
       const snapshot = entry.messages[0];

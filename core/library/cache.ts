@@ -15,9 +15,10 @@ import type { LibraryRow, SessionRows } from "./rows.ts";
 
 /**
  * Bump when the rows a session yields change for the same bytes (a new probe,
- * a new reader): cached rows of another version are never served.
+ * a new reader): cached rows of another version are never served. 3: Gemini
+ * restarts are no compactions; rule candidates leave the graded rules.
  */
-export const LIBRARY_INDEX_VERSION = 2;
+export const LIBRARY_INDEX_VERSION = 3;
 
 export interface CachedRows {
   key: string;

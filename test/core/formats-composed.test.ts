@@ -64,6 +64,44 @@ describe("Gemini CLI JSONL chat (stands for ~/.gemini/tmp/<project>/chats/sessio
   });
 });
 
+describe("Gemini CLI JSONL whose history is written again (new chat, a writer starting over, a resume)", () => {
+  const session = loadSession(composedBytes.geminiRestarts(), { strict: true });
+
+  it("reads the header written again as a header (no warning; the first startTime stays) and lists where the history was set again", () => {
+    expect(session.warnings).toEqual([]);
+    expect(session.header).toMatchObject({ sessionId: "s-composed-2", startTime: "2026-02-01T09:00:00.000Z", lastUpdated: "2026-02-01T10:00:00.000Z", $restartLines: [2, 6, 13] });
+  });
+
+  it("only the list with a new <state_snapshot> is a compression: a restart or a resume of the same list is none", () => {
+    const compactions = session.recordedCompactions(null);
+    expect(compactions.map((c) => [c.line, c.kind])).toEqual([[10, "gemini-compression"]]);
+    const [compression] = compactions;
+    // Before it: the context as restarted at line 6, not the whole file.
+    expect(ids(compression!.before)).toEqual(["ctx", "u2", "g2"]);
+    expect(compression!.after.map((m) => m.role)).toEqual(["user", "summary", "assistant", "user"]);
+    // The context turn and the kept turn, written again under new ids, were kept.
+    expect(compression!.droppedMessageIds).toEqual(["g2"]);
+    expect(session.recordedContext(null).compactions).toBe(1);
+  });
+
+  it("the context the agent sends at the end: the resumed list (the messages already read) and what followed", () => {
+    const recorded = session.recordedContext(null);
+    expect(recorded.messages.map((m) => m.meta.id)).toEqual(["ctx", "snap", "ack", "k1", "u3", "g3", "u4"]);
+    expect(ids(recorded.messages).slice(-3)).toEqual(["u3", "g3", "u4"]);
+    expect(recorded.droppedMessageIds).toEqual(expect.arrayContaining(["u1", "g1", "u2", "g2"]));
+    // The first chat's messages stay on the branch, shown in the original.
+    expect(ids(session.branch(null))).toEqual(expect.arrayContaining(["ctx", "u1", "g1", "u2", "g2", "u3", "g3", "u4"]));
+  });
+
+  it("turns are read once each, from the messages as they stand", () => {
+    expect(session.usage(null).turns.map((t) => [t.messageId, t.contextTokens])).toEqual([
+      ["g1", 900],
+      ["g2", 950],
+      ["g3", 400],
+    ]);
+  });
+});
+
 describe("Cline task folder (stands for …/tasks/<taskId>/ with its three files)", () => {
   const session = loadSessionFiles(clineTask(), { strict: true });
 

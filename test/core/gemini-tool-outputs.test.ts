@@ -67,6 +67,35 @@ describe("Gemini CLI saved tool outputs (composed chat)", () => {
   });
 });
 
+describe("Gemini CLI masked tool outputs (composed: the history written again with an old output masked in place)", () => {
+  // As toolOutputMaskingService.ts writes it: a preview of the first and last lines, then where the rest went.
+  const longOutput = Array.from({ length: 40 }, (_, i) => `PASS test ${i}`).join("\n");
+  const masked = `<tool_output_masked>\nPASS test 0\n\n... [20 lines omitted] ...\n\nPASS test 39\n\nOutput too large. Full output available at: ${SIDECAR_DIR}/run_shell_command_m1.txt\n</tool_output_masked>`;
+  const reply = (output: string) => ({ id: "g1", timestamp: "2026-11-02T10:00:05.000Z", type: "gemini", content: "", toolCalls: [call("m1", "run_shell_command", output)] });
+  const user = { id: "u1", timestamp: "2026-11-02T10:00:01.000Z", type: "user", content: [{ text: "Run the tests." }] };
+  const records = [
+    chat[0],
+    user,
+    reply(longOutput),
+    { $set: { messages: [user, reply(masked)] } },
+    { id: "u2", timestamp: "2026-11-02T10:01:00.000Z", type: "user", content: [{ text: "Thanks." }] },
+  ];
+  const session = loadSession(records.map((r) => JSON.stringify(r)).join("\n") + "\n", { strict: true });
+
+  it("is no compaction; the context sends the masked output, marked as the agent's own omission, and the full one stays in the original", () => {
+    expect(session.recordedCompactions(null)).toEqual([]);
+    const recorded = session.recordedContext(null);
+    const sent = recorded.messages.find((m) => m.role === "toolResult")!;
+    expect(sent.meta.agentOmission).toEqual({ marker: "gemini-masked-tool-output", savedTo: `${SIDECAR_DIR}/run_shell_command_m1.txt`, omittedLines: 20 });
+    expect(recorded.messages.map((m) => m.meta.id ?? m.meta.toolCallId)).toEqual(["u1", "g1", "m1", "u2"]);
+    const original = session.branch(null).find((m) => m.role === "toolResult")!;
+    expect(original.blocks).toEqual([expect.objectContaining({ text: longOutput })]);
+    // The full output no longer reaches the model; the user turn, sent as it was, still does.
+    expect(recorded.droppedMessageIds).toContain(original.id);
+    expect(recorded.droppedMessageIds).not.toContain("u1");
+  });
+});
+
 describe("discoverSessions: Gemini CLI saved tool outputs", () => {
   const file = (path: string, bytes = 100): ListedFile => ({ path, bytes, mtimeMs: 1_700_000_000_000 });
   const root = ".gemini/tmp/ab12";

@@ -74,6 +74,22 @@ describeWithFixtures("the answer key in the app", () => {
     expect(await intent.locator("[data-testid=key-fact] s").count()).toBe(1);
     expect(decodeURIComponent(new URL(page.url()).hash)).toContain('k={"s":[["verify"');
     await panel.getByTestId("key-edits").waitFor();
+    // A candidate rule: listed with why, not graded; accepting it adds it to the key as the user's fact.
+    const rules = card.locator("[data-probe-id=rules]");
+    const graded = await rules.getByTestId("key-fact").count();
+    const candidate = rules.getByTestId("key-candidate").first();
+    expect(await candidate.locator(".candidate-why").textContent()).toMatch(/may /);
+    await candidate.getByTestId("accept-candidate").click();
+    await page.waitForFunction(
+      (n) => document.querySelectorAll('section.score-card[aria-label="Checkride of transparent"] [data-probe-id=rules] [data-testid=key-fact]').length === n + 1,
+      graded,
+    );
+    await rules.getByRole("button", { name: "remove" }).click();
+    await page.waitForFunction(
+      (n) => document.querySelectorAll('section.score-card[aria-label="Checkride of transparent"] [data-probe-id=rules] [data-testid=key-fact]').length === n,
+      graded,
+    );
+
     // Put it back: the cached result for the unedited key returns at once.
     await intent.getByRole("button", { name: "restore" }).click();
     await page.waitForFunction(
@@ -92,6 +108,10 @@ describeWithFixtures("the answer key in the app", () => {
         const card = panel.locator('section.score-card[aria-label="Checkride of transparent"]');
         await card.locator("[data-probe-id=files]").scrollIntoViewIfNeeded();
         await opened.page.screenshot({ path: join(SCREENSHOTS, `answer-key-${width}-${scheme}.png`) });
+        // The rules the extractor is not sure of, listed under the key with why.
+        const candidates = card.locator("[data-probe-id=rules] [data-testid=candidates]");
+        await candidates.scrollIntoViewIfNeeded();
+        await opened.page.screenshot({ path: join(SCREENSHOTS, `answer-key-candidates-${width}-${scheme}.png`) });
         expect(opened.errors).toEqual([]);
         await opened.context.close();
       }

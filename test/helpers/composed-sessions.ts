@@ -85,6 +85,50 @@ export function geminiJsonl(): string {
 }
 
 /**
+ * Gemini CLI JSONL chat as its recorder writes the history again
+ * (packages/core/src/services/chatRecordingService.ts): a new chat's
+ * `$set.messages` holding the `<session_context>` turn alone; the header
+ * written again by a writer that started over on the same file, then the
+ * context turn set alone again (the context restarts: no compaction); a
+ * compression (`$set.sessionId`, then the list: context turn, a
+ * `<state_snapshot>` turn, the "Got it" reply, a kept turn under a new id);
+ * and a resume that writes the same compressed list again (no second
+ * compression).
+ */
+export function geminiRestarts(): string {
+  const header = (startTime: string) => ({ sessionId: "s-composed-2", projectHash: "p0", startTime, lastUpdated: startTime, kind: "main" });
+  const context = { id: "ctx", timestamp: "2026-02-01T09:00:00.000Z", type: "user", content: [{ text: "<session_context>\nWorkspace: /home/dev/clock\n</session_context>" }] };
+  const user = (id: string, text: string) => ({ id, timestamp: "2026-02-01T09:01:00.000Z", type: "user", content: [{ text }] });
+  const reply = (id: string, text: string, input: number) => ({
+    id,
+    timestamp: "2026-02-01T09:02:00.000Z",
+    type: "gemini",
+    content: text,
+    model: "gemini-x",
+    tokens: { input, output: 10, cached: 0, thoughts: 0, tool: 0, total: input + 10 },
+  });
+  const snapshot = user("snap", "<state_snapshot>\nGoal: make test/clock.test.ts deterministic.\n</state_snapshot>");
+  const ack = { id: "ack", timestamp: "2026-02-01T09:03:00.000Z", type: "gemini", content: "Got it. Thanks for the additional context!" };
+  const keptTurn = user("k1", "Use a fake timer instead of sleeping.");
+  return lines([
+    header("2026-02-01T09:00:00.000Z"),
+    { $set: { messages: [context] } }, // line 2: a new chat
+    user("u1", "Fix the flaky test in test/clock.test.ts."),
+    reply("g1", "It sleeps 10 ms and races the clock.", 900),
+    header("2026-02-01T10:00:00.000Z"), // line 5: the writer started over
+    { $set: { messages: [context] } }, // line 6: the context restarts from the context turn
+    user("u2", "Use a fake timer instead of sleeping."),
+    reply("g2", "Switched to a fake timer.", 950),
+    { $set: { sessionId: "s-composed-2" } },
+    { $set: { messages: [context, snapshot, ack, keptTurn] } }, // line 10: the compression
+    user("u3", "Now run the tests."),
+    reply("g3", "All 12 pass.", 400),
+    { $set: { messages: [context, snapshot, ack, keptTurn, user("u3", "Now run the tests."), reply("g3", "All 12 pass.", 400)] } }, // line 13: a resume
+    user("u4", "Commit it."),
+  ]);
+}
+
+/**
  * A Cline task folder (`…/tasks/<taskId>/`): api_conversation_history.json as
  * Cline writes it (Anthropic blocks, a first user turn wrapped in <task>),
  * ui_messages.json whose `api_req_started` rows carry usage as JSON text and,
@@ -221,4 +265,9 @@ export function openCodePruned(): string {
   });
 }
 
-export const composedBytes = { geminiJsonl: () => encode(geminiJsonl()), rooHistory: () => encode(rooHistory()), openCodePruned: () => encode(openCodePruned()) };
+export const composedBytes = {
+  geminiJsonl: () => encode(geminiJsonl()),
+  geminiRestarts: () => encode(geminiRestarts()),
+  rooHistory: () => encode(rooHistory()),
+  openCodePruned: () => encode(openCodePruned()),
+};
