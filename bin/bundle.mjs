@@ -27,8 +27,10 @@ const BUILD_OPTIONS = { bundle: true, platform: "node", format: "esm", target: "
  * the CLI (and of each library worker thread) compiled though most commands
  * never count a token (`audit <folder>` over a cached folder spent 80 of its
  * ~500 ms compiling it, measured). core/tokens.ts imports it lazily.
+ * node-llama-cpp (the local reader, core/cli/local-model.ts) loads native
+ * binaries relative to its own files, so it cannot be bundled at all.
  */
-const EXTERNAL_PACKAGES = /^gpt-tokenizer(\/|$)/;
+const EXTERNAL_PACKAGES = /^(gpt-tokenizer|node-llama-cpp)(\/|$)/;
 
 /**
  * Where the bundle imports a left-out package from: an absolute file URL,

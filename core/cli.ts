@@ -19,10 +19,11 @@ const USAGE = `usage:
                                 [--token-counts]  (add stats.activeTokens/originalTokens, exact o200k counts: several times the compaction's time)
   npm run cli -- verify <checkpoint>
   npm run cli -- checkride <file> [--strategy NAME|all] [--reader literal|endpoint] [--endpoint URL --model M [--timeout S]]
-                                  [--memory FILE] [--leaf ID] [--json]
+                                  [--reader local --model PATH.gguf [--context-size N]] [--memory FILE] [--leaf ID] [--json]
+                 (local: the model file runs here through llama.cpp, one question at a time; answers are correct, don't know or confidently wrong)
                  (the endpoint's API key, if it needs one, comes from SESSION_INSPECTOR_API_KEY)
   npm run cli -- report <file> [--strategy NAME[,NAME…]|all] [--format html|md] [--output FILE] [--keep FINDING,…|--no-redact] [--memory FILE]
-  npm run cli -- audit <file> [--json] [--leaf ID] [--reader literal|endpoint] [--endpoint URL --model M] [--memory FILE]
+  npm run cli -- audit <file> [--json] [--leaf ID] [--reader literal|endpoint|local] [--endpoint URL --model M | --model PATH.gguf] [--memory FILE]
   npm run cli -- audit <folder> [--json|--csv|--html [--with-facts] [--output FILE]] [--jobs N] [--no-cache]
                  (every session below the folder, worst first; --json: one JSON object per line)
                  (every compaction the file records: before/after, facts kept, what was dropped)

@@ -8,7 +8,8 @@
 import { ContextTexts } from "../checkride/context-index.ts";
 import { extractFacts } from "../checkride/facts.ts";
 import type { EndpointConfig } from "../checkride/readers.ts";
-import { runCheckride, type CheckrideOptions, type CheckrideResult } from "../checkride/run.ts";
+import type { LocalModel } from "../checkride/local-model/reader.ts";
+import { runCheckride, type CheckrideOptions, type CheckrideResult, type ReaderKind } from "../checkride/run.ts";
 import type { CompactionKind, FormatName, Message, RecordedCompaction } from "../model.ts";
 import { findStrategy } from "../strategies/index.ts";
 import { copiedMessages, droppedHumanMessages, droppedToolOutputs, type DroppedHumanMessage, type DroppedToolOutput } from "./dropped.ts";
@@ -17,8 +18,10 @@ import { contextSize, sizeTokenizer } from "./size.ts";
 import type { Tokenizer } from "../tokens.ts";
 
 export interface AuditOptions {
-  reader: "literal" | "endpoint";
+  reader: ReaderKind;
   endpoint?: EndpointConfig;
+  /** The loaded model for the local reader. */
+  localModel?: LocalModel;
   memory?: string;
   cwd?: string;
   /** The session's format: which text is human (facts) and how the model reads it (sizes). */
@@ -99,6 +102,7 @@ export async function auditCompaction(compaction: RecordedCompaction, branch: re
   const checkrideOptions: CheckrideOptions = {
     reader: options.reader,
     endpoint: options.endpoint,
+    localModel: options.localModel,
     memory: options.memory,
     cwd: options.cwd,
     texts: shared?.texts ?? new ContextTexts(),

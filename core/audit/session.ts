@@ -21,6 +21,7 @@ async function resolveOptions(session: Session, options: Partial<AuditOptions>):
   return {
     reader: options.reader ?? "literal",
     endpoint: options.endpoint,
+    localModel: options.localModel,
     memory: options.memory,
     cwd: options.cwd ?? sessionCwd(session),
     format: session.format,

@@ -7,6 +7,10 @@ import { buildProbes } from "./probes.ts";
 import { applyKeyEdits, factMet, type KeyEdits } from "./key-edits.ts";
 import type { FactSource } from "./source.ts";
 import { endpointReader, literalReader, type EndpointConfig, type ReaderAnswers } from "./readers.ts";
+import { localModelReader, type LocalModel, type LocalModelIdentity, type LocalProgress } from "./local-model/reader.ts";
+import { verdictCounts, verdictOf, type Verdict } from "./verdict.ts";
+
+export type ReaderKind = "literal" | "endpoint" | "local";
 
 export type ProbeStatus = "pass" | "fail" | "skipped" | "inconclusive";
 
@@ -28,11 +32,19 @@ export interface ProbeResult {
   edited?: boolean;
   /** Facts the extractor is not sure of, with why: not graded until the user accepts one (struck when dismissed). */
   candidates?: { text: string; source?: FactSource; why: string; struck?: true }[];
+  /** A model reader's answer, by the paper's measure: correct, "don't know", or confidently wrong. */
+  verdict?: Verdict;
+  /** How long the model took to answer this probe (local reader). */
+  ms?: number;
 }
 
 export interface CheckrideResult {
   strategy: string;
-  reader: "literal" | "endpoint";
+  reader: ReaderKind;
+  /** The local model that answered: name, quantization, window, runtime (shown beside the score). */
+  model?: LocalModelIdentity;
+  /** Model readers: graded probes by verdict. */
+  verdicts?: Record<Verdict, number>;
   /** What the score means: never "model recall" for the literal reader. */
   scoreLabel: string;
   probes: ProbeResult[];
@@ -43,8 +55,12 @@ export interface CheckrideResult {
 }
 
 export interface CheckrideOptions {
-  reader: "literal" | "endpoint";
+  reader: ReaderKind;
   endpoint?: EndpointConfig;
+  /** The loaded model for the local reader. */
+  localModel?: LocalModel;
+  /** Told after each probe the local model answers. */
+  onLocalProgress?: (step: LocalProgress & { strategy: string }) => void;
   memory?: string;
   cwd?: string;
   /** The user's edits of the answer key (struck and added facts). */
@@ -56,14 +72,19 @@ export interface CheckrideOptions {
 export const SCORE_LABELS = {
   literal: "facts present in context",
   endpoint: "answered correctly by the model",
+  local: "answered correctly by the local model",
 } as const;
 
 export async function runCheckride(strategy: string, branch: readonly Message[], active: readonly Message[], options: CheckrideOptions, facts?: Facts): Promise<CheckrideResult> {
   const probes = buildProbes(facts ?? extractFacts(branch, { cwd: options.cwd, memory: options.memory })).map((probe) => applyKeyEdits(probe, options.edits));
   let answers: ReaderAnswers;
+  let timings: Record<string, number> = {};
   if (options.reader === "endpoint") {
     if (!options.endpoint) throw new Error("the endpoint reader needs an endpoint URL and a model");
     answers = await endpointReader(probes, contextText(active), options.endpoint);
+  } else if (options.reader === "local") {
+    if (!options.localModel) throw new Error("the local reader needs a model file (.gguf)");
+    ({ answers, timings } = await localModelReader(probes, contextText(active), options.localModel, (step) => options.onLocalProgress?.({ ...step, strategy })));
   } else {
     answers = literalReader(probes, ContextIndex.ofMessages(active, options.texts));
   }
@@ -83,9 +104,19 @@ export async function runCheckride(strategy: string, branch: readonly Message[],
     if (answer.inconclusive) return { ...base, status: "inconclusive", answer: answer.answer, evidence: [], matched: [], note: answer.inconclusive };
     const grade = probe.grade(answer.answer);
     const facts = probe.facts.map((f, i) => ({ ...keyFacts[i]!, met: factMet(f, grade.matched) }));
-    return { ...base, facts, status: grade.pass ? "pass" : "fail", answer: answer.answer, evidence: answer.evidence, matched: grade.matched };
+    const model = options.reader === "literal" ? {} : { verdict: verdictOf(grade.pass, answer.answer), ...(probe.id in timings ? { ms: timings[probe.id] } : {}) };
+    return { ...base, facts, status: grade.pass ? "pass" : "fail", answer: answer.answer, evidence: answer.evidence, matched: grade.matched, ...model };
   });
   const passed = results.filter((r) => r.status === "pass").length;
   const asked = results.filter((r) => r.status === "pass" || r.status === "fail").length;
-  return { strategy, reader: options.reader, scoreLabel: SCORE_LABELS[options.reader], probes: results, passed, asked };
+  return {
+    strategy,
+    reader: options.reader,
+    ...(options.reader === "local" && options.localModel ? { model: options.localModel.identity } : {}),
+    ...(options.reader === "literal" ? {} : { verdicts: verdictCounts(results.map((r) => r.verdict)) }),
+    scoreLabel: SCORE_LABELS[options.reader],
+    probes: results,
+    passed,
+    asked,
+  };
 }

@@ -11,6 +11,7 @@ import { leafFlag, readerFlags, type ParsedArgs } from "./flags.ts";
 import { memoryFlag, readSessionFile } from "./input.ts";
 import { isDirectory } from "./folder.ts";
 import { runLibraryAudit } from "./library.ts";
+import { loadLocalModel } from "./local-model.ts";
 import { writeOutput } from "./output.ts";
 
 export async function runAudit(args: ParsedArgs): Promise<number> {
@@ -18,8 +19,15 @@ export async function runAudit(args: ParsedArgs): Promise<number> {
   const target = args.positional[0];
   if (target !== undefined && isDirectory(target)) return runLibraryAudit(args, target);
   const { session } = readSessionFile(args);
-  const { reader, endpoint } = readerFlags(args);
-  const audit = await auditSession(session, { leafId: leafFlag(args, session), reader, endpoint, memory: memoryFlag(args) });
+  const { reader, endpoint, local } = readerFlags(args);
+  const leafId = leafFlag(args, session);
+  const localModel = local ? await loadLocalModel(local.modelPath, local) : undefined;
+  let audit: Awaited<ReturnType<typeof auditSession>>;
+  try {
+    audit = await auditSession(session, { leafId, reader, endpoint, localModel, memory: memoryFlag(args) });
+  } finally {
+    await localModel?.dispose();
+  }
   if (args.flags.has("json")) {
     writeOutput(JSON.stringify({ compactions: audit.compactions.map(compactionRow) }, null, 2), undefined);
     return 0;
@@ -28,7 +36,12 @@ export async function runAudit(args: ParsedArgs): Promise<number> {
     writeOutput("no recorded compaction on this branch", undefined);
     return 0;
   }
-  const label = reader === "literal" ? "facts present in context (literal reader)" : "answered by the model (endpoint reader)";
+  const label =
+    reader === "literal"
+      ? "facts present in context (literal reader)"
+      : reader === "local" && localModel
+        ? `answered by ${localModel.identity.name} (${localModel.identity.quantization}, ${localModel.identity.contextSize}-token window, on this machine)`
+        : "answered by the model (endpoint reader)";
   writeOutput(
     [`${audit.compactions.length} recorded compaction(s); facts: ${label}, known at each compaction`, ...audit.compactions.map(compactionLine), "", AUDIT_VS_CHECKRIDE].join("\n"),
     undefined,

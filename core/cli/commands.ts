@@ -7,6 +7,9 @@ import { streamableEntries } from "../compact-stream.ts";
 import { compactFileStreamed } from "./compact-file.ts";
 import { checkpointPieces } from "../checkpoint-json.ts";
 import { checkrideSession } from "../evaluate/evaluate.ts";
+import type { CheckrideResult } from "../checkride/run.ts";
+import { VERDICT_LABELS } from "../checkride/verdict.ts";
+import { loadLocalModel } from "./local-model.ts";
 import { deriveDistractor, runRounds } from "../evaluate/rounds.ts";
 import { sessionCwd } from "../session-info.ts";
 import { inspectSession } from "../inspect.ts";
@@ -106,20 +109,27 @@ export async function runCheckrideCommand(args: ParsedArgs): Promise<number> {
   const { session } = readSessionFile(args);
   const strategy = stringFlag(args, "strategy") ?? "all";
   const strategies = strategy === "all" ? "all" : [strategyFlag(args, "all")];
-  const { reader, endpoint } = readerFlags(args);
-  const results = await checkrideSession(session, {
-    strategies,
-    leafId: leafFlag(args, session),
-    checkride: { reader, memory: memoryFlag(args), endpoint },
-    summaryEndpoint: endpoint,
-  });
+  const { reader, endpoint, local } = readerFlags(args);
+  const leafId = leafFlag(args, session);
+  const localModel = local ? await loadLocalModel(local.modelPath, local) : undefined;
+  let results: CheckrideResult[];
+  try {
+    results = await checkrideSession(session, {
+      strategies,
+      leafId,
+      checkride: { reader, memory: memoryFlag(args), endpoint, localModel, onLocalProgress: localModel ? printLocalProgress : undefined },
+      summaryEndpoint: endpoint,
+    });
+  } finally {
+    await localModel?.dispose();
+  }
   if (args.flags.has("json")) {
     writeOutput(
       JSON.stringify(
         {
           results: results.map(({ scoreLabel: _label, ...rest }) => ({
             ...rest,
-            probes: rest.probes.map(({ id, status, question, expected, answer, evidence, candidates }) => ({
+            probes: rest.probes.map(({ id, status, question, expected, answer, evidence, candidates, verdict, ms, note }) => ({
               id,
               status,
               question,
@@ -127,6 +137,9 @@ export async function runCheckrideCommand(args: ParsedArgs): Promise<number> {
               answer,
               evidence,
               ...(candidates ? { candidates: candidates.map(({ text, why }) => ({ text, why })) } : {}),
+              ...(verdict ? { verdict } : {}),
+              ...(ms !== undefined ? { ms } : {}),
+              ...(status === "inconclusive" && note ? { note } : {}),
             })),
           })),
         },
@@ -142,16 +155,35 @@ export async function runCheckrideCommand(args: ParsedArgs): Promise<number> {
         lines.push(`${result.strategy}: skipped (${result.needsModel})`);
         continue;
       }
-      lines.push(`${result.strategy} (${result.reader} reader): ${result.passed}/${result.asked} ${result.scoreLabel}`);
+      lines.push(`${result.strategy} (${readerLabel(result)}): ${result.passed}/${result.asked} ${result.scoreLabel}${verdictsText(result)}`);
       for (const probe of result.probes) {
         const detail = probe.status === "skipped" || probe.status === "inconclusive" ? (probe.note ?? "") : (probe.expected ?? "");
-        lines.push(`  ${probe.status.padEnd(12)} ${probe.id.padEnd(12)} ${detail.replace(/\s+/g, " ").slice(0, 160)}`);
+        const verdict = probe.verdict ? ` [${VERDICT_LABELS[probe.verdict]}${probe.ms !== undefined ? `, ${(probe.ms / 1000).toFixed(1)} s` : ""}]` : "";
+        lines.push(`  ${probe.status.padEnd(12)} ${probe.id.padEnd(12)} ${detail.replace(/\s+/g, " ").slice(0, 160)}${verdict}`);
         if (probe.candidates?.length) lines.push(...candidateLines(probe.candidates));
       }
     }
     writeOutput(lines.join("\n"), undefined);
   }
   return 0;
+}
+
+/** Which reader answered: the local model named with its quantization, window and runtime beside every score. */
+function readerLabel(result: CheckrideResult): string {
+  if (result.reader !== "local" || !result.model) return `${result.reader} reader`;
+  const m = result.model;
+  return `local reader: ${m.name}, ${m.quantization}, ${m.contextSize.toLocaleString("en-US")}-token window, ${m.runtime}`;
+}
+
+function verdictsText(result: CheckrideResult): string {
+  if (!result.verdicts) return "";
+  const v = result.verdicts;
+  return `; ${v.correct} correct, ${v["dont-know"]} don't know, ${v.wrong} confidently wrong`;
+}
+
+/** The local model's progress on stderr (stdout stays the result). */
+function printLocalProgress(step: { strategy: string; done: number; total: number; promptTokens: number; ms: number }): void {
+  process.stderr.write(`${step.strategy}: probe ${step.done}/${step.total} (${step.promptTokens.toLocaleString("en-US")} prompt tokens, ${(step.ms / 1000).toFixed(1)} s)\n`);
 }
 
 const CANDIDATES_LISTED = 5;

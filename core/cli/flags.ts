@@ -85,10 +85,25 @@ export function endpointFlags(args: ParsedArgs): EndpointConfig | undefined {
   return { url, model, apiKey: process.env.SESSION_INSPECTOR_API_KEY, timeoutMs: timeout ? Number(timeout) * 1000 : undefined };
 }
 
-/** --reader literal|endpoint, with the endpoint the second one needs. */
-export function readerFlags(args: ParsedArgs): { reader: "literal" | "endpoint"; endpoint: EndpointConfig | undefined } {
+export interface ReaderFlags {
+  reader: "literal" | "endpoint" | "local";
+  endpoint: EndpointConfig | undefined;
+  /** --reader local: the GGUF file (--model PATH) and the window to run it with (--context-size N). */
+  local?: { modelPath: string; contextSize?: number };
+}
+
+/** --reader literal|endpoint|local, with the endpoint the second one needs and the model file the third one does. */
+export function readerFlags(args: ParsedArgs): ReaderFlags {
   const reader = stringFlag(args, "reader") ?? "literal";
-  if (reader !== "literal" && reader !== "endpoint") throw new UsageError(`unknown reader "${reader}" (literal or endpoint)`);
+  if (reader !== "literal" && reader !== "endpoint" && reader !== "local") throw new UsageError(`unknown reader "${reader}" (literal, endpoint or local)`);
+  if (reader === "local") {
+    // With the local reader --model is a file, not an endpoint's model name.
+    const modelPath = stringFlag(args, "model");
+    if (!modelPath) throw new UsageError("--reader local needs --model PATH.gguf (a model file on this machine)");
+    if (stringFlag(args, "endpoint")) throw new UsageError("--reader local runs the model file itself: leave out --endpoint");
+    const contextSize = wholeNumberFlag(args, "context-size", "tokens", 1);
+    return { reader, endpoint: undefined, local: { modelPath, ...(contextSize !== undefined ? { contextSize } : {}) } };
+  }
   const endpoint = endpointFlags(args);
   if (reader === "endpoint" && !endpoint) throw new UsageError("--reader endpoint needs --endpoint URL and --model NAME");
   return { reader, endpoint };
