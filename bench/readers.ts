@@ -12,7 +12,7 @@ import { loadSession } from "../core/session.ts";
 import { loadSessionFiles } from "../core/session-files.ts";
 import { generateClineTask, generateGeminiJsonl } from "./generate-formats.ts";
 
-const FIXTURES = resolve(import.meta.dirname, "../../shared/fixtures");
+const FIXTURES = process.env.SESSION_FIXTURES ? resolve(process.env.SESSION_FIXTURES) : resolve(import.meta.dirname, "../../shared/fixtures");
 const REPEAT = 5;
 const GENERATED_MB = 2;
 

@@ -16,7 +16,8 @@ import type { LibraryRow, SessionRows } from "./rows.ts";
 /**
  * Bump when the rows a session yields change for the same bytes (a new probe,
  * a new reader): cached rows of another version are never served. 3: Gemini
- * restarts are no compactions; rule candidates leave the graded rules.
+ * restarts are no compactions; rule candidates leave the graded rules; session
+ * rows carry the records' first and last times, the model and the cwd.
  */
 export const LIBRARY_INDEX_VERSION = 3;
 

@@ -14,6 +14,7 @@ import { loadSession } from "../session.ts";
 import { loadSessionFiles } from "../session-files.ts";
 import { READ_ROLES, type SessionUnit } from "./discover.ts";
 import type { LibraryCompactionRow, LibrarySessionRow, SessionRows } from "./rows.ts";
+import { sessionRecord } from "./session-record.ts";
 
 /** Reads a file of the unit; the CLI reads the disk, the app a dropped File. */
 export type ReadFile = (path: string) => Promise<Uint8Array>;
@@ -43,13 +44,19 @@ export async function indexSession(unit: SessionUnit, read: ReadFile): Promise<S
   });
   const tokens = currentContextTokens(session, leaf);
   const worst = worstCompaction(compactions);
+  const record = sessionRecord(session);
   const row: LibrarySessionRow = {
     kind: "session",
     path: unit.path,
     agent: unit.agent === "unknown" ? session.format : unit.agent,
     format: session.format,
-    project: unit.project,
-    date: sessionDate(session) ?? new Date(unit.mtimeMs).toISOString(),
+    // The working directory the session recorded; else the folder the agent filed it under.
+    project: record.cwd ?? unit.project,
+    date: record.first ?? new Date(unit.mtimeMs).toISOString(),
+    dateFrom: record.first ? "records" : "file modification time",
+    lastDate: record.last,
+    durationMs: record.first && record.last ? Date.parse(record.last) - Date.parse(record.first) : null,
+    model: record.model,
     bytes: unit.bytes,
     files: unit.files.length,
     messages: session.branch(leaf).length,
@@ -90,18 +97,6 @@ export function worstCompaction(rows: readonly LibraryCompactionRow[]): LibraryC
 
 function keptShare(row: LibraryCompactionRow): number {
   return row.facts.asked === 0 ? 1 : row.facts.recorded / row.facts.asked;
-}
-
-/** The first timestamp the session states (its header, else its first message), as ISO. */
-export function sessionDate(session: Session): string | null {
-  const header = session.header as Record<string, unknown> | undefined;
-  const candidates: unknown[] = [header?.timestamp, header?.startTime, (header?.payload as Record<string, unknown> | undefined)?.timestamp];
-  for (const entry of session.entries.slice(0, 50)) for (const message of entry.messages) candidates.push(message.meta.timestamp);
-  for (const value of candidates) {
-    const date = typeof value === "string" || typeof value === "number" ? new Date(value) : null;
-    if (date && !Number.isNaN(date.getTime())) return date.toISOString();
-  }
-  return null;
 }
 
 function reasonOf(error: unknown): string {

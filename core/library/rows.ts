@@ -12,9 +12,16 @@ export interface LibrarySessionRow {
   /** The agent the layout names; `format` is what the reader found in the content. */
   agent: string;
   format: string;
+  /** The working directory the session recorded, else the project folder its layout names. */
   project: string | null;
-  /** The session's first timestamp (ISO), else the file's modification time. */
+  /** The earliest time a record states (ISO), else the file's modification time; `dateFrom` says which. */
   date: string;
+  dateFrom: "records" | "file modification time";
+  /** The latest time a record states, and the span from the first; null when no record states a time. */
+  lastDate: string | null;
+  durationMs: number | null;
+  /** The model the newest reply names; null when the file names none. */
+  model: string | null;
   bytes: number;
   files: number;
   messages: number;
@@ -59,6 +66,9 @@ export const CSV_COLUMNS = [
   "format",
   "project",
   "date",
+  "lastDate",
+  "durationMs",
+  "model",
   "bytes",
   "messages",
   "tokens",

@@ -51,7 +51,18 @@ describe("reader and endpoint", () => {
     });
     expect(() => readerFlags(args("--reader", "endpoint"))).toThrow("--reader endpoint needs --endpoint URL and --model NAME");
     expect(() => readerFlags(args("--endpoint", "http://127.0.0.1:1"))).toThrow("--endpoint and --model go together");
-    expect(() => readerFlags(args("--reader", "guess"))).toThrow('unknown reader "guess" (literal or endpoint)');
+    expect(() => readerFlags(args("--reader", "guess"))).toThrow('unknown reader "guess" (literal, endpoint or local)');
+  });
+
+  it("local with --model PATH (a file, not a name) and an optional --context-size; without --endpoint", () => {
+    expect(readerFlags(args("--reader", "local", "--model", "m.gguf", "--context-size", "2048"))).toEqual({
+      reader: "local",
+      endpoint: undefined,
+      local: { modelPath: "m.gguf", contextSize: 2048 },
+    });
+    expect(() => readerFlags(args("--reader", "local"))).toThrow("--reader local needs --model PATH.gguf");
+    expect(() => readerFlags(args("--reader", "local", "--model", "m.gguf", "--endpoint", "http://127.0.0.1:1"))).toThrow("leave out --endpoint");
+    expect(() => readerFlags(args("--reader", "local", "--model", "m.gguf", "--context-size", "big"))).toThrow("--context-size takes a whole number of tokens");
   });
 });
 

@@ -126,6 +126,10 @@ describeWithFixtures("checkride in the app", () => {
     };
     expect(await run("/ok/v1")).toMatchObject({ files: "pass", verify: "pass", intent: "pass", anchors: "pass", rules: "pass", error: "skipped" });
     expect(endpoint.requests.some((r) => r.path === "/ok/v1/chat/completions" && (r.body as { model?: string }).model === "tiny-model")).toBe(true);
+    // The paper's measure beside the score: every graded answer correct here, none confidently wrong.
+    const transparentCard = panel.locator('section.score-card[aria-label="Checkride of transparent"]');
+    expect(await transparentCard.getByTestId("verdict-counts").textContent()).toContain("5 correct, 0 don't know, 0 confidently wrong");
+    expect(await transparentCard.getByTestId("verdict").allTextContents()).toEqual(["correct", "correct", "correct", "correct", "correct"]);
     await page.screenshot({ path: join(SCREENSHOTS, "09-checkride-endpoint.png") });
     for (const path of ["/error500/v1", "/malformed/v1", "/slow/v1", "/nocors/v1"]) {
       const result = await run(path);

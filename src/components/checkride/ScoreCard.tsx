@@ -9,9 +9,17 @@ import type { CheckrideResult, ProbeResult } from "../../../core/checkride/run.t
 import type { FactSource } from "../../../core/checkride/source.ts";
 import { addFact, isStruck, jumpToMessage, jumpToSource, removeAddedFact, toggleStruck, useApp } from "../../store/store.ts";
 import { CandidateList } from "./CandidateList.tsx";
+import { VERDICT_LABELS, type Verdict } from "../../../core/checkride/verdict.ts";
 import { sourceLabel } from "./source-label.ts";
 
 const STATUS_LABEL: Record<ProbeResult["status"], string> = { pass: "pass", fail: "fail", skipped: "skipped", inconclusive: "no answer" };
+/** The paper's measure in words: a wrong answer misleads, a "don't know" only leaves the next agent asking. */
+const VERDICT_TITLES: Record<Verdict, string> = {
+  correct: "The model's answer meets the key",
+  "dont-know": "The model said it does not know (or said nothing): it leaves the next agent asking",
+  wrong: "The model asserted something the key does not hold: it would mislead the next agent",
+};
+
 /** Probes whose facts are paths, values or commands: shown in monospace. */
 const MONO = new Set(["files", "anchors", "verify"]);
 
@@ -135,6 +143,11 @@ function ProbeRow({ strategy, probe }: { strategy: string; probe: ProbeResult })
     <li data-testid="probe-row" data-probe-id={probe.id} data-status={probe.status} className={`probe probe-${probe.status}`}>
       <div className="probe-head">
         <span className={`status status-${probe.status}`}>{STATUS_LABEL[probe.status]}</span> <strong>{probe.id}</strong> <span className="dim">{probe.question}</span>
+        {probe.verdict ? (
+          <span className={`verdict verdict-${probe.verdict}`} data-testid="verdict" title={VERDICT_TITLES[probe.verdict]}>
+            {VERDICT_LABELS[probe.verdict]}
+          </span>
+        ) : null}
         {probe.edited ? <span className="edited-tag">key edited by you</span> : null}
       </div>
       <div className="probe-body">
@@ -196,6 +209,12 @@ export function ScoreCard({ result, model }: { result: CheckrideResult; model: s
               {result.passed}/{result.asked}
             </span>{" "}
             <span className="dim">{label}</span>
+            {result.verdicts ? (
+              <span className="dim small-text" data-testid="verdict-counts">
+                {" "}
+                · {result.verdicts.correct} correct, {result.verdicts["dont-know"]} don't know, <strong>{result.verdicts.wrong} confidently wrong</strong>
+              </span>
+            ) : null}
           </>
         )}
       </h3>

@@ -11,8 +11,12 @@ const ROW_HEIGHT = 34;
 
 const COLUMNS: { column: SortColumn; label: string; title: string }[] = [
   { column: "agent", label: "Agent", title: "The agent whose folder layout the file sits in (else the format its content was read as)" },
-  { column: "project", label: "Project", title: "The project the agent filed the session under, and the file" },
-  { column: "date", label: "Date", title: "The session's first timestamp (else the file's modification time)" },
+  { column: "project", label: "Project", title: "The working directory the session recorded (else the project folder the agent filed it under), and the file" },
+  {
+    column: "date",
+    label: "Date",
+    title: "The earliest time the session's records state (else the file's modification time, marked *); hover a date for the last record, the duration and the model",
+  },
   { column: "bytes", label: "Size", title: "Bytes of the session's files" },
   { column: "messages", label: "Messages", title: "Messages on the session's current branch" },
   {
@@ -215,7 +219,10 @@ function Row({ index, style }: RowComponentProps<RowProps>) {
       <span className="cell path">
         <span>{r.project ?? "—"}</span> <span className="dim">{name}</span>
       </span>
-      <span className="cell">{r.date.slice(0, 10)}</span>
+      <span className="cell" title={dateTitle(r)}>
+        {r.date.slice(0, 10)}
+        {r.dateFrom === "records" ? "" : "*"}
+      </span>
       <span className="cell num">{formatBytes(r.bytes)}</span>
       <span className="cell num">{formatCount(r.messages)}</span>
       <span className="cell num" title={r.tokenizer}>
@@ -233,6 +240,22 @@ function Row({ index, style }: RowComponentProps<RowProps>) {
       <span className={`cell num${r.factsDropped ? " bad" : ""}`}>{r.factsDropped}</span>
     </div>
   );
+}
+
+/** "first record …, last record … (2 h 5 min), model …": what the date cell's records say, on hover. */
+function dateTitle(r: LibrarySessionRow): string {
+  if (r.dateFrom !== "records") return "No record states a time: this is the file's modification time";
+  const parts = [`first record ${r.date.replace("T", " ").slice(0, 16)} UTC`];
+  if (r.lastDate) parts.push(`last record ${r.lastDate.replace("T", " ").slice(0, 16)} UTC${r.durationMs !== null ? ` (${formatDuration(r.durationMs)})` : ""}`);
+  if (r.model) parts.push(`model ${r.model}`);
+  return parts.join(", ");
+}
+
+function formatDuration(ms: number): string {
+  const minutes = Math.round(ms / 60_000);
+  if (minutes < 60) return `${minutes} min`;
+  const hours = Math.floor(minutes / 60);
+  return hours < 48 ? `${hours} h ${minutes % 60} min` : `${Math.round(hours / 24)} days`;
 }
 
 export function LibraryTable() {
