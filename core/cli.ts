@@ -13,6 +13,7 @@ import { runAudit } from "./cli/audit.ts";
 import { isLibraryWorker, serveLibraryWorker } from "./cli/library-pool.ts";
 
 const USAGE = `usage:
+  npm run cli -- inspect <file> --follow [--json] [--interval MS]   (a line per turn and per compaction as the agent writes the file)
   npm run cli -- inspect <file|folder> [--leaf ID] [--format pi|claude|codex|openai|anthropic|gemini|cline|opencode|copilot] [--strict]
   npm run cli -- compact <file> [--leaf ID] [--strategy NAME] [--max-prose-characters N]
                                 [--previous CHECKPOINT (transparent only)] [--output FILE] [--format F] [--strict] [--redact [--keep FINDING,…]]
@@ -24,6 +25,7 @@ const USAGE = `usage:
                  (the endpoint's API key, if it needs one, comes from SESSION_INSPECTOR_API_KEY)
   npm run cli -- report <file> [--strategy NAME[,NAME…]|all] [--format html|md] [--output FILE] [--keep FINDING,…|--no-redact] [--memory FILE]
   npm run cli -- audit <file> [--json] [--leaf ID] [--reader literal|endpoint|local] [--endpoint URL --model M | --model PATH.gguf] [--memory FILE]
+  npm run cli -- audit <file> --follow [--json] [--interval MS]     (each new compaction's audit row as it is recorded; Ctrl-C stops)
   npm run cli -- audit <folder> [--json|--csv|--html [--with-facts] [--output FILE]] [--jobs N] [--no-cache]
                  (every session below the folder, worst first; --json: one JSON object per line)
                  (every compaction the file records: before/after, facts kept, what was dropped)

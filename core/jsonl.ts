@@ -82,6 +82,11 @@ export class JsonLinesParser {
     this.partial = text.slice(start);
   }
 
+  /** The warnings of the lines parsed so far (before finish: a line still being written has none yet). */
+  get warningsSoFar(): readonly LoadWarning[] {
+    return this.warnings;
+  }
+
   finish(): JsonLinesResult {
     if (!this.finished) {
       this.finished = true;

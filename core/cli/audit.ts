@@ -12,12 +12,14 @@ import { memoryFlag, readSessionFile } from "./input.ts";
 import { isDirectory } from "./folder.ts";
 import { runLibraryAudit } from "./library.ts";
 import { loadLocalModel } from "./local-model.ts";
+import { runFollow } from "./follow.ts";
 import { writeOutput } from "./output.ts";
 
 export async function runAudit(args: ParsedArgs): Promise<number> {
   // A folder is a library: every session in it (core/library), one JSON line per row with --json.
   const target = args.positional[0];
   if (target !== undefined && isDirectory(target)) return runLibraryAudit(args, target);
+  if (args.flags.has("follow")) return runFollow(args, "audit");
   const { session } = readSessionFile(args);
   const { reader, endpoint, local } = readerFlags(args);
   const leafId = leafFlag(args, session);

@@ -10,6 +10,7 @@ import { checkrideSession } from "../evaluate/evaluate.ts";
 import type { CheckrideResult } from "../checkride/run.ts";
 import { VERDICT_LABELS } from "../checkride/verdict.ts";
 import { loadLocalModel } from "./local-model.ts";
+import { runFollow } from "./follow.ts";
 import { deriveDistractor, runRounds } from "../evaluate/rounds.ts";
 import { sessionCwd } from "../session-info.ts";
 import { inspectSession } from "../inspect.ts";
@@ -25,6 +26,7 @@ import { refuseInputAsOutput, writeOutput } from "./output.ts";
 import { basename } from "node:path";
 
 export async function runInspect(args: ParsedArgs): Promise<number> {
+  if (args.flags.has("follow")) return runFollow(args, "inspect");
   const { session } = readSessionFile(args);
   await loadTokenizer();
   writeOutput(JSON.stringify(inspectSession(session, leafFlag(args, session)), null, 2), undefined);

@@ -33,8 +33,10 @@ const VALUE_FLAGS = new Set([
   "distractor",
   "keep",
   "jobs",
+  "context-size",
+  "interval",
 ]);
-const BOOLEAN_FLAGS = new Set(["strict", "json", "help", "redact", "no-redact", "csv", "html", "with-facts", "no-cache", "no-token-counts", "token-counts"]);
+const BOOLEAN_FLAGS = new Set(["strict", "json", "help", "redact", "no-redact", "csv", "html", "with-facts", "no-cache", "no-token-counts", "token-counts", "follow"]);
 
 export function parseArgs(argv: string[]): ParsedArgs {
   const [command = "help", ...rest] = argv;

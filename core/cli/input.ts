@@ -2,7 +2,7 @@
 import { createHash } from "node:crypto";
 import { closeSync, fstatSync, openSync, readFileSync, readSync } from "node:fs";
 import { isFormatName } from "../formats/detect.ts";
-import { SessionError, type Session } from "../model.ts";
+import { SessionError, type FormatName, type Session } from "../model.ts";
 import { PieceDecoder } from "../decode.ts";
 import { StreamingSessionLoader } from "../session-stream.ts";
 import { outlineEntry } from "../outline.ts";
@@ -26,11 +26,17 @@ export const READ_PIECE = 8 * 1024 * 1024;
  * (one JSON value, --strict) get the loader's copy of the pieces: the file is
  * never read twice, so a pipe, a FIFO or /dev/stdin works like a file.
  */
+/** --format NAME, which must name a format the product reads. */
+export function formatFlag(args: ParsedArgs): FormatName | undefined {
+  const format = stringFlag(args, "format");
+  if (format !== undefined && !isFormatName(format)) throw new UsageError(`unknown format "${format}"`);
+  return format;
+}
+
 export function readSessionFile(args: ParsedArgs, pieceBytes = READ_PIECE, options: { prefixBytes?: number; stringLimit?: number; outline?: boolean } = {}): SessionFile {
   const file = args.positional[0];
   if (!file) throw new UsageError(`${args.command} needs a session file`);
-  const format = stringFlag(args, "format");
-  if (format !== undefined && !isFormatName(format)) throw new UsageError(`unknown format "${format}"`);
+  const format = formatFlag(args);
   if (isDirectory(file)) return readSessionFolder(file, { format, strict: args.flags.has("strict") });
   const fd = openInput(file);
   // An outline only of a file that can be read again for its messages (not a pipe, a FIFO or stdin).

@@ -1,0 +1,129 @@
+/**
+ * Following a session file while the agent writes it. Every agent the
+ * product reads appends JSON Lines as it works (Gemini CLI's `$set` rewrites
+ * and Copilot's events included), so a followed file is read once: the
+ * bytes appended since the last look are decoded and split into records,
+ * and a line the writer has cut in the middle (or a character cut between
+ * its bytes) waits for its end. The session is then rebuilt from the records
+ * already parsed, so the format's reader sees exactly what a fresh read of
+ * the file would give it, and the followed session equals a fresh read.
+ *
+ * What cannot be followed is said, never guessed: a file that shrank, or
+ * whose bytes already read changed (a rewrite in place), starts over; a file
+ * that is one JSON value (an export, a legacy Gemini chat) is read whole
+ * again on each change.
+ */
+import { JsonLinesParser, type JsonLine } from "./jsonl.ts";
+import { readJsonLinesRecords } from "./formats/detect.ts";
+import { loadSession, sessionFromReader, type LoadOptions } from "./session.ts";
+import type { Session } from "./model.ts";
+
+/** Bytes kept from the end of what was read: compared on each look to catch a rewrite in place. */
+export const TAIL_CHECK_BYTES = 4096;
+
+export type FollowChange =
+  /** New complete lines were read. */
+  | { kind: "grew"; bytes: number; records: number }
+  /** Nothing new, or only part of a line. */
+  | { kind: "unchanged" }
+  /** The file shrank or its bytes already read changed: read again from the start. */
+  | { kind: "rewritten"; why: string };
+
+export class FollowedFile {
+  private parser: JsonLinesParser;
+  private records: JsonLine[] = [];
+  private decoder = new TextDecoder("utf-8");
+  private bytesRead = 0;
+  private tail: Uint8Array = new Uint8Array(0);
+  /** The whole bytes, kept only while the file is not JSON Lines (one JSON value is re-read whole). */
+  private whole: Uint8Array[] | null = [];
+  private isJsonLines: boolean | null = null;
+
+  constructor(private readonly options: LoadOptions = {}) {
+    this.parser = this.newParser();
+  }
+
+  private newParser(): JsonLinesParser {
+    return new JsonLinesParser(false, (record) => this.records.push(record));
+  }
+
+  /** How far the file has been read. */
+  get offset(): number {
+    return this.bytesRead;
+  }
+
+  /** Bytes the caller holds from the end of what was read, to compare with the file's (see `check`). */
+  get tailBytes(): Uint8Array {
+    return this.tail;
+  }
+
+  /**
+   * Before reading on: whether the file still starts with what was read.
+   * `size` is the file's size now; `tailNow` its bytes over the same range as
+   * `tailBytes` (read by the caller). A mismatch resets the follower.
+   */
+  check(size: number, tailNow: Uint8Array): FollowChange | null {
+    if (size < this.bytesRead) return this.reset(`the file shrank from ${this.bytesRead} to ${size} bytes`);
+    if (!sameBytes(tailNow, this.tail)) return this.reset("bytes already read changed (the file was rewritten in place)");
+    return null;
+  }
+
+  private reset(why: string): FollowChange {
+    this.parser = this.newParser();
+    this.records = [];
+    this.decoder = new TextDecoder("utf-8");
+    this.bytesRead = 0;
+    this.tail = new Uint8Array(0);
+    this.whole = [];
+    this.isJsonLines = null;
+    return { kind: "rewritten", why };
+  }
+
+  /** The bytes appended since the last call, in order. */
+  append(chunk: Uint8Array): FollowChange {
+    if (chunk.length === 0) return { kind: "unchanged" };
+    this.bytesRead += chunk.length;
+    this.tail = lastBytes(this.tail, chunk, TAIL_CHECK_BYTES);
+    if (this.whole) this.whole.push(chunk.slice());
+    const before = this.records.length;
+    this.parser.push(this.decoder.decode(chunk, { stream: true }));
+    if (this.isJsonLines === null && this.records.length > 0) this.isJsonLines = this.parser.firstLineIsJson;
+    // JSON Lines: the records are all that is needed from here on.
+    if (this.isJsonLines) this.whole = null;
+    const records = this.records.length - before;
+    // Not (yet) known to be JSON Lines: the whole bytes are read again, so any new byte is a change.
+    return records > 0 || this.isJsonLines !== true ? { kind: "grew", bytes: chunk.length, records } : { kind: "unchanged" };
+  }
+
+  /** The session as the complete lines read so far stand (the line being written waits). */
+  session(): Session {
+    if (this.isJsonLines !== true) return loadSession(concat(this.whole ?? []), this.options);
+    const output = readJsonLinesRecords({ records: this.records, warnings: [...this.parser.warningsSoFar] }, { format: this.options.format, strict: false });
+    return sessionFromReader(output, false);
+  }
+}
+
+function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+function lastBytes(previous: Uint8Array, chunk: Uint8Array, keep: number): Uint8Array {
+  if (chunk.length >= keep) return chunk.slice(chunk.length - keep);
+  const joined = new Uint8Array(Math.min(keep, previous.length + chunk.length));
+  const fromPrevious = joined.length - chunk.length;
+  joined.set(previous.subarray(previous.length - fromPrevious), 0);
+  joined.set(chunk, fromPrevious);
+  return joined;
+}
+
+function concat(pieces: readonly Uint8Array[]): Uint8Array {
+  const out = new Uint8Array(pieces.reduce((sum, p) => sum + p.length, 0));
+  let at = 0;
+  for (const piece of pieces) {
+    out.set(piece, at);
+    at += piece.length;
+  }
+  return out;
+}

@@ -1,0 +1,102 @@
+/**
+ * Following a file as it is written (issue #29): every fixture appended in
+ * pieces cut anywhere (mid-line, mid-character), the session rebuilt at
+ * points along the way, ends equal to a fresh read of the final file; a file
+ * that shrinks or changes under the follower starts over and says why.
+ */
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { FollowedFile } from "../../core/follow.ts";
+import { loadSession } from "../../core/session.ts";
+import type { Session } from "../../core/model.ts";
+import { allFixtures, describeWithFixtures, readFixture } from "../helpers/fixtures.ts";
+import { composedBytes } from "../helpers/composed-sessions.ts";
+
+/** What a reader of the session sees: the tree, the default branch, the recorded compactions and usage. */
+function shape(session: Session): unknown {
+  const leaf = session.defaultLeafId;
+  return {
+    format: session.format,
+    formatVersion: session.formatVersion,
+    header: session.header,
+    entries: session.entries.map((e) => [e.id, e.parentId, e.type, e.line, e.messages]),
+    leaves: session.leaves,
+    leaf,
+    compactions: session.recordedCompactions(leaf).map((c) => [c.index, c.line, c.kind, c.droppedMessageIds, c.after.map((m) => m.id)]),
+    recorded: session.recordedContext(leaf).messages.map((m) => m.id),
+    usage: session.usage(leaf).turns,
+  };
+}
+
+/** A writer ends every line: a fixture without a final newline gets one, as the agent's next write would. */
+const ended = (bytes: Uint8Array) => (bytes.at(-1) === 10 ? bytes : new Uint8Array([...bytes, 10]));
+
+function follow(bytes: Uint8Array, cuts: number[], lookEvery: number): FollowedFile {
+  const follower = new FollowedFile();
+  const points = [...new Set(cuts.map((c) => c % (bytes.length + 1)))].sort((a, b) => a - b);
+  let from = 0;
+  points.push(bytes.length);
+  points.forEach((to, i) => {
+    follower.append(bytes.subarray(from, to));
+    from = to;
+    // Looking at the session along the way must not change what the end shows.
+    if (i % lookEvery === 0) {
+      try {
+        follower.session();
+      } catch {
+        // A file not yet readable (a JSON value half written, no record yet): the follower waits.
+      }
+    }
+  });
+  return follower;
+}
+
+describeWithFixtures("a followed fixture equals a fresh read of the final file", () => {
+  it.each(allFixtures())("%s, appended in pieces cut anywhere", (fixture) => {
+    const bytes = ended(readFixture(fixture));
+    const fresh = shape(loadSession(bytes));
+    fc.assert(
+      fc.property(fc.array(fc.nat(bytes.length), { minLength: 1, maxLength: 12 }), fc.integer({ min: 1, max: 4 }), (cuts, lookEvery) => {
+        expect(shape(follow(bytes, cuts, lookEvery).session())).toEqual(fresh);
+      }),
+      { numRuns: 6 },
+    );
+  });
+});
+
+describe("following", () => {
+  const bytes = composedBytes.geminiRestarts();
+
+  it("a Gemini chat whose history is written again follows to the same compactions", () => {
+    const fresh = shape(loadSession(bytes));
+    for (const size of [1, 7, 64]) {
+      const follower = new FollowedFile();
+      for (let at = 0; at < bytes.length; at += size) follower.append(bytes.subarray(at, at + size));
+      expect(shape(follower.session())).toEqual(fresh);
+    }
+  });
+
+  it("a line cut in the middle waits for its end: no record, no warning", () => {
+    const text = new TextDecoder().decode(bytes);
+    const cut = text.indexOf("\n", 200) + 30;
+    const follower = new FollowedFile();
+    follower.append(bytes.subarray(0, cut));
+    const partial = follower.session();
+    expect(partial.warnings).toEqual([]);
+    expect(follower.append(bytes.subarray(cut, cut + 5)).kind).toBe("unchanged");
+    expect(follower.append(bytes.subarray(cut + 5)).kind).toBe("grew");
+    expect(follower.session().entries.length).toBeGreaterThan(partial.entries.length);
+  });
+
+  it("a file that shrinks or changes under it starts over, saying why", () => {
+    const follower = new FollowedFile();
+    follower.append(bytes);
+    expect(follower.check(bytes.length, follower.tailBytes)).toBeNull();
+    expect(follower.check(10, follower.tailBytes)).toMatchObject({ kind: "rewritten", why: expect.stringMatching(/shrank/) });
+    expect(follower.offset).toBe(0);
+    follower.append(bytes);
+    const changed = follower.tailBytes.slice();
+    changed[0] = changed[0]! ^ 1;
+    expect(follower.check(bytes.length + 10, changed)).toMatchObject({ kind: "rewritten", why: expect.stringMatching(/rewritten in place/) });
+  });
+});
