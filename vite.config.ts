@@ -9,8 +9,10 @@ import { defineConfig, type Plugin } from "vite";
  * without the static part.
  */
 export const CONTENT_SECURITY_POLICY = [
-  "script-src 'self'",
-  "worker-src 'self'",
+  // 'wasm-unsafe-eval' compiles WebAssembly (the local reader's llama.cpp) and nothing else: no eval of scripts.
+  "script-src 'self' 'wasm-unsafe-eval'",
+  // blob: for the worker llama.cpp's WebAssembly build starts from its own code; it can fetch nothing the policy does not allow.
+  "worker-src 'self' blob:",
   "img-src 'self' data: blob:",
   "style-src 'self'",
   "font-src 'self'",

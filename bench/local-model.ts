@@ -23,7 +23,7 @@ console.log(`model: ${model.identity.name} (${model.identity.quantization}, ${mo
 const words = "the test run failed in src/ledger.ts with error TS2305; rerun npm test before the commit. ";
 for (const target of [512, 2048, Math.min(6000, model.identity.contextSize - 200)]) {
   let prompt = "";
-  while (model.countTokens(prompt) < target) prompt += words;
+  while ((await model.countTokens(prompt)) < target) prompt += words;
   // A fresh prefix each row: a repeated one would be reused from the cache and measure nothing.
   prompt = `${target}: ${prompt}`;
   const reply = await model.complete(prompt, 32);

@@ -10,11 +10,7 @@ import { availableParallelism, totalmem } from "node:os";
 import { basename } from "node:path";
 import type { Completion, LocalModel } from "../checkride/local-model/reader.ts";
 import { FileError } from "./file-error.ts";
-
-/** The window the checkride needs at the least: the instructions, a small context and an answer. */
-export const MIN_WINDOW = 1024;
-/** The window used unless --context-size says otherwise: a real 1–3B model trained on 128k would allocate gigabytes for it. */
-export const DEFAULT_WINDOW = 8192;
+import { DEFAULT_WINDOW, ggufHeaderProblem, MIN_WINDOW, quantizationName } from "../checkride/local-model/gguf.ts";
 
 export interface LocalModelOptions {
   contextSize?: number;
@@ -30,20 +26,11 @@ function checkGgufHeader(path: string): void {
   } catch (error) {
     throw new FileError(path, 0, `cannot open the model file: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
   }
-  const head = Buffer.alloc(8);
+  const head = new Uint8Array(8);
   const read = readSync(fd, head, 0, 8, 0);
   closeSync(fd);
-  if (read < 8 || head.toString("latin1", 0, 4) !== "GGUF") {
-    const shown = JSON.stringify(head.toString("latin1", 0, Math.min(read, 4)));
-    throw new FileError(path, 0, `not a GGUF model file (it starts with ${shown}, not "GGUF")`);
-  }
-  const version = head.readUInt32LE(4);
-  if (version < 2 || version > 3) throw new FileError(path, 0, `GGUF version ${version}; llama.cpp reads versions 2 and 3`);
-}
-
-function quantizationName(fileType: unknown, names: Record<number, string>): string {
-  if (typeof fileType !== "number") return "unknown";
-  return (names[fileType] ?? `file type ${fileType}`).replace(/^(MOSTLY|ALL)_/, "");
+  const problem = ggufHeaderProblem(head.subarray(0, read));
+  if (problem) throw new FileError(path, 0, problem);
 }
 
 export async function loadLocalModel(path: string, options: LocalModelOptions = {}): Promise<LocalModel> {
@@ -83,12 +70,11 @@ export async function loadLocalModel(path: string, options: LocalModelOptions = 
   const sequence = context.getSequence();
   const completion = new llamaCpp.LlamaCompletion({ contextSequence: sequence });
   const metadata = model.fileInfo.metadata as { general?: { name?: string; file_type?: number } };
-  const fileTypes = llamaCpp.GgufFileType as unknown as Record<number, string>;
   return {
     identity: {
       name: metadata.general?.name ?? basename(path),
       file: basename(path),
-      quantization: quantizationName(metadata.general?.file_type, fileTypes),
+      quantization: quantizationName(metadata.general?.file_type),
       contextSize,
       runtime: `${RUNTIME}, ${threads} thread${threads === 1 ? "" : "s"}`,
     },

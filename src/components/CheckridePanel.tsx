@@ -8,6 +8,7 @@ import { allowedEndpointOrigins, originOf, setEndpointAllowed } from "../csp.ts"
 import { chosenStrategyNames, recompact, runCheckride, runRoundsNow, setCheckride, setCheckrideSettings, setRounds, useApp } from "../store/store.ts";
 import { CheckrideProgress, KeyEditsLine, ReaderExplanation } from "./checkride/Status.tsx";
 import { Matrix, ScoreCard } from "./checkride/ScoreCard.tsx";
+import { LocalModelSettings } from "./checkride/LocalModelSettings.tsx";
 
 function History() {
   const history = useApp((s) => s.checkride.history);
@@ -197,7 +198,9 @@ export function CheckridePanel() {
   const { settings } = checkride;
   const chosen = chosenStrategyNames({ checkride, strategies });
   const endpointReady =
-    settings.reader === "literal" || (settings.endpointUrl !== "" && settings.model !== "" && allowedEndpointOrigins().includes(originOf(settings.endpointUrl) ?? ""));
+    settings.reader === "literal" ||
+    (settings.reader === "local" && settings.localModel !== null) ||
+    (settings.endpointUrl !== "" && settings.model !== "" && allowedEndpointOrigins().includes(originOf(settings.endpointUrl) ?? ""));
   return (
     <section className="checkride" data-testid="checkride-panel" aria-label="Checkride">
       <header className="detail-head">
@@ -222,9 +225,10 @@ export function CheckridePanel() {
         </fieldset>
         <label className="field">
           <span>Reader</span>
-          <select value={settings.reader} onChange={(e) => setCheckrideSettings({ reader: e.target.value as "literal" | "endpoint" })}>
+          <select value={settings.reader} onChange={(e) => setCheckrideSettings({ reader: e.target.value as "literal" | "endpoint" | "local" })}>
             <option value="literal">literal (built in: facts present in context)</option>
             <option value="endpoint">a model at an endpoint you run</option>
+            <option value="local">a model file here (GGUF, runs in this tab)</option>
           </select>
         </label>
         <label className="field">
@@ -236,6 +240,7 @@ export function CheckridePanel() {
         </button>
       </div>
       {settings.reader === "endpoint" ? <EndpointSettings /> : null}
+      {settings.reader === "local" ? <LocalModelSettings /> : null}
       <ReaderExplanation reader={settings.reader} />
       <CheckrideProgress />
       <KeyEditsLine />

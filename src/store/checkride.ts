@@ -37,7 +37,12 @@ export function checkrideKey(
   strategies: string[],
 ): string {
   const { settings, edits } = state.checkride;
-  const reader = settings.reader === "endpoint" ? `endpoint:${settings.endpointUrl}:${settings.model}` : "literal";
+  const reader =
+    settings.reader === "endpoint"
+      ? `endpoint:${settings.endpointUrl}:${settings.model}`
+      : settings.reader === "local"
+        ? `local:${settings.localModel?.name}:${settings.localModel?.size}:${settings.localModel?.lastModified}`
+        : "literal";
   return JSON.stringify([
     state.sessionSerial,
     view.leafId,
@@ -87,6 +92,7 @@ export async function runCheckride(only?: string[]): Promise<void> {
         strategies,
         reader: settings.reader,
         endpoint: settings.reader === "endpoint" ? endpointSettings() : undefined,
+        localModel: settings.reader === "local" ? (settings.localModel ?? undefined) : undefined,
         memory: settings.memory ?? undefined,
         summaryEndpoint: summaryEndpoint(),
         edits: get().checkride.edits,

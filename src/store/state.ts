@@ -43,7 +43,9 @@ export interface SearchState {
 
 export interface CheckrideSettings {
   strategies: string[];
-  reader: "literal" | "endpoint";
+  reader: "literal" | "endpoint" | "local";
+  /** The GGUF file for the local reader; kept in memory only, read in the worker. */
+  localModel: File | null;
   endpointUrl: string;
   model: string;
   /** Kept in memory only: never stored, never exported. */
@@ -168,7 +170,7 @@ function initialState(): AppState {
       running: false,
       results: null,
       error: null,
-      settings: { strategies: [], reader: "literal", endpointUrl: "", model: "", apiKey: "", timeoutSeconds: 120, summaries: false, memory: null },
+      settings: { strategies: [], reader: "literal", localModel: null, endpointUrl: "", model: "", apiKey: "", timeoutSeconds: 120, summaries: false, memory: null },
       history: [],
       rounds: { running: false, count: 4, plantText: "", plantAt: 0, result: null, error: null },
       task: null,

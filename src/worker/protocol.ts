@@ -170,8 +170,10 @@ export interface DiffResult {
 
 export interface CheckrideParams {
   strategies: string[];
-  reader: "literal" | "endpoint";
+  reader: "literal" | "endpoint" | "local";
   endpoint?: EndpointSettings;
+  /** The GGUF file the local reader runs (in this worker, through llama.cpp in WebAssembly). */
+  localModel?: File;
   /** A memory.md the user chose; read in the worker. */
   memory?: File | string;
   /** See CompactParams.summaryEndpoint. */

@@ -36,7 +36,8 @@ export interface Completion {
 /** A loaded model: counts its own tokens, completes a prompt greedily (temperature 0, so runs repeat). */
 export interface LocalModel {
   identity: LocalModelIdentity;
-  countTokens(text: string): number;
+  /** The model's own token count (async where the runtime is in another thread). */
+  countTokens(text: string): number | Promise<number>;
   complete(prompt: string, maxTokens: number): Promise<Completion>;
   dispose(): Promise<void>;
 }
@@ -73,7 +74,7 @@ export async function localModelReader(probes: readonly Probe[], context: string
   const window = model.identity.contextSize;
   for (const [index, probe] of asked.entries()) {
     const prompt = localPrompt(context, probe.question);
-    const promptTokens = model.countTokens(prompt);
+    const promptTokens = await model.countTokens(prompt);
     if (promptTokens + ANSWER_TOKENS > window) {
       answers[probe.id] = {
         answer: "",

@@ -148,6 +148,7 @@ function ProbeRow({ strategy, probe }: { strategy: string; probe: ProbeResult })
             {VERDICT_LABELS[probe.verdict]}
           </span>
         ) : null}
+        {probe.ms !== undefined ? <span className="dim small-text"> {(probe.ms / 1000).toFixed(1)} s</span> : null}
         {probe.edited ? <span className="edited-tag">key edited by you</span> : null}
       </div>
       <div className="probe-body">
@@ -194,7 +195,12 @@ function ProbeRow({ strategy, probe }: { strategy: string; probe: ProbeResult })
 }
 
 export function ScoreCard({ result, model }: { result: CheckrideResult; model: string }) {
-  const label = result.reader === "literal" ? "facts present in context" : `answered correctly by ${model || "the model"}`;
+  const label =
+    result.reader === "literal"
+      ? "facts present in context"
+      : result.reader === "local" && result.model
+        ? `answered correctly by ${result.model.name} (${result.model.quantization}, ${result.model.contextSize.toLocaleString("en-US")}-token window, ${result.model.runtime})`
+        : `answered correctly by ${model || "the model"}`;
   return (
     <section className="score-card" aria-label={`Checkride of ${result.strategy}`}>
       <h3>

@@ -1,7 +1,7 @@
 /** The checkride's status lines: what the score means, progress with Cancel, and the user's edits of the key. */
 import { cancelCheckride, resetKeyEdits, useApp } from "../../store/store.ts";
 
-export function ReaderExplanation({ reader }: { reader: "literal" | "endpoint" }) {
+export function ReaderExplanation({ reader }: { reader: "literal" | "endpoint" | "local" }) {
   return (
     <p className="dim small-text reader-explanation" data-testid="reader-explanation">
       Facts come from the record (tool calls, exit codes, what the user wrote, your memory.md), never from a model; a probe without ground truth is skipped.{" "}
@@ -12,7 +12,9 @@ export function ReaderExplanation({ reader }: { reader: "literal" | "endpoint" }
         </>
       ) : (
         <>
-          <strong>A model's recall</strong>: the model reads only the active context and answers each question; its answer is graded against the same key.
+          <strong>A model's recall</strong>: the model reads only the active context and answers each question; its answer is graded against the same key, and counted as correct,
+          "don't know" or <strong>confidently wrong</strong> (it asserts what the key does not hold: it would mislead the next agent).
+          {reader === "local" ? " The model's name, quantization and window are shown beside its score." : null}
         </>
       )}
     </p>

@@ -11,6 +11,7 @@ import { sessionCwd } from "../../../core/session-info.ts";
 import type { CheckrideParams, ResponseMap, RoundsParams } from "../protocol.ts";
 import type { TaskContext } from "../task.ts";
 import type { Screen } from "../screen.ts";
+import type { CheckrideOptions } from "../../../core/checkride/run.ts";
 
 /** The endpoint reader's fetch (the worker proxies it through the page). */
 export type Fetch = typeof fetch;
@@ -27,6 +28,26 @@ export async function readMemory(memory: File | string | undefined): Promise<str
 /** Lets a cancel that arrived meanwhile be read before the next step. */
 const yieldToEvents = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
 
+/** The local reader's model (loaded once per file, here in the worker) and its per-probe progress. */
+async function localReader(params: CheckrideParams, task?: TaskContext): Promise<Pick<CheckrideOptions, "localModel" | "onLocalProgress">> {
+  if (params.reader !== "local") return {};
+  if (!params.localModel) throw new Error("the local reader needs a model file (.gguf): pick one");
+  task?.progress({ stage: "checkride", loaded: 0, total: params.strategies.length, label: `loading ${params.localModel.name}` });
+  // Loaded on first use: llama.cpp's WebAssembly glue stays out of the worker until a local checkride runs.
+  const { browserLocalModel } = await import("./local-model.ts");
+  const localModel = await browserLocalModel(params.localModel);
+  return {
+    localModel,
+    onLocalProgress: (step) =>
+      task?.progress({
+        stage: "checkride",
+        loaded: params.strategies.indexOf(step.strategy),
+        total: params.strategies.length,
+        label: `${step.strategy}: probe ${step.done}/${step.total} answered by ${localModel.identity.name} (${step.promptTokens.toLocaleString("en-US")} prompt tokens, ${(step.ms / 1000).toFixed(1)} s)`,
+      }),
+  };
+}
+
 export async function checkrideScreen({ loaded, view }: Screen, params: CheckrideParams, fetchImpl: Fetch, task?: TaskContext): Promise<CheckrideResult[]> {
   const { session, summary } = loaded;
   return checkrideSession(session, {
@@ -34,7 +55,14 @@ export async function checkrideScreen({ loaded, view }: Screen, params: Checkrid
     leafId: view.summary.leafId,
     strategyOptions: view.summary.options,
     source: { name: summary.name, bytes: summary.bytes, sha256: summary.sha256 },
-    checkride: { reader: params.reader, endpoint: withFetch(params.endpoint, fetchImpl), memory: await readMemory(params.memory), cwd: sessionCwd(session), edits: params.edits },
+    checkride: {
+      reader: params.reader,
+      endpoint: withFetch(params.endpoint, fetchImpl),
+      memory: await readMemory(params.memory),
+      cwd: sessionCwd(session),
+      edits: params.edits,
+      ...(await localReader(params, task)),
+    },
     summaryEndpoint: withFetch(params.summaryEndpoint, fetchImpl),
     reuse: (name) => (name === view.checkpoint.strategy.name ? view.checkpoint : undefined),
     progress: task
