@@ -24,6 +24,7 @@ const USAGE = `usage:
                  (local: the model file runs here through llama.cpp, one question at a time; answers are correct, don't know or confidently wrong)
                  (the endpoint's API key, if it needs one, comes from SESSION_INSPECTOR_API_KEY)
   npm run cli -- report <file> [--strategy NAME[,NAME…]|all] [--format html|md] [--output FILE] [--keep FINDING,…|--no-redact] [--memory FILE]
+                                [--reader literal|endpoint|local] [--endpoint URL --model M | --model PATH.gguf]
   npm run cli -- audit <file> [--json] [--leaf ID] [--reader literal|endpoint|local] [--endpoint URL --model M | --model PATH.gguf] [--memory FILE]
   npm run cli -- audit <file> --follow [--json] [--interval MS]     (each new compaction's audit row as it is recorded; Ctrl-C stops)
   npm run cli -- audit <folder> [--json|--csv|--html [--with-facts] [--output FILE]] [--jobs N] [--no-cache]

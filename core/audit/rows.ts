@@ -2,6 +2,7 @@
  * The per-compaction row the CLI's `audit --json`, the HTML report and the
  * Markdown scorecard all print, projected from one CompactionAudit.
  */
+import { verdictSummary, type Verdict } from "../checkride/verdict.ts";
 import type { CompactionAudit } from "./moment.ts";
 import type { FactFate } from "./fact-ledger.ts";
 import { viewAgainstFile } from "./view-vs-file.ts";
@@ -25,6 +26,8 @@ export interface CompactionRow {
   facts: CompactionAudit["facts"];
   /** Each probe asked: kept (with the items it lost, if any), fell out here, or already gone before. */
   factFates: { probe: string; fate: FactFate; missingItems: string[]; items: number }[];
+  /** With a model reader (endpoint, local): its answers on the context right after, as correct, don't know or confidently wrong. */
+  verdicts?: Record<Verdict, number>;
   dropped: {
     facts: { probe: string; fact: string; missingItems: string[] }[];
     humanMessages: { messageId: string; line: number | null; fate: "summarised" | "dropped" }[];
@@ -48,6 +51,7 @@ export function compactionRow(audit: CompactionAudit): CompactionRow {
     messagesAfter: audit.messagesAfter,
     facts: audit.facts,
     factFates: audit.factFates.map(({ probe, fate, missingItems, items }) => ({ probe, fate, missingItems, items })),
+    ...(audit.checkride.recorded.verdicts ? { verdicts: audit.checkride.recorded.verdicts } : {}),
     dropped: {
       facts: audit.dropped.facts.map(({ probe, fact, missingItems }) => ({ probe, fact, missingItems })),
       humanMessages: audit.dropped.humanMessages.map(({ messageId, line, fate }) => ({ messageId, line, fate })),
@@ -76,6 +80,7 @@ export function compactionLine(audit: CompactionAudit): string {
     `${audit.messagesBefore} → ${audit.messagesAfter} messages`,
     `${audit.size.before.toLocaleString("en-US")} → ${audit.size.after.toLocaleString("en-US")} model-view tokens (transparent ${audit.size.transparent.toLocaleString("en-US")})${exceeds(audit)}`,
     factsText(audit.facts),
+    ...(audit.checkride.recorded.verdicts ? [`the model: ${verdictSummary(audit.checkride.recorded.verdicts)}`] : []),
     `dropped ${dropped.facts.length} fact(s), ${dropped.humanMessages.length} user message(s), ${dropped.toolOutputs.length} tool output(s)`,
   ].join(" · ");
 }

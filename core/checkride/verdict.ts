@@ -22,3 +22,18 @@ export function verdictCounts(verdicts: readonly (Verdict | undefined)[]): Recor
   for (const verdict of verdicts) if (verdict) counts[verdict]++;
   return counts;
 }
+
+/** Who answered, in the words every surface uses beside a score: the literal reader, the endpoint's model, or the local model named with its quantization, window and runtime. */
+export function readerHeading(result: { reader: string; model?: { name: string; quantization: string; contextSize: number; runtime: string } }): string {
+  if (result.reader === "literal") return "facts present in context (literal reader)";
+  if (result.reader === "local" && result.model) {
+    const m = result.model;
+    return `answered correctly by ${m.name} (${m.quantization}, ${m.contextSize.toLocaleString("en-US")}-token window, ${m.runtime})`;
+  }
+  return "answered correctly by the model (endpoint reader)";
+}
+
+/** "3 correct, 1 don't know, 1 confidently wrong"; empty for the literal reader, which has no verdicts. */
+export function verdictSummary(verdicts: Record<Verdict, number> | undefined): string {
+  return verdicts ? `${verdicts.correct} correct, ${verdicts["dont-know"]} don't know, ${verdicts.wrong} confidently wrong` : "";
+}

@@ -8,7 +8,7 @@ import { compactFileStreamed } from "./compact-file.ts";
 import { checkpointPieces } from "../checkpoint-json.ts";
 import { checkrideSession } from "../evaluate/evaluate.ts";
 import type { CheckrideResult } from "../checkride/run.ts";
-import { VERDICT_LABELS } from "../checkride/verdict.ts";
+import { readerHeading, VERDICT_LABELS, verdictSummary } from "../checkride/verdict.ts";
 import { loadLocalModel } from "./local-model.ts";
 import { runFollow } from "./follow.ts";
 import { deriveDistractor, runRounds } from "../evaluate/rounds.ts";
@@ -157,7 +157,8 @@ export async function runCheckrideCommand(args: ParsedArgs): Promise<number> {
         lines.push(`${result.strategy}: skipped (${result.needsModel})`);
         continue;
       }
-      lines.push(`${result.strategy} (${readerLabel(result)}): ${result.passed}/${result.asked} ${result.scoreLabel}${verdictsText(result)}`);
+      const verdicts = verdictSummary(result.verdicts);
+      lines.push(`${result.strategy}: ${result.passed}/${result.asked} ${readerHeading(result)}${verdicts ? `; ${verdicts}` : ""}`);
       for (const probe of result.probes) {
         const detail = probe.status === "skipped" || probe.status === "inconclusive" ? (probe.note ?? "") : (probe.expected ?? "");
         const verdict = probe.verdict ? ` [${VERDICT_LABELS[probe.verdict]}${probe.ms !== undefined ? `, ${(probe.ms / 1000).toFixed(1)} s` : ""}]` : "";
@@ -168,19 +169,6 @@ export async function runCheckrideCommand(args: ParsedArgs): Promise<number> {
     writeOutput(lines.join("\n"), undefined);
   }
   return 0;
-}
-
-/** Which reader answered: the local model named with its quantization, window and runtime beside every score. */
-function readerLabel(result: CheckrideResult): string {
-  if (result.reader !== "local" || !result.model) return `${result.reader} reader`;
-  const m = result.model;
-  return `local reader: ${m.name}, ${m.quantization}, ${m.contextSize.toLocaleString("en-US")}-token window, ${m.runtime}`;
-}
-
-function verdictsText(result: CheckrideResult): string {
-  if (!result.verdicts) return "";
-  const v = result.verdicts;
-  return `; ${v.correct} correct, ${v["dont-know"]} don't know, ${v.wrong} confidently wrong`;
 }
 
 /** The local model's progress on stderr (stdout stays the result). */
@@ -257,7 +245,18 @@ export async function runReport(args: ParsedArgs): Promise<number> {
   const findings = scanMessages(session.branch(leafId));
   const masked = chooseRedactions(args, findings);
   process.stderr.write(describeFindings(findings, masked) + "\n");
-  const report = await buildReport(session, { name: basename(file), bytes, sha256 }, { strategies, leafId, redact: masked, memory: memoryFlag(args) });
+  const { reader, endpoint, local } = readerFlags(sessionArgs);
+  const localModel = local ? await loadLocalModel(local.modelPath, local) : undefined;
+  let report: Awaited<ReturnType<typeof buildReport>>;
+  try {
+    report = await buildReport(
+      session,
+      { name: basename(file), bytes, sha256 },
+      { strategies, leafId, redact: masked, memory: memoryFlag(args), reader: { reader, endpoint, localModel } },
+    );
+  } finally {
+    await localModel?.dispose();
+  }
   // The HTML goes to the file a piece at a time: a 1 GB session's report is past the string limit.
   writeOutput(output === "md" ? renderMarkdown(report) : htmlPieces(report), stringFlag(args, "output"));
   return 0;

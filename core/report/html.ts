@@ -5,6 +5,7 @@
  * Content-Security-Policy allowing only its own inline script (by hash) and
  * styles.
  */
+import { readerHeading, VERDICT_LABELS, verdictSummary } from "../checkride/verdict.ts";
 import { sha256HexSync } from "../sha256.ts";
 import type { ReportData } from "./model.ts";
 import { compactionsHtml } from "./compactions.ts";
@@ -150,12 +151,12 @@ export function* htmlPieces(report: ReportData): Generator<string> {
     .map(
       (
         r,
-      ) => `<section class="card"><h3>${e(r.strategy)} <span data-card-score="${e(r.strategy)}">${r.needsModel ? "needs a model" : `${r.passed}/${r.asked}`}</span> <span class="dim">facts present in context (literal reader)</span></h3>
+      ) => `<section class="card"><h3>${e(r.strategy)} <span data-card-score="${e(r.strategy)}">${r.needsModel ? "needs a model" : `${r.passed}/${r.asked}`}</span> <span class="dim">${e(readerHeading(r))}${r.verdicts ? ` · ${e(verdictSummary(r.verdicts))}` : ""}</span></h3>
 <table><tr><th>probe</th><th>status</th><th>answer key</th><th>reader's answer</th></tr>
 ${r.probes
   .map(
     (p) =>
-      `<tr data-probe-id="${e(p.id)}" data-status="${p.status}"><td><strong>${e(p.id)}</strong><div class="dim">${e(p.question)}</div></td><td class="${p.status}">${p.status}</td><td>${e(p.expected ?? p.note ?? "")}${p.edited ? ' <span class="dim">(edited by the user)</span>' : ""}</td><td><div class="answer">${e(p.answer)}</div></td></tr>`,
+      `<tr data-probe-id="${e(p.id)}" data-status="${p.status}"><td><strong>${e(p.id)}</strong><div class="dim">${e(p.question)}</div></td><td class="${p.status}">${p.status}${p.verdict ? ` <span class="dim">(${e(VERDICT_LABELS[p.verdict])}${p.ms !== undefined ? `, ${(p.ms / 1000).toFixed(1)} s` : ""})</span>` : ""}</td><td>${e(p.expected ?? p.note ?? "")}${p.edited ? ' <span class="dim">(edited by the user)</span>' : ""}</td><td><div class="answer">${e(p.answer)}</div></td></tr>`,
   )
   .join("\n")}
 </table></section>`,

@@ -1,4 +1,5 @@
 /** The Markdown scorecard: headline figures and the checkride matrix, for a PR description or an issue. */
+import { readerHeading, verdictSummary } from "../checkride/verdict.ts";
 import type { ReportData } from "./model.ts";
 import { COMPACTION_HEADERS, COMPACTION_NOTE, compactionCells } from "./compactions.ts";
 
@@ -39,12 +40,17 @@ export function renderMarkdown(report: ReportData): string {
   }
   const ids = report.checkride[0]?.probes.map((p) => p.id) ?? [];
   lines.push("");
-  lines.push("### Checkride (literal reader: facts present in context)");
+  const first = report.checkride.find((r) => !r.needsModel) ?? report.checkride[0];
+  // A model reader's answers are also counted as correct, don't know or confidently wrong.
+  const verdicts = report.checkride.some((r) => r.verdicts);
+  lines.push(`### Checkride (${first ? mdEscape(readerHeading(first)) : "no strategy"})`);
   lines.push("");
-  lines.push(`| strategy | ${ids.join(" | ")} | score |`);
-  lines.push(`|---|${ids.map(() => "---").join("|")}|---|`);
+  lines.push(`| strategy | ${ids.join(" | ")} | score |${verdicts ? " verdicts |" : ""}`);
+  lines.push(`|---|${ids.map(() => "---").join("|")}|---|${verdicts ? "---|" : ""}`);
   for (const r of report.checkride)
-    lines.push(`| ${mdEscape(r.strategy)} | ${r.probes.map((p) => CELL[p.status]).join(" | ")} | ${r.needsModel ? "needs a model" : `${r.passed}/${r.asked}`} |`);
+    lines.push(
+      `| ${mdEscape(r.strategy)} | ${r.probes.map((p) => CELL[p.status]).join(" | ")} | ${r.needsModel ? "needs a model" : `${r.passed}/${r.asked}`} |${verdicts ? ` ${verdictSummary(r.verdicts) || "–"} |` : ""}`,
+    );
   lines.push("");
   if (report.keyEdits) {
     lines.push("**Answer key edited by the user** (scores above use the edited key):");

@@ -5,7 +5,7 @@
  * session and strategy.
  */
 import type { Checkpoint, CheckpointStats } from "../checkpoint.ts";
-import type { CheckrideResult } from "../checkride/run.ts";
+import type { CheckrideOptions, CheckrideResult } from "../checkride/run.ts";
 import { hasEdits, type KeyEdits } from "../checkride/key-edits.ts";
 import { composition, type CompositionPart } from "../composition.ts";
 import { evaluateSession } from "../evaluate/evaluate.ts";
@@ -71,7 +71,16 @@ export function messageText(message: Message): string {
 export async function buildReport(
   session: Session,
   file: { name: string; bytes: number; sha256: string },
-  options: { strategies: string[]; leafId?: string | null; strategyOptions?: Record<string, unknown>; redact?: readonly Finding[]; memory?: string; edits?: KeyEdits },
+  options: {
+    strategies: string[];
+    leafId?: string | null;
+    strategyOptions?: Record<string, unknown>;
+    redact?: readonly Finding[];
+    memory?: string;
+    edits?: KeyEdits;
+    /** Who answers the checkride: the literal reader unless a model is given. */
+    reader?: Pick<CheckrideOptions, "reader" | "endpoint" | "localModel">;
+  },
 ): Promise<ReportData> {
   await loadTokenizer();
   const leafId = options.leafId ?? session.defaultLeafId;
@@ -86,7 +95,7 @@ export async function buildReport(
     leafId,
     strategyOptions: options.strategyOptions,
     source: file,
-    checkride: { reader: "literal", memory: options.memory, edits: options.edits },
+    checkride: { reader: "literal", ...options.reader, memory: options.memory, edits: options.edits },
   });
   for await (const { strategy: name, checkpoint, results } of evaluations) {
     if (strategies.length === 0) primaryActive = checkpoint.active;

@@ -44,10 +44,23 @@ describeWithFixtures("checkride --reader local", () => {
     expect(result.passed).toBe(counts.correct);
   });
 
+  it("report --reader local: the scorecard names the model and counts its verdicts per strategy", () => {
+    const { status, stdout } = runCli(["report", SESSION(), "--strategy", "transparent", "--reader", "local", "--model", testModelPath(), "--format", "md"]);
+    expect(status).toBe(0);
+    expect(stdout).toContain("### Checkride (answered correctly by session-inspector test model (random weights) (F32, 4,096-token window, node-llama-cpp 3.21.1 (CPU)");
+    expect(stdout).toMatch(/\| score \| verdicts \|/);
+    expect(stdout).toMatch(/\| transparent \|.*\| \d\/5 \| \d correct, \d don't know, \d confidently wrong \|/);
+  });
+
   it("audit --reader local grades each recorded compaction with the model", () => {
     const { status, stdout } = runCli(["audit", fixturePath("composed/codex-modern-compacted.jsonl"), "--reader", "local", "--model", testModelPath(), "--json"]);
     expect(status).toBe(0);
-    expect(JSON.parse(stdout).compactions.length).toBeGreaterThan(0);
+    const { compactions } = JSON.parse(stdout);
+    expect(compactions.length).toBeGreaterThan(0);
+    for (const row of compactions) {
+      const v = row.verdicts;
+      expect(v.correct + v["dont-know"] + v.wrong).toBeLessThanOrEqual(row.facts.asked);
+    }
   });
 
   it("a model with a window smaller than the context: inconclusive, 'does not fit', never a fail", () => {

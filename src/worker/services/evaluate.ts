@@ -38,13 +38,16 @@ async function localReader(params: CheckrideParams, task?: TaskContext): Promise
   const localModel = await browserLocalModel(params.localModel);
   return {
     localModel,
-    onLocalProgress: (step) =>
+    onLocalProgress: (step) => {
+      // A cancel is heard between probes: each is one model run, seconds to minutes long.
+      task?.checkCancelled();
       task?.progress({
         stage: "checkride",
         loaded: params.strategies.indexOf(step.strategy),
         total: params.strategies.length,
         label: `${step.strategy}: probe ${step.done}/${step.total} answered by ${localModel.identity.name} (${step.promptTokens.toLocaleString("en-US")} prompt tokens, ${(step.ms / 1000).toFixed(1)} s)`,
-      }),
+      });
+    },
   };
 }
 
