@@ -118,6 +118,8 @@ function entryType(record: Record<string, unknown>): string {
 }
 
 function claudeMessages(record: Record<string, unknown>, line: number, toolCallIds: Set<string>): Message[] {
+  const queued = queuedCommand(record, line);
+  if (queued) return [queued];
   const message = record.message;
   if (!isRecord(message)) return [];
   const meta: Record<string, unknown> = { ...without(message, "content"), record: without(record, "message") };
@@ -131,6 +133,27 @@ function claudeMessages(record: Record<string, unknown>, line: number, toolCallI
     return splitUserContent(id, message.content, meta, line, record.isCompactSummary === true ? "summary" : "user").map(markPersistedOutput);
   }
   return [];
+}
+
+/**
+ * A message the user typed while the agent was working: Claude Code records
+ * it as an `attachment` line (`{type: "queued_command", prompt, commandMode:
+ * "prompt", origin: {kind: "human"}}`) and hands it to the model with the
+ * turn it arrived in. It is the user's own words, so it is a user message,
+ * marked `meta.queuedCommand`; a queued bash command is not a prompt and is
+ * left as the line it is.
+ */
+function queuedCommand(record: Record<string, unknown>, line: number): Message | null {
+  const attachment = record.attachment;
+  if (record.type !== "attachment" || !isRecord(attachment) || attachment.type !== "queued_command" || typeof attachment.prompt !== "string") return null;
+  if (attachment.commandMode !== undefined && attachment.commandMode !== "prompt") return null;
+  return {
+    id: record.uuid as string,
+    role: "user",
+    meta: { queuedCommand: without(attachment, "prompt"), record: without(record, "attachment") },
+    blocks: [{ type: "text", text: attachment.prompt }],
+    line,
+  };
 }
 
 /**
