@@ -39,6 +39,8 @@ export interface LibraryProgress {
   startedAt: number;
   finishedAt: number | null;
   cancelled: boolean;
+  /** Listed sessions that could not be read: counted in `done`, listed with the skipped files, not in the table. */
+  unreadable: number;
 }
 
 export interface LibraryState {
@@ -98,8 +100,10 @@ function flush(): void {
   const compactions = { ...state.compactions };
   const pending = { ...state.pending };
   const skipped = [...state.skipped];
+  let unreadable = 0;
   for (const rows of batch) {
     if ("skipped" in rows) {
+      unreadable++;
       skipped.push({ path: rows.skipped.path, reason: rows.skipped.reason });
       byPath.delete(rows.skipped.path);
       delete pending[rows.skipped.path];
@@ -109,7 +113,8 @@ function flush(): void {
       delete pending[rows.session.path];
     }
   }
-  set({ sessions: [...byPath.values()], pending, compactions, skipped, progress: state.progress && { ...state.progress, ...bufferedProgress } });
+  const progress = state.progress && { ...state.progress, ...bufferedProgress, unreadable: state.progress.unreadable + unreadable };
+  set({ sessions: [...byPath.values()], pending, compactions, skipped, progress });
   bufferedProgress = {};
 }
 
@@ -120,7 +125,7 @@ function push(rows: SessionRows, progress: Partial<LibraryProgress>): void {
 }
 
 function emptyProgress(total: number, startedAt: number): LibraryProgress {
-  return { total, done: 0, cached: 0, bytesTotal: 0, bytesDone: 0, bytesCached: 0, listing: null, startedAt, finishedAt: null, cancelled: false };
+  return { total, done: 0, cached: 0, bytesTotal: 0, bytesDone: 0, bytesCached: 0, listing: null, startedAt, finishedAt: null, cancelled: false, unreadable: 0 };
 }
 
 /** A session's row before its audit: what its place and its listing say. Its figures show as "…" while it is pending. */
