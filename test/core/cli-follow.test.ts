@@ -16,8 +16,8 @@ import { describeWithFixtures, fixturePath } from "../helpers/fixtures.ts";
 const temp = mkdtempSync(join(tmpdir(), "si-follow-"));
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-function startFollowing(path: string) {
-  const child = spawn(process.execPath, [LAUNCHER, "audit", path, "--follow", "--json", "--interval", "40"], { cwd: ROOT });
+function startFollowing(path: string, command: "audit" | "inspect" = "audit") {
+  const child = spawn(process.execPath, [LAUNCHER, command, path, "--follow", "--json", "--interval", "40"], { cwd: ROOT });
   let stdout = "";
   let stderr = "";
   child.stdout.on("data", (chunk) => (stdout += chunk));
@@ -69,6 +69,34 @@ describeWithFixtures("audit --follow", () => {
     const at = rows.indexOf(compactions[0]!);
     for (const [i, row] of rows.entries()) if (row.kind === "turn") expect(i < at, `turn at line ${row.line}`).toBe(row.line < compaction!.line);
   }, 60_000);
+
+  it("inspect --follow prints the turns and the compaction with the file's own figures, no audit", async () => {
+    const bytes = readFileSync(fixturePath("composed/pi-v3-tree.jsonl"));
+    const fresh = loadSession(bytes);
+    const [compaction] = fresh.recordedCompactions(fresh.defaultLeafId);
+    const path = join(temp, "inspected.jsonl");
+    writeFileSync(path, bytes);
+    const follow = startFollowing(path, "inspect");
+    const printed = () =>
+      follow
+        .output()
+        .stdout.split("\n")
+        .filter(Boolean)
+        .map((line) => JSON.parse(line) as Record<string, unknown>);
+    await until(() => printed().some((r) => r.kind === "compaction"));
+    rmSync(path);
+    expect(await follow.exited).toBe(0);
+    expect(printed().filter((r) => r.kind === "turn")).toHaveLength(fresh.usage(fresh.defaultLeafId).turns.length);
+    expect(printed().find((r) => r.kind === "compaction")).toEqual({
+      kind: "compaction",
+      index: 1,
+      line: compaction!.line,
+      compactionKind: compaction!.kind,
+      trigger: compaction!.trigger,
+      tokensBefore: compaction!.tokensBefore,
+      tokensAfter: compaction!.tokensAfter,
+    });
+  }, 30_000);
 
   it("stops, saying so, when another file takes the name", async () => {
     const path = join(temp, "replaced.jsonl");
