@@ -8,11 +8,14 @@ import { chatCompletion, type EndpointConfig } from "../endpoint.ts";
 import type { Probe } from "./probes.ts";
 import type { ReaderAnswers } from "./answers.ts";
 
+/** What every model reader is told, whatever the runtime: the endpoint's JSON quiz and the local reader's one question at a time. */
+export const READER_INSTRUCTIONS =
+  'You are taking over a coding session. You hold only the context below. Answer each question from that context alone; quote exact file paths, commands, error text and rules. If the context does not say, answer "I don\'t know".';
+
 export function quizPrompt(probes: readonly Probe[], context: string): { system: string; user: string } {
   const asked = probes.filter((p) => p.expected !== null);
   return {
-    system:
-      'You are taking over a coding session. You hold only the context below. Answer each question from that context alone; quote exact file paths, commands, error text and rules. If the context does not say, answer "I don\'t know". Reply with one JSON object whose keys are the question ids and whose values are your answers as strings, and nothing else.',
+    system: `${READER_INSTRUCTIONS} Reply with one JSON object whose keys are the question ids and whose values are your answers as strings, and nothing else.`,
     user: `<context>\n${context}\n</context>\n\nQuestions:\n${asked.map((p) => `- ${p.id}: ${p.question}`).join("\n")}\n\nReply as JSON: {${asked.map((p) => `"${p.id}": "..."`).join(", ")}}`,
   };
 }

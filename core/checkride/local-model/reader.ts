@@ -12,6 +12,7 @@
  */
 import type { ReaderAnswers } from "../answers.ts";
 import type { Probe } from "../probes.ts";
+import { READER_INSTRUCTIONS } from "../endpoint-reader.ts";
 
 /** What the checkride shows beside every score a local model gave. */
 export interface LocalModelIdentity {
@@ -45,8 +46,8 @@ export interface LocalModel {
 /** Tokens a reply may take: enough for a list of paths or rules, short enough to bound the time. */
 export const ANSWER_TOKENS = 96;
 
-export const LOCAL_INSTRUCTIONS =
-  'You are taking over a coding session. You hold only the context below. Answer the question from that context alone; quote exact file paths, commands, error text and rules. If the context does not say, answer "I don\'t know".';
+/** The endpoint reader's instructions, for one question. */
+export const LOCAL_INSTRUCTIONS = READER_INSTRUCTIONS.replace("Answer each question", "Answer the question");
 
 /** The one prompt template per probe: instructions, the context, the question, and the answer to complete. */
 export function localPrompt(context: string, question: string): string {

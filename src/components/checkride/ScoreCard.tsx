@@ -9,7 +9,7 @@ import type { CheckrideResult, ProbeResult } from "../../../core/checkride/run.t
 import type { FactSource } from "../../../core/checkride/source.ts";
 import { addFact, isStruck, jumpToMessage, jumpToSource, removeAddedFact, toggleStruck, useApp } from "../../store/store.ts";
 import { CandidateList } from "./CandidateList.tsx";
-import { VERDICT_LABELS, type Verdict } from "../../../core/checkride/verdict.ts";
+import { readerHeading, VERDICT_LABELS, type Verdict } from "../../../core/checkride/verdict.ts";
 import { sourceLabel } from "./source-label.ts";
 
 const STATUS_LABEL: Record<ProbeResult["status"], string> = { pass: "pass", fail: "fail", skipped: "skipped", inconclusive: "no answer" };
@@ -195,12 +195,7 @@ function ProbeRow({ strategy, probe }: { strategy: string; probe: ProbeResult })
 }
 
 export function ScoreCard({ result, model }: { result: CheckrideResult; model: string }) {
-  const label =
-    result.reader === "literal"
-      ? "facts present in context"
-      : result.reader === "local" && result.model
-        ? `answered correctly by ${result.model.name} (${result.model.quantization}, ${result.model.contextSize.toLocaleString("en-US")}-token window, ${result.model.runtime})`
-        : `answered correctly by ${model || "the model"}`;
+  const label = result.reader === "literal" ? "facts present in context" : result.reader === "local" ? readerHeading(result) : `answered correctly by ${model || "the model"}`;
   return (
     <section className="score-card" aria-label={`Checkride of ${result.strategy}`}>
       <h3>
