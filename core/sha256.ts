@@ -85,3 +85,54 @@ function compress(h: Int32Array, data: Uint8Array, offset: number): void {
   h[6] = (h[6]! + g) | 0;
   h[7] = (h[7]! + hh) | 0;
 }
+
+/**
+ * SHA-256 over bytes that arrive in pieces (a file followed while it grows):
+ * `hex()` gives the digest of everything so far and leaves the stream open,
+ * so a growing file is hashed once, not again from its start on each change.
+ */
+export class Sha256Stream {
+  private readonly h = new Int32Array([0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19]);
+  /** Bytes of an incomplete block. */
+  private readonly pending = new Uint8Array(64);
+  private pendingLength = 0;
+  private total = 0;
+
+  update(data: Uint8Array): this {
+    this.total += data.length;
+    let at = 0;
+    if (this.pendingLength > 0) {
+      const take = Math.min(64 - this.pendingLength, data.length);
+      this.pending.set(data.subarray(0, take), this.pendingLength);
+      this.pendingLength += take;
+      at = take;
+      if (this.pendingLength < 64) return this;
+      compress(this.h, this.pending, 0);
+      this.pendingLength = 0;
+    }
+    for (; at + 64 <= data.length; at += 64) compress(this.h, data, at);
+    this.pending.set(data.subarray(at), 0);
+    this.pendingLength = data.length - at;
+    return this;
+  }
+
+  /** Hex digest of every byte given so far; the stream can go on. */
+  hex(): string {
+    const h = this.h.slice();
+    const rest = this.pendingLength;
+    const tail = new Uint8Array(rest < 56 ? 64 : 128);
+    tail.set(this.pending.subarray(0, rest));
+    tail[rest] = 0x80;
+    const bits = this.total * 8;
+    const view = new DataView(tail.buffer);
+    view.setUint32(tail.length - 8, Math.floor(bits / 0x100000000));
+    view.setUint32(tail.length - 4, bits >>> 0);
+    for (let offset = 0; offset < tail.length; offset += 64) compress(h, tail, offset);
+    let out = "";
+    for (let i = 0; i < 8; i++) {
+      const word = h[i]!;
+      out += HEX[(word >>> 24) & 255]! + HEX[(word >>> 16) & 255]! + HEX[(word >>> 8) & 255]! + HEX[word & 255]!;
+    }
+    return out;
+  }
+}

@@ -16,6 +16,7 @@ import { CompactionTimeline } from "./audit/CompactionTimeline.tsx";
 import { DroppedPanel } from "./audit/DroppedPanel.tsx";
 import { Toolbar } from "./header/Toolbar.tsx";
 import { SessionActions } from "./header/SessionActions.tsx";
+import { FollowBanners } from "./follow/FollowBanners.tsx";
 import { StrategyNote } from "./strategy/StrategyNote.tsx";
 import { openDropped } from "./library/FolderButton.tsx";
 import { LibraryCompactionBanner, LibraryView } from "./library/LibraryView.tsx";
@@ -149,6 +150,7 @@ export function App() {
       <LoadProgress />
       <LoadError />
       <CrashBanner />
+      <FollowBanners />
       {pendingLink?.file && !session && !loading ? (
         <div className="banner info">This link points at a session file ({pendingLink.file.slice(0, 8)}…). Drop that file again to restore the view.</div>
       ) : null}

@@ -13,7 +13,7 @@ import { client, get, messageOf, ready, set, viewId } from "./state.ts";
 export type AuditEntry = { status: "loading" } | { status: "done"; audit: CompactionAuditView | null } | { status: "error"; message: string };
 
 export interface AuditState {
-  /** Which session and branch the timeline is of ("serial:leaf"). */
+  /** Which session, revision and branch the timeline is of ("serial.revision:leaf"). */
   key: string | null;
   timeline: TimelineData | null;
   error: string | null;
@@ -25,15 +25,22 @@ export interface AuditState {
 export const useAudit = create<AuditState>(() => ({ key: null, timeline: null, error: null, audits: {}, opening: null }));
 
 function keyOfScreen(): string | null {
-  const { view, sessionSerial } = get();
-  return view && !view.pending ? `${sessionSerial}:${view.leafId ?? ""}` : null;
+  const { view, sessionSerial, sessionRevision } = get();
+  return view && !view.pending ? `${sessionSerial}.${sessionRevision}:${view.leafId ?? ""}` : null;
 }
+
+/** The key without the revision: the same session and branch, perhaps grown. */
+const sessionPart = (key: string | null) => key?.replace(/\.\d+:/, ":") ?? null;
 
 /** The timeline of the session on screen, then each compaction's audit. */
 export async function loadTimeline(): Promise<void> {
   const key = keyOfScreen();
-  if (!key || useAudit.getState().key === key) return;
-  useAudit.setState({ key, timeline: null, error: null, audits: {}, opening: null });
+  const before = useAudit.getState();
+  if (!key || before.key === key) return;
+  // A followed file that grew: the timeline on screen stays until the new one comes, and the audits of
+  // compactions already recorded stay (what a compaction sent before and after does not change as the file grows).
+  const grown = sessionPart(before.key) === sessionPart(key);
+  useAudit.setState({ key, timeline: grown ? before.timeline : null, error: null, audits: grown ? before.audits : {}, opening: null });
   try {
     const timeline = await client().request({ type: "timeline", view: viewId() }).promise;
     if (useAudit.getState().key !== key) return;

@@ -32,7 +32,7 @@ export function setRounds(changes: Partial<CheckrideState["rounds"]>): void {
 
 /** What a checkride's results depend on: the view (branch, strategy, options, round), the reader, the strategies asked, the key's edits. */
 export function checkrideKey(
-  state: Pick<AppState, "sessionSerial" | "checkride">,
+  state: Pick<AppState, "sessionSerial" | "sessionRevision" | "checkride">,
   view: Pick<ViewSummary, "leafId" | "strategy" | "options" | "round">,
   strategies: string[],
 ): string {
@@ -45,6 +45,7 @@ export function checkrideKey(
         : "literal";
   return JSON.stringify([
     state.sessionSerial,
+    state.sessionRevision,
     view.leafId,
     view.strategy,
     view.options,

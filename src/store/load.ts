@@ -25,7 +25,7 @@ export function connect(engine: EngineClient): void {
   );
 }
 
-function compactOptions(proseCap = get().proseCap): Record<string, unknown> {
+export function compactOptions(proseCap = get().proseCap): Record<string, unknown> {
   return proseCap !== null ? { maxProseChars: proseCap } : {};
 }
 
@@ -47,8 +47,8 @@ export function showView(view: ViewSummary, sameOriginal = false): Partial<AppSt
 }
 
 function screenOf(state: AppState): ScreenState {
-  const { session, sessionSerial, view, strategy, proseCap, leafId, recovered, expandedThinking, selected, detail, search, checkride } = state;
-  return { session, sessionSerial, view, strategy, proseCap, leafId, recovered, expandedThinking, selected, detail, search, checkride };
+  const { session, sessionSerial, sessionRevision, view, strategy, proseCap, leafId, recovered, expandedThinking, selected, detail, search, checkride } = state;
+  return { session, sessionSerial, sessionRevision, view, strategy, proseCap, leafId, recovered, expandedThinking, selected, detail, search, checkride };
 }
 
 function pendingView(preview: LoadPreview): ViewSummary {
@@ -76,7 +76,7 @@ function showPreview(preview: LoadPreview): void {
   const shown = showView(pendingView(preview));
   // Seeded before the panes render the preview, so its first rows need no request.
   rowCaches.original.seedFirstPage(preview.firstRows);
-  set({ ...shown, beforePreview, session: preview.session, sessionSerial: get().sessionSerial + 1 });
+  set({ ...shown, beforePreview, session: preview.session, sessionSerial: get().sessionSerial + 1, sessionRevision: 0 });
 }
 
 /** Everything the screen showed before the preview, back as it was: header, stats, both panes, the selection. */
@@ -129,6 +129,7 @@ export async function loadSource(source: LoadSource, intent: LoadIntent = {}): P
       session,
       lastSource: source,
       sessionSerial: previewed ? get().sessionSerial : get().sessionSerial + 1,
+      sessionRevision: previewed ? get().sessionRevision : 0,
       strategy: loaded.strategy,
       leafId: loaded.leafId,
       crashed: null,

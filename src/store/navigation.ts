@@ -95,13 +95,19 @@ export function visibleRows(view: ViewSummary, pane: Pane, filters: Filters): In
   return Int32Array.from(out);
 }
 
-export async function runSearch(query: string): Promise<void> {
+/** Finds `query` in both panes and selects the first match; `keepPlace` (the view grew under a find) only counts again. */
+export async function runSearch(query: string, keepPlace = false): Promise<void> {
   if (!ready()) return;
   if (query.trim() === "") {
     set({ search: null });
     return;
   }
   const result = await client().request({ type: "search", view: viewId(), query }).promise;
+  if (keepPlace) {
+    const cursor = get().search?.query === query ? get().search!.cursor : 0;
+    set({ search: { query, ...result, cursor } });
+    return;
+  }
   set({ search: { query, ...result, cursor: 0 } });
   const first =
     result.active[0] !== undefined

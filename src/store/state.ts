@@ -102,6 +102,8 @@ export interface DeepLink {
 export interface ScreenState {
   session: SessionSummary | null;
   sessionSerial: number;
+  /** Bumped each time a followed file grew and the session on screen was made again from it (store/follow.ts). */
+  sessionRevision: number;
   view: ViewSummary | null;
   strategy: string;
   proseCap: number | null;
@@ -150,6 +152,7 @@ function initialState(): AppState {
     busy: null,
     session: null,
     sessionSerial: 0,
+    sessionRevision: 0,
     view: null,
     lastSource: null,
     strategy: "transparent",

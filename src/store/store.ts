@@ -27,3 +27,4 @@ export * from "./share.ts";
 export * from "./presenter.ts";
 export { countViewTokens, figuresFor, noteCheckrideCleared, useTokens } from "./tokens.ts";
 export * from "./audit.ts";
+export * from "./follow.ts";

@@ -9,15 +9,27 @@ import { fileSha256 } from "../../core/hash.ts";
 import { StreamingSessionLoader } from "../../core/session-stream.ts";
 import { STRATEGIES } from "../../core/strategies/index.ts";
 import { buildPaneModel, paneGeometry, projectRow, type PaneModel } from "./projection.ts";
-import { ROW_PAGE_SIZE, type CompactParams, type LoadSource, type Pane, type ResponseMap, type RowProjection, type StrategyOption, type ViewSummary } from "./protocol.ts";
+import {
+  ROW_PAGE_SIZE,
+  type CompactParams,
+  type FollowParams,
+  type FollowResult,
+  type LoadSource,
+  type Pane,
+  type ResponseMap,
+  type RowProjection,
+  type StrategyOption,
+  type ViewSummary,
+} from "./protocol.ts";
 import { readSessionFiles, readSource } from "./read-source.ts";
 import { rowsOf } from "./services/inspect.ts";
 import { withRowTokens } from "./services/tokens.ts";
 import { buildAuditView } from "./services/audit.ts";
+import { FileFollower } from "./services/follow.ts";
 import { withFetch, type Fetch } from "./services/evaluate.ts";
 import { summarizeSession } from "./summary.ts";
 import type { TaskContext } from "./task.ts";
-import { buildView, type Screen } from "./view.ts";
+import { buildView, type LoadedSession, type Screen } from "./view.ts";
 import { ViewCache, reuseView, viewKey } from "./view-cache.ts";
 
 export { CancelledError, type TaskContext } from "./task.ts";
@@ -109,7 +121,7 @@ export class SessionEngine {
       view.checkpoint.source.sha256 = sha256;
       const summary = { ...previewSummary, sha256 };
       // Only a complete load replaces the session the engine serves.
-      const loaded = { session, summary, findings: new Map() };
+      const loaded: LoadedSession = { session, summary, findings: new Map(), handle: source.kind === "file" ? source.handle : undefined };
       const key = viewKey({ ...params, leafId });
       if (key !== undefined) this.views.put(loaded, key, view);
       this.replace({ loaded, view });
@@ -156,6 +168,68 @@ export class SessionEngine {
     if (key !== undefined) this.views.put(loaded, key, next);
     this.replace({ loaded, view: next });
     return next.summary;
+  }
+
+  /**
+   * One look at the file of the session behind `viewId` (services/follow.ts). When it grew (or was
+   * rewritten), the session is made again from what was read and the view on screen with it: the
+   * same strategy, cap and branch (the newest branch stays the newest), or the audit of the same
+   * compaction; the compactions the file recorded since are named with the file's figures.
+   */
+  async follow(viewId: number, params: FollowParams, task: TaskContext): Promise<FollowResult> {
+    const { loaded } = this.screen(viewId);
+    if (!loaded.handle) throw new Error("this session was not opened from a file the browser can read again: choose Follow… and pick the file (Chrome and Edge can follow a file)");
+    const follower = (loaded.follower ??= new FileFollower(loaded.handle));
+    const firstLook = follower.bytes === 0;
+    const started = performance.now();
+    const change = await follower.look(task);
+    const read = performance.now();
+    if (change.kind === "unchanged") return { change: "unchanged", bytes: follower.bytes };
+    const sha256 = follower.sha256();
+    // The first look reads the whole file: nothing changed since it was opened when the hash is the same.
+    if (firstLook && change.kind === "grew" && sha256 === loaded.summary.sha256) return { change: "unchanged", bytes: follower.bytes };
+    task.checkCancelled();
+    const session = follower.session();
+    const parsed = performance.now();
+    const summary = summarizeSession(session, loaded.summary.name, follower.bytes, sha256, { readMs: Math.round(read - started), parseMs: Math.round(parsed - read) });
+    const oldLeaf = params.leafId ?? loaded.session.defaultLeafId;
+    const leafId = params.leafId === null || params.leafId === loaded.session.defaultLeafId || !session.byId.has(params.leafId) ? session.defaultLeafId : params.leafId;
+    const next: LoadedSession = { session, summary, findings: new Map(), handle: loaded.handle, follower };
+    const base = await buildView(session, summary, { id: this.nextViewId++, params: { strategy: params.strategy, options: params.options, leafId }, round: 0 });
+    let view = base;
+    if (params.auditIndex !== null) {
+      try {
+        view = buildAuditView(session, base, params.auditIndex, this.nextViewId++);
+      } catch {
+        // That compaction is gone (the file was rewritten): the strategy view stands.
+      }
+    }
+    task.checkCancelled();
+    this.replace({ loaded: next, view });
+    const known = change.kind === "grew" ? loaded.session.recordedCompactions(oldLeaf).length : Number.POSITIVE_INFINITY;
+    const newCompactions = session
+      .recordedCompactions(leafId)
+      .filter((c) => c.index > known)
+      .map((c) => ({
+        index: c.index,
+        line: c.line,
+        kind: c.kind,
+        trigger: c.trigger,
+        tokensBefore: c.tokensBefore,
+        tokensAfter: c.tokensAfter,
+        dropped: c.droppedMessageIds.length,
+      }));
+    return {
+      change: change.kind,
+      why: change.kind === "rewritten" ? change.why : null,
+      bytes: follower.bytes,
+      addedBytes: change.kind === "grew" ? change.bytes : follower.bytes,
+      readMs: Math.round(read - started),
+      rebuildMs: Math.round(performance.now() - read),
+      session: summary,
+      view: view.summary,
+      newCompactions,
+    };
   }
 
   /** First-round views of the loaded session, by what made them (see compact). */

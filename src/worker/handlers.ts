@@ -36,6 +36,7 @@ export const HANDLERS: { [T in Request["type"]]: Handler<T> } = {
   timeline: (engine, { view }) => timelineOf(engine.screen(view)),
   compactionAudit: (engine, { view, index }) => compactionAudit(engine.screen(view), index),
   auditView: (engine, { view, index }) => engine.auditView(view, index),
+  follow: (engine, { view, params }, task) => engine.follow(view, params, task),
   // Cancels are answered by the worker before anything is queued; one reaching here found nothing to cancel.
   cancel: () => ({ cancelled: false }),
 };

@@ -190,7 +190,8 @@ export interface RoundsParams {
 
 /** `files`: one session that is several files (a Cline task folder; a Claude Code session with its subagents), each named by its path in the dropped folder. */
 export type LoadSource =
-  | { kind: "file"; file: File }
+  /** `handle`: the file as the File System Access API gives it (a picker, a drop in Chromium): what Follow reads again. */
+  | { kind: "file"; file: File; handle?: FileSystemFileHandle }
   | { kind: "files"; name: string; files: { name: string; file: File }[] }
   | { kind: "url"; url: string; name: string }
   | { kind: "bytes"; bytes: ArrayBuffer; name: string };
@@ -231,7 +232,8 @@ export type Request =
   | ({ type: "exportRedacted"; masked: string[] } & AboutView)
   | ({ type: "timeline" } & AboutView)
   | ({ type: "compactionAudit"; index: number } & AboutView)
-  | ({ type: "auditView"; index: number } & AboutView);
+  | ({ type: "auditView"; index: number } & AboutView)
+  | ({ type: "follow"; params: FollowParams } & AboutView);
 
 export type RequestOf<T extends Request["type"]> = Extract<Request, { type: T }>;
 
@@ -266,7 +268,46 @@ export interface ResponseMap {
   timeline: TimelineData;
   compactionAudit: CompactionAuditView | null;
   auditView: ViewSummary;
+  follow: FollowResult;
 }
+
+/** What the screen shows, made again of the grown session: the same strategy, branch and cap, or the audit of the same compaction. */
+export interface FollowParams {
+  strategy: string;
+  options: Record<string, unknown>;
+  /** The branch on screen; a branch that was the newest stays the newest as the file grows. */
+  leafId: string | null;
+  /** The recorded compaction audited on screen, if one is. */
+  auditIndex: number | null;
+}
+
+/** A compaction the file recorded since the last look, with the file's own figures. */
+export interface FollowedCompaction {
+  index: number;
+  line: number;
+  kind: string;
+  trigger: "auto" | "manual" | null;
+  tokensBefore: number | null;
+  tokensAfter: number | null;
+  dropped: number;
+}
+
+/** One look at a followed file. */
+export type FollowResult =
+  | { change: "unchanged"; bytes: number }
+  | {
+      /** `rewritten`: the file shrank or its bytes already read changed, so it was read again from the start (`why`). */
+      change: "grew" | "rewritten";
+      why: string | null;
+      bytes: number;
+      addedBytes: number;
+      /** Wall-clock milliseconds in the worker: reading what was added, then the session and the view made again. */
+      readMs: number;
+      rebuildMs: number;
+      session: SessionSummary;
+      view: ViewSummary;
+      newCompactions: FollowedCompaction[];
+    };
 
 /** A possible secret as the page sees it: never the value itself. */
 export interface FindingView {

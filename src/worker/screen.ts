@@ -8,6 +8,7 @@ import type { ArchiveEntry, Checkpoint } from "../../core/checkpoint.ts";
 import type { Session } from "../../core/model.ts";
 import type { Finding } from "../../core/redact.ts";
 import type { Alignment } from "./alignment.ts";
+import type { FileFollower, ReadableHandle } from "./services/follow.ts";
 import type { PaneModel } from "./projection.ts";
 import type { DividerInfo, SessionSummary, ViewSummary } from "./protocol.ts";
 
@@ -16,6 +17,10 @@ export interface LoadedSession {
   summary: SessionSummary;
   /** The secret scan of each branch looked at, kept for the share panel's later requests. */
   findings: Map<string | null, Finding[]>;
+  /** The file as the browser lets it be read again (opened through a picker or a drop in Chromium): what Follow reads. */
+  handle?: ReadableHandle;
+  /** Set once the page follows the file: what has been read of it. */
+  follower?: FileFollower;
 }
 
 export interface View extends Alignment {

@@ -2,7 +2,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { digestPayload, digestPayloads, sha256Hex } from "../../core/hash.ts";
-import { sha256HexSync } from "../../core/sha256.ts";
+import { Sha256Stream, sha256HexSync } from "../../core/sha256.ts";
 import { useNodeHasher } from "../../core/cli/node-hash.ts";
 import { fileSha256, useNativeHasher } from "../../core/hash.ts";
 
@@ -34,6 +34,28 @@ describe("sha256HexSync", () => {
     );
     const big = [{ type: "text", text: "é".repeat(100_000) }, "x".repeat(40_000), { t: "ü".repeat(20_000) }];
     expect(await digestPayloads(big)).toEqual(await Promise.all(big.map(digestPayload)));
+  });
+});
+
+describe("Sha256Stream", () => {
+  it("equals the one-shot digest however the bytes are cut, at every point along the way", async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.uint8Array({ maxLength: 200 }), { maxLength: 8 }), async (pieces) => {
+        const stream = new Sha256Stream();
+        let sofar = new Uint8Array(0);
+        for (const piece of pieces) {
+          stream.update(piece);
+          const joined = new Uint8Array(sofar.length + piece.length);
+          joined.set(sofar);
+          joined.set(piece, sofar.length);
+          sofar = joined;
+          // hex() leaves the stream open: the digest so far, then more bytes.
+          expect(stream.hex()).toBe(await sha256Hex(sofar));
+        }
+        expect(stream.hex()).toBe(sha256HexSync(sofar));
+      }),
+      { numRuns: 200 },
+    );
   });
 });
 

@@ -25,6 +25,7 @@ function scaleOf(timeline: TimelineData) {
 export function CompactionTimeline() {
   const view = useApp((s) => s.view);
   const serial = useApp((s) => s.sessionSerial);
+  const revision = useApp((s) => s.sessionRevision);
   const timeline = useAudit((s) => s.timeline);
   const error = useAudit((s) => s.error);
   const audits = useAudit((s) => s.audits);
@@ -34,7 +35,7 @@ export function CompactionTimeline() {
 
   useEffect(() => {
     if (ready) void loadTimeline();
-  }, [ready, serial, view?.leafId]);
+  }, [ready, serial, revision, view?.leafId]);
 
   if (!view) return null;
   if (error)

@@ -1,5 +1,6 @@
 /** What to do with the session on screen: recover the selected message, test it, share it, present it, export it. Sits in the title bar to keep the header short. */
 import { download } from "../download.ts";
+import { FollowControls } from "../follow/FollowControls.tsx";
 import { exportCheckpoint, openShare, recoverSelected, setCheckride, setPresenting, useApp } from "../../store/store.ts";
 
 export function SessionActions() {
@@ -13,6 +14,7 @@ export function SessionActions() {
   if (!session) return null;
   return (
     <div className="session-actions" role="toolbar" aria-label="Session actions">
+      <FollowControls disabled={disabled} />
       <button type="button" className="small" disabled={disabled} onClick={() => void recoverSelected()} title="Recover every payload of the selected message (Enter)">
         Recover in message
       </button>

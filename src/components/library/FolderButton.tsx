@@ -46,11 +46,14 @@ export function FolderButton() {
  * the inspector together; a folder or several sessions become a library.
  */
 export async function openDropped(transfer: DataTransfer): Promise<void> {
+  // Asked for during the drop event (the browser answers only then): a file dropped alone can be followed.
+  const handles = dropHandles(transfer);
   const { files, folder } = await pickedFromDrop(transfer);
   if (files.length === 0) return;
   await readListing(files);
   if (files.length === 1 && !folder) {
-    void loadSource({ kind: "file", file: files[0]!.file });
+    const handle = handles.length === 1 ? await handles[0]!.catch(() => null) : null;
+    void loadSource({ kind: "file", file: files[0]!.file, ...(handle?.kind === "file" ? { handle: handle as FileSystemFileHandle } : {}) });
     return;
   }
   const one = oneSessionOf(files);
@@ -64,4 +67,14 @@ export async function openDropped(transfer: DataTransfer): Promise<void> {
     return;
   }
   void openLibrary(files, folder ?? undefined);
+}
+
+/** Chromium's File System Access handles of a drop's files (none elsewhere): what Follow reads the file through. */
+function dropHandles(transfer: DataTransfer): Promise<FileSystemHandle | null>[] {
+  return [...transfer.items]
+    .filter((item) => item.kind === "file")
+    .map((item) => {
+      const withHandle = item as DataTransferItem & { getAsFileSystemHandle?: () => Promise<FileSystemHandle | null> };
+      return withHandle.getAsFileSystemHandle ? withHandle.getAsFileSystemHandle() : Promise.resolve(null);
+    });
 }

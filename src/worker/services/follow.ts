@@ -1,0 +1,83 @@
+/**
+ * Following the file of the session on screen while the agent writes it: the
+ * page asks for a look at a short interval (never while its tab is hidden),
+ * and each look reads only the bytes added since the last one, through the
+ * file handle the browser gave (File System Access API). The records are
+ * parsed once (core/follow.ts) and the file's hash goes on from where it was
+ * (Sha256Stream), so a look at a grown file costs what was added plus making
+ * the view again, not reading the file again.
+ */
+import { FollowedFile, type FollowChange } from "../../../core/follow.ts";
+import { Sha256Stream } from "../../../core/sha256.ts";
+import type { Session } from "../../../core/model.ts";
+import type { TaskContext } from "../task.ts";
+
+/** What a FileSystemFileHandle offers that following needs (a fake in Node tests). */
+export interface ReadableHandle {
+  getFile(): Promise<File>;
+}
+
+/** The first look reads the whole file: in slices, so row requests are answered in between. */
+const FIRST_READ_SLICE = 8 << 20;
+
+export class FileFollower {
+  private followed = new FollowedFile();
+  private hash = new Sha256Stream();
+  private lastModified = -1;
+
+  constructor(private readonly handle: ReadableHandle) {}
+
+  /** Bytes read so far. */
+  get bytes(): number {
+    return this.followed.offset;
+  }
+
+  /** SHA-256 of the bytes read so far. */
+  sha256(): string {
+    return this.hash.hex();
+  }
+
+  /** The session as the complete records read so far stand. */
+  session(): Session {
+    return this.followed.session();
+  }
+
+  /** Reads what the file gained since the last look; a file that shrank or changed is read again from its start. */
+  async look(task: TaskContext): Promise<FollowChange> {
+    let file: File;
+    try {
+      file = await this.handle.getFile();
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      throw new Error(`the file can no longer be read (${reason}): it was removed or renamed, or the browser withdrew the permission to read it`);
+    }
+    if (file.size === this.followed.offset && file.lastModified === this.lastModified) return { kind: "unchanged" };
+    this.lastModified = file.lastModified;
+    let reset: FollowChange | null = null;
+    const offset = this.followed.offset;
+    if (offset > 0) {
+      const kept = this.followed.tailBytes;
+      const tailNow = file.size >= offset ? new Uint8Array(await file.slice(offset - kept.length, offset).arrayBuffer()) : new Uint8Array(0);
+      reset = this.followed.check(file.size, tailNow);
+      if (reset) this.hash = new Sha256Stream();
+    }
+    let grew = false;
+    let records = 0;
+    for (let from = this.followed.offset; from < file.size; from = this.followed.offset) {
+      const chunk = new Uint8Array(await file.slice(from, Math.min(file.size, from + FIRST_READ_SLICE)).arrayBuffer());
+      if (chunk.length === 0) break;
+      this.hash.update(chunk);
+      const change = this.followed.append(chunk);
+      if (change.kind === "grew") {
+        grew = true;
+        records += change.records;
+      }
+      if (this.followed.offset < file.size) {
+        await new Promise((resolve) => setTimeout(resolve, 0));
+        task.checkCancelled();
+      }
+    }
+    if (reset) return reset;
+    return grew ? { kind: "grew", bytes: this.followed.offset - offset, records } : { kind: "unchanged" };
+  }
+}
