@@ -6,6 +6,7 @@
  */
 import { create } from "zustand";
 import type { CompactionAuditView, TimelineData } from "../worker/protocol.ts";
+import { writeDeepLink } from "./deep-links.ts";
 import { showView, recompact } from "./load.ts";
 import { requestScroll, select } from "./navigation.ts";
 import { client, get, messageOf, ready, set, viewId } from "./state.ts";
@@ -80,6 +81,7 @@ export async function openAudit(index: number): Promise<void> {
   try {
     const view = await client().request({ type: "auditView", view: viewId(), index }).promise;
     set({ ...showView(view) });
+    writeDeepLink();
     void fetchAudit(index);
   } catch (error) {
     set({ loadError: { name: get().session?.name ?? "", message: messageOf(error) } });

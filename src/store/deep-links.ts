@@ -1,4 +1,4 @@
-/** Deep links: #f=<sha prefix>&s=<strategy>&l=<leaf>&m=<message id>&k=<answer-key edits as JSON>. */
+/** Deep links: #f=<sha prefix>&s=<strategy>&l=<leaf>&c=<compaction audited>&m=<message id>&k=<answer-key edits as JSON>. */
 import type { KeyEdits } from "../../core/checkride/key-edits.ts";
 import { get, set, type AppState, type DeepLink } from "./state.ts";
 
@@ -14,6 +14,8 @@ export function parseDeepLink(hash: string): DeepLink {
     const value = params.get(key);
     if (value) link[field] = value;
   }
+  const compaction = Number(params.get("c"));
+  if (Number.isInteger(compaction) && compaction >= 1) link.compaction = compaction;
   const edits = parseEdits(params.get("k"));
   if (edits) link.edits = edits;
   return link;
@@ -48,6 +50,7 @@ export function deepLinkHash(state: Pick<AppState, "session" | "strategy" | "lea
   params.set("f", state.session.sha256.slice(0, 16));
   params.set("s", state.strategy);
   if (state.leafId) params.set("l", state.leafId);
+  if (state.view?.audit) params.set("c", String(state.view.audit.index));
   if (messageId) params.set("m", messageId);
   const edits = editsParam(state.checkride?.edits);
   if (edits) params.set("k", edits);

@@ -13,6 +13,7 @@ import { create } from "zustand";
 import type { FollowedCompaction, FollowResult, LoadSource } from "../worker/protocol.ts";
 import { openAudit } from "./audit.ts";
 import { checkrideForView } from "./checkride.ts";
+import { writeDeepLink } from "./deep-links.ts";
 import { compactOptions, loadSource } from "./load.ts";
 import { runSearch } from "./navigation.ts";
 import { client, get, messageOf, ready, set, useApp } from "./state.ts";
@@ -211,4 +212,6 @@ function applyGrowth(result: Exclude<FollowResult, { change: "unchanged" }>): vo
     notices: [...s.notices, ...result.newCompactions.map((c) => ({ ...c, at }))],
   }));
   if (search) void runSearch(search.query, true);
+  // The file's hash changed with it: the link names the file as it is now.
+  writeDeepLink();
 }

@@ -115,7 +115,9 @@ export async function loadSource(source: LoadSource, intent: LoadIntent = {}): P
     const { session, view: loaded } = await pending.promise;
     if (get().loading?.id !== pending.id) return;
     // Asked before the screen changes, so it goes straight from the preview to the audit, never through the strategy view.
-    const view = await auditViewOr(loaded, compactionToOpen(source, session, link !== null, intent));
+    // A link of this very file that names the compaction the user was auditing opens on it again.
+    const linked = link?.compaction !== undefined && (!link.file || session.sha256.startsWith(link.file)) ? link.compaction : null;
+    const view = await auditViewOr(loaded, linked ?? compactionToOpen(source, session, link !== null, intent));
     if (get().loading?.id !== pending.id) return;
     const previewed = get().beforePreview !== null;
     // After a preview the original pane already shows this branch: keep it on screen (an audit's "before" is other rows).

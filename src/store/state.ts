@@ -94,6 +94,8 @@ export interface DeepLink {
   message?: string;
   strategy?: string;
   leaf?: string;
+  /** The recorded compaction audited on screen (1-based): a re-opened file opens on it again. */
+  compaction?: number;
   /** The user's edits of the checkride's answer key. */
   edits?: KeyEdits;
 }

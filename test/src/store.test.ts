@@ -5,6 +5,7 @@ import {
   connect,
   deepLinkHash,
   loadSource,
+  openAudit,
   parseDeepLink,
   recompact,
   recoverPayload,
@@ -119,6 +120,19 @@ describeWithFixtures("store", () => {
     setPendingLink({ file: "0000000000000000", message: "c0000006" });
     await loadSource(bytes("composed/pi-v3-tree.jsonl"));
     expect(state().pendingLink).not.toBeNull(); // another file: the link waits
+  });
+
+  it("a link of a compaction being audited opens the same file on that audit again", async () => {
+    setPendingLink(null);
+    await loadSource(bytes("composed/pi-v3-tree.jsonl"));
+    expect(state().view!.audit).toBeUndefined();
+    await openAudit(1);
+    const hash = deepLinkHash(state());
+    expect(parseDeepLink(hash)).toMatchObject({ compaction: 1, strategy: "transparent" });
+    setPendingLink(parseDeepLink(hash));
+    await loadSource(bytes("composed/pi-v3-tree.jsonl"));
+    expect(state().view!.audit?.index).toBe(1);
+    expect(parseDeepLink("#c=0&s=x").compaction).toBeUndefined();
   });
 
   it("a crashed worker shows an error, and retry reloads the last source", async () => {
