@@ -1,5 +1,5 @@
 /**
- * `npm run blind-labels -- RAW_DIR`: turns a blind labeller's working files
+ * `npm run blind-labels -- RAW_DIR [SET]`: turns a blind labeller's working files
  * (quotes of the session's words, located by line or native id; see
  * docs/testing.md, "The blind set") into the project's label files
  * (test/labels/blind/*.json): message ids, character spans in `textOf` and
@@ -44,7 +44,9 @@ interface RawLabels {
 const sha256 = (text: string) => createHash("sha256").update(text, "utf8").digest("hex");
 const root = resolve(import.meta.dirname, "..");
 const rawDir = resolve(process.argv[2] ?? "../blind-labels");
-const outDir = join(root, "test/labels/blind");
+// The set the labels belong to (test/helpers/labelled-set.ts, BLIND_SETS): its own folder of labels.
+const setName = process.argv[3] ?? "blind-2";
+const outDir = join(root, "test/labels", setName);
 
 function rawFiles(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {

@@ -3,38 +3,68 @@
  * key against the hand-labelled real sessions (test/labels), per fixture and
  * in total: the blind set first (labelled without the extractor's code,
  * issue #27; the project's measure), then the older set its authors tuned
- * to (kept as regression tests).
+ * to (kept as regression tests). A blind set may hold sessions out
+ * (`split: "held-out"` in its provenance): those are scored in total only.
  */
-import { precision, recall, TALLIES } from "../core/checkride/label-score.ts";
-import { scoreLabelledSet } from "../test/helpers/labelled-set.ts";
+import { existsSync, readFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { addScores, emptyScores, precision, recall, TALLIES, type Scores } from "../core/checkride/label-score.ts";
+import { BLIND_SETS, scoreLabelledSet } from "../test/helpers/labelled-set.ts";
 
+const root = resolve(import.meta.dirname, "..");
 const cell = (right: number, given: number) => `${right}/${given}`.padStart(7);
 
-for (const set of ["blind", "tuned"] as const) {
+/** Sessions of a blind set held out (test/blind-*.provenance.json, `split`): scored in total only, their rows never printed. */
+function heldOut(provenance: string): Set<string> {
+  const path = join(root, provenance);
+  if (!existsSync(path)) return new Set();
+  const { files } = JSON.parse(readFileSync(path, "utf8")) as { files: { file: string; split?: string }[] };
+  return new Set(files.filter((f) => f.split === "held-out").map((f) => f.file));
+}
+
+function printTotals(title: string, total: Scores): void {
+  console.log("");
+  console.log(`${title.padEnd(10)} precision  recall   (right/given, found/expected; candidates: share that are rules, rules found graded or as one)`);
+  for (const p of TALLIES) {
+    const t = total[p];
+    console.log(`${p.padEnd(10)} ${precision(t).toFixed(2).padStart(9)} ${recall(t).toFixed(2).padStart(7)}   (${t.right}/${t.given}, ${t.found}/${t.expected})`);
+  }
+}
+
+for (const set of [...BLIND_SETS.map((b) => b.name), "tuned"] as const) {
   const { fixtures, total } = scoreLabelledSet(set);
+  const blind = BLIND_SETS.find((b) => b.name === set);
+  const held = blind ? heldOut(blind.provenance) : new Set<string>();
   console.log(
-    set === "blind"
-      ? "The blind set (test/labels/blind, labelled without the extractor's code):\n"
+    blind
+      ? `\nThe blind set ${blind.name} (test/labels/${blind.name}; ${blind.about}):\n`
       : "\nThe older set (test/labels, labelled by the extractor's authors; regression tests):\n",
   );
   const header = ["fixture".padEnd(58), ...TALLIES.map((p) => `${p} P`.padStart(10) + `${p} R`.padStart(10))].join(" ");
   console.log(header);
+  const heldTotal = emptyScores();
+  const devTotal = emptyScores();
   for (const fixture of fixtures) {
     const name = fixture.fixture.slice(0, 57).padEnd(58);
     if (fixture.pending) {
       console.log(`${name} pending: ${fixture.pending}`);
       continue;
     }
+    if (held.has(fixture.fixture)) {
+      addScores(heldTotal, fixture.scores);
+      continue;
+    }
+    addScores(devTotal, fixture.scores);
     const cells = TALLIES.map((p) => {
       const t = fixture.scores[p];
       return cell(t.right, t.given).padStart(10) + cell(t.found, t.expected).padStart(10);
     });
     console.log([name, ...cells].join(" ") + (fixture.stale.length ? `  STALE LABELS: ${fixture.stale.join(", ")}` : ""));
   }
-  console.log("");
-  console.log("probe      precision  recall   (right/given, found/expected; candidates: share that are rules, rules found graded or as one)");
-  for (const p of TALLIES) {
-    const t = total[p];
-    console.log(`${p.padEnd(10)} ${precision(t).toFixed(2).padStart(9)} ${recall(t).toFixed(2).padStart(7)}   (${t.right}/${t.given}, ${t.found}/${t.expected})`);
+  if (held.size > 0) {
+    console.log(`(${held.size} sessions held out: their rows are not printed, so that no one changing the extractor reads why they fail)`);
+    printTotals("dev", devTotal);
+    printTotals("held out", heldTotal);
   }
+  printTotals(held.size > 0 ? "all" : "probe", total);
 }

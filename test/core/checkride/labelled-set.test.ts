@@ -8,7 +8,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { precision, recall, PROBES_SCORED } from "../../../core/checkride/label-score.ts";
-import { BLIND_LABELS, allLabels, scoreFixture, scoreLabelledSet } from "../../helpers/labelled-set.ts";
+import { BLIND_SETS, allLabels, scoreFixture, scoreLabelledSet } from "../../helpers/labelled-set.ts";
 import { BLIND_FIXTURES, allFixtures, describeWithFixtures } from "../../helpers/fixtures.ts";
 import { ROOT } from "../../helpers/cli.ts";
 
@@ -53,23 +53,24 @@ describeWithFixtures("the labelled set", () => {
   });
 });
 
-// The blind set (issue #27): scored by `npm run facts`; here its labels must hold no session text and still point at their words.
-const blindPresent = existsSync(BLIND_FIXTURES) && allLabels(BLIND_LABELS).every((l) => existsSync(join(BLIND_FIXTURES, l.fixture)));
-describe.skipIf(!blindPresent)(`the blind set (sessions in ${BLIND_FIXTURES}; \`npm run fixtures -- --blind\` fetches them)`, () => {
-  const labels = allLabels(BLIND_LABELS);
+// The blind sets (issue #27): scored by `npm run facts`; here their labels must hold no session text and still point at their words.
+for (const set of BLIND_SETS) {
+  const labels = existsSync(set.labels) ? allLabels(set.labels) : [];
+  const present = existsSync(BLIND_FIXTURES) && labels.every((l) => existsSync(join(BLIND_FIXTURES, l.fixture)));
+  describe.skipIf(!present)(`the blind set ${set.name} (sessions in ${BLIND_FIXTURES}; \`npm run fixtures -- --blind\` fetches them)`, () => {
+    it(`labels every session of ${set.provenance}, spans and hashes only`, () => {
+      const provenance = JSON.parse(readFileSync(join(ROOT, set.provenance), "utf8")) as { files: { file: string }[] };
+      expect(labels.map((l) => l.fixture).sort()).toEqual(provenance.files.map((f) => f.file).sort());
+      for (const file of labels) for (const label of [...file.rules, ...file.notRules]) expect(Object.keys(label)).not.toContain("text");
+    });
 
-  it("labels every session of test/blind.provenance.json, spans and hashes only", () => {
-    const provenance = JSON.parse(readFileSync(join(ROOT, "test/blind.provenance.json"), "utf8")) as { files: { file: string }[] };
-    expect(labels.map((l) => l.fixture).sort()).toEqual(provenance.files.map((f) => f.file).sort());
-    for (const file of labels) for (const label of [...file.rules, ...file.notRules]) expect(Object.keys(label)).not.toContain("text");
+    it.each(labels.map((l) => l.fixture))("%s: every span still holds the words it was labelled from", (fixture) => {
+      const result = scoreFixture(
+        labels.find((l) => l.fixture === fixture)!,
+        join(BLIND_FIXTURES, fixture),
+      );
+      expect(result.pending).toBeUndefined();
+      expect(result.stale).toEqual([]);
+    });
   });
-
-  it.each(labels.map((l) => l.fixture))("%s: every span still holds the words it was labelled from", (fixture) => {
-    const result = scoreFixture(
-      labels.find((l) => l.fixture === fixture)!,
-      join(BLIND_FIXTURES, fixture),
-    );
-    expect(result.pending).toBeUndefined();
-    expect(result.stale).toEqual([]);
-  });
-});
+}
