@@ -51,12 +51,19 @@ const INJECTED_REGIONS =
 
 /** Cline wraps the user's own words in these; the words count, the tags do not. */
 const HUMAN_WRAPPERS = /<\/?(task|feedback|user_message|answer)>/g;
+/**
+ * In a Cline task the user's words are only ever inside those wrappers: the rest of a user message
+ * is the harness's (environment details, reminders, attached files, resumption notes).
+ */
+const CLINE_WRAPPED = /<(task|feedback|user_message|answer)>([\s\S]*?)(<\/\1>|$)/g;
 
 /** Gemini CLI message types that are the CLI talking, not the user. */
 const NON_HUMAN_TYPES = new Set(["info", "error", "warning", "gemini", "model"]);
 
 /** True when the whole message is the harness's, whatever its text says. */
 function injectedByMetadata(message: Message, format: FormatName | undefined): boolean {
+  // Cline's follow-up question is answered by the user, in its tool result's <answer>.
+  if (format === "cline" && message.role === "toolResult" && metaField(message, "toolName") === "ask_followup_question") return false;
   if (message.role !== "user") return true;
   if (metaField(message, "isMeta") === true || metaField(message, "isCompactSummary") === true) return true;
   if (metaField(message, "isVisibleInTranscriptOnly") === true) return true;
@@ -104,6 +111,13 @@ export function humanSpans(message: Message, format?: FormatName): TextSpan[] {
     const blockStart = offset;
     offset += text.length;
     if (block.extra?.synthetic === true) continue; // OpenCode: a part the harness added
+    if (format === "cline") {
+      for (const match of text.matchAll(CLINE_WRAPPED)) {
+        const inner = blockStart + match.index! + match[0].indexOf(">") + 1;
+        spans.push(...cutRegions(match[2]!, inner, INJECTED_REGIONS));
+      }
+      continue;
+    }
     if (INJECTED_OPENINGS.some((opening) => opening.test(text.trimStart()))) continue;
     for (const span of cutRegions(text, blockStart, INJECTED_REGIONS)) {
       // Cline's wrapper tags are cut as regions of their own so the offsets stay exact.

@@ -73,8 +73,11 @@ export function normalizePath(path: string, cwd?: string): string {
  * Outside the work (LABELS.md: `~/.pi/…`, `~/.claude/plans/…`, `/tmp/…`): the home folder's own files
  * and the system's. A path elsewhere that stays absolute (a worktree of the same repository) is kept.
  */
-function isOutsideWork(path: string): boolean {
-  return /^(~|\$|\/(tmp|var|usr|etc|opt|private|proc|sys|dev)\/|\/(home|Users)\/[^/]+\/\.|[A-Za-z]:\/Users\/[^/]+\/\.)/.test(path);
+function isOutsideWork(path: string, cwd: string | undefined): boolean {
+  if (/^(~|\$|\/(tmp|var|usr|etc|opt|private|proc|sys|dev|boot)\/|\/(home|Users)\/[^/]+\/\.|[A-Za-z]:\/Users\/[^/]+\/\.)/.test(path)) return true;
+  // Still absolute once made relative to the working directory: a file of another folder (another checkout,
+  // a worktree, the home folder), outside the repository the session works in. Kept when the session names no folder.
+  return cwd !== undefined && /^(\/|[A-Za-z]:\/)/.test(path);
 }
 
 function spanSource(message: Message, spans: readonly TextSpan[]): FactSource {
@@ -152,7 +155,7 @@ export function extractFacts(branch: readonly Message[], options: FactOptions = 
   const addUnique = (list: string[], path: string, message: Message) => {
     const normalized = normalizePath(path, options.cwd);
     if (!normalized || list.includes(normalized)) return;
-    if (isOutsideWork(normalized)) return;
+    if (isOutsideWork(normalized, options.cwd)) return;
     list.push(normalized);
     fileSources[normalized] ??= sourceAt(message, path);
   };

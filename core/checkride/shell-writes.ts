@@ -1,17 +1,23 @@
 /**
- * Files a shell command writes by its own syntax: output redirection
- * (`> f`, `>> f`, `cat > f <<EOF`), `tee [-a] f`. Only what the command line
- * itself names: a script's writes are not in the record. Quoted text and
- * heredoc bodies are skipped (a `>` there is data, not a redirection), and so
- * are targets that are no file of the work: /dev/…, file descriptors,
- * variables and substitutions.
+ * Files a shell command writes by its own syntax (LABELS.md, modified
+ * files): output redirection (`> f`, `>> f`, `cat > f <<EOF`), `tee [-a] f`,
+ * in-place edits (`sed -i`, `perl -pi`), the file a move, rename or copy
+ * writes (`mv`, `git mv`, `cp`, and Windows' `move`, `ren`, `copy`) and a
+ * file `touch` creates. A file moved away or deleted is not one the agent
+ * wrote (LABELS.md counts files written; one it wrote and then deleted still
+ * counts, by its write). Only what the command line itself names: a
+ * script's writes are not in the record. Quoted text and heredoc bodies are
+ * skipped (a `>` there is data, not a redirection), and so are targets that
+ * are no file of the work: /dev/…, `nul`, file descriptors, variables,
+ * substitutions, globs, and whole folders (`-r`), which name no file.
  */
 
 /** The command with quoted strings blanked and every heredoc body cut off. */
 function syntaxOnly(command: string): string {
   let out = "";
   let quote: string | undefined;
-  const lines = command.split("\n");
+  // PowerShell's here-strings (@' … '@, @" … "@) are data, like a heredoc's body.
+  const lines = command.replace(/@(['"])\r?\n[\s\S]*?\r?\n\1@/g, " ").split("\n");
   const kept: string[] = [];
   // A heredoc's body is data: keep each line up to the first one that opens a heredoc.
   for (const line of lines) {
@@ -37,17 +43,111 @@ function syntaxOnly(command: string): string {
   return out;
 }
 
-const REDIRECT = /(?:^|[^<>&\d-])\d?>{1,2}\|?\s*([^\s;&|<>()`$]+)/g;
+// The target may not run into another redirection: in `> "$F" 2>/dev/null` (the quoted name blanked) "2" is a descriptor.
+const REDIRECT = /(?:^|[^<>&\d-])\d?>{1,2}\|?\s*([^\s;&|<>()`$]+)(?![<>&\w])/g;
 const TEE = /(?:^|[|;&]\s*)tee\s+((?:-[a-z]+\s+)*)([^\s;&|<>()`$]+)/g;
 
 function isFileTarget(path: string): boolean {
-  return path !== "" && !path.startsWith("&") && !path.startsWith("/dev/") && !/^[-=]/.test(path) && !path.includes("*");
+  return (
+    path !== "" &&
+    !path.startsWith("&") &&
+    !path.startsWith("/dev/") &&
+    !/^(nul|con)$/i.test(path) &&
+    !/^[-=]/.test(path) &&
+    !/[*?$`()]/.test(path) &&
+    path !== "." &&
+    path !== ".." &&
+    !path.endsWith("/")
+  );
+}
+
+/** Files without an extension that are files all the same. */
+const EXTENSIONLESS_FILES =
+  /^(Makefile|Dockerfile|Containerfile|Justfile|Procfile|Gemfile|Rakefile|Vagrantfile|LICENSE|COPYING|README|CHANGELOG|AUTHORS|NOTICE|VERSION|CODEOWNERS)$/i;
+
+function looksLikeFolder(path: string): boolean {
+  const name = path.replace(/[\\/]+$/, "").replace(/^.*[\\/]/, "");
+  return !name.includes(".") && !EXTENSIONLESS_FILES.test(name);
+}
+
+/** A `sed` script given without -e (`sed -i s/a/b/ f`): a substitution, or an address and a command. */
+const SED_SCRIPT = /^(s(.).*\2.*\2[gipI0-9]*|\d*,?\d*[dpaic].*|\/.*\/[dp])$/;
+
+/** The files one simple command (no `;`, `&&`, `|`) names as written, moved or deleted. */
+function commandWrites(words: string[]): string[] {
+  // Leading variable assignments and `sudo` change nothing about what is written.
+  while (words.length > 0 && (/^\w+=/.test(words[0]!) || words[0] === "sudo" || words[0] === "command")) words.shift();
+  let [name = "", ...args] = words;
+  name = name.toLowerCase().replace(/\.exe$/, "");
+  if (name === "git" && (args[0] === "mv" || args[0] === "rm")) {
+    // `git rm --cached` changes the index only (LABELS.md).
+    if (args[0] === "rm" && args.includes("--cached")) return [];
+    name = `git ${args.shift()}`;
+  }
+  const options = args.filter((a) => a.startsWith("-"));
+  const operands = args.filter((a) => !a.startsWith("-"));
+  const recursive = options.some((o) => /^-[a-zA-Z]*[rRa]|^--recursive/.test(o) && !/^-i/.test(o));
+  switch (name) {
+    case "mv":
+    case "git mv":
+    case "move":
+      // A folder moved (neither name has an extension, nor is a known extensionless file) writes no file.
+      return operands.length >= 2 && !operands.every(looksLikeFolder) ? [operands.at(-1)!] : [];
+    case "ren":
+    case "rename": {
+      // Windows' ren gives the new name alone: it stays in the old one's folder.
+      if (operands.length !== 2) return [];
+      const [from, to] = operands as [string, string];
+      const folder = from.replace(/\\/g, "/").replace(/[^/]*$/, "");
+      return [/[\\/]/.test(to) ? to : folder + to];
+    }
+    case "cp":
+    case "copy":
+      return !recursive && operands.length >= 2 ? [operands.at(-1)!] : [];
+    case "touch":
+      return operands;
+    case "sed":
+      if (!options.some((o) => /^(-i|--in-place|-[a-zA-Z]*i)/.test(o))) return [];
+      // The script: given with -e (its text blanked as quoted), or the first operand.
+      return options.some((o) => o === "-e" || o === "-f") || !SED_SCRIPT.test(operands[0] ?? "") ? operands : operands.slice(1);
+    case "perl":
+      return options.some((o) => /^-[a-zA-Z]*i/.test(o)) ? operands : [];
+    default:
+      return [];
+  }
+}
+
+/** Where `cd DIR` leaves a relative path: DIR joined onto where the command was. */
+function joinPath(base: string, path: string): string {
+  if (base === "" || /^([A-Za-z]:)?[\\/]|^~/.test(path)) return path;
+  const parts: string[] = [];
+  for (const part of `${base}/${path}`.replace(/\\/g, "/").split("/")) {
+    if (part === "." || (part === "" && parts.length > 0)) continue;
+    if (part === ".." && parts.length > 0 && parts.at(-1) !== ".." && parts.at(-1) !== "") parts.pop();
+    else parts.push(part);
+  }
+  return parts.join("/");
 }
 
 export function shellWrittenPaths(command: string): string[] {
   const syntax = syntaxOnly(command);
   const paths: string[] = [];
-  for (const match of syntax.matchAll(REDIRECT)) if (isFileTarget(match[1]!)) paths.push(match[1]!);
-  for (const match of syntax.matchAll(TEE)) if (isFileTarget(match[2]!)) paths.push(match[2]!);
+  // One simple command at a time, so that a path is read against the folder the command ran in: after
+  // `cd src && sed -i … a.ts` the file is src/a.ts.
+  let folder = "";
+  for (const piece of syntax.split(/&&|\|\||[;\n]|\|/)) {
+    const simple = piece.trim();
+    const found: string[] = [];
+    for (const match of simple.matchAll(REDIRECT)) found.push(match[1]!);
+    for (const match of simple.matchAll(TEE)) found.push(match[2]!);
+    // Redirections are cut out before the words are read: `cp a b > log` copies to b.
+    const words = simple.replace(REDIRECT, " ").trim().split(/\s+/).filter(Boolean);
+    if ((words[0] === "cd" || words[0] === "pushd" || words[0] === "Set-Location") && words.length === 2 && !/[$`]/.test(words[1]!)) {
+      folder = words[1] === "-" ? folder : joinPath(folder, words[1]!);
+      continue;
+    }
+    found.push(...commandWrites(words));
+    for (const path of found) if (isFileTarget(path)) paths.push(joinPath(folder, path));
+  }
   return [...new Set(paths)];
 }

@@ -38,7 +38,7 @@ export const SHELL_TOOLS = new Set([
   "run_in_terminal",
   "shell_command",
 ]);
-const PATH_KEYS = ["path", "file_path", "filePath", "absolute_path", "notebook_path", "filename", "target_file"];
+const PATH_KEYS = ["path", "file_path", "filePath", "absolute_path", "absolutePath", "notebook_path", "filename", "target_file"];
 
 export function argString(args: unknown, ...keys: string[]): string | undefined {
   if (typeof args !== "object" || args === null) return undefined;

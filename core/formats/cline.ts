@@ -6,6 +6,17 @@
  * message array (index into the history, stable), `meta` keeps every field
  * but the content.
  *
+ * Tool results: the model's tool calls are `tool_use` blocks, but Cline
+ * sends their results back as text blocks of the next user message, each
+ * opening with `[<tool> for '<argument>'] Result:` (older releases and Roo
+ * send `tool_result` blocks, read as any Anthropic array's). Each such text
+ * block is a tool result of its own, answering the previous assistant
+ * message's call of that tool, in order; the rest of the user message (the
+ * user's words in `<task>`, `<feedback>`, `<answer>`, `<user_message>`, and
+ * the harness's `<environment_details>` and reminders) stays a user message.
+ * The working directory is the one the last `<environment_details>` names
+ * (a resumed task may have moved).
+ *
  * Compactions, from the agents' own records:
  * - Cline never deletes: a UI message's `conversationHistoryDeletedRange
  *   [start, end]` names the history indices no longer sent; a new range is a
@@ -49,12 +60,75 @@ export function looksLikeClineHistory(value: unknown): boolean {
   return first.role === "user" && typeof text === "string" && text.trimStart().startsWith("<task>");
 }
 
+/** A text block that is a tool's result: "[read_file for 'src/a.ts'] Result:", "[attempt_completion] Result:". */
+const TEXT_RESULT = /^\[([A-Za-z_][\w-]*)(?: for [\s\S]*?)?\] Result:/;
+/** Cline's environment details name the working directory: "# Current Working Directory (c:/Apps/x) Files". */
+const WORKING_DIRECTORY = /# Current Working Directory \(([^)\n]+)\)/g;
+
+interface PendingCall {
+  id: string;
+  name: string;
+}
+
+/**
+ * A user message's blocks, its text-block tool results split out as tool results of their own
+ * (see the file's comment), each paired with the open call of the same tool, in order.
+ */
+function clineUserMessages(id: string, content: unknown, meta: Record<string, unknown>, line: number, calls: PendingCall[]): Message[] {
+  if (!Array.isArray(content) || !content.some((b) => isRecord(b) && b.type === "text" && typeof b.text === "string" && TEXT_RESULT.test(b.text))) {
+    return splitUserContent(id, content, meta, line, "user");
+  }
+  const out: Message[] = [];
+  let pending: unknown[] = [];
+  const flush = () => {
+    if (pending.length === 0) return;
+    out.push(...splitUserContent(`${id}#${out.length}`, pending, meta, line, "user"));
+    pending = [];
+  };
+  for (const block of content) {
+    const match = isRecord(block) && block.type === "text" && typeof block.text === "string" ? TEXT_RESULT.exec(block.text) : null;
+    if (!match) {
+      pending.push(block);
+      continue;
+    }
+    flush();
+    const name = match[1]!;
+    const at = calls.findIndex((call) => call.name === name);
+    const call = at >= 0 ? calls.splice(at, 1)[0] : undefined;
+    out.push({
+      id: `${id}#${out.length}`,
+      role: "toolResult",
+      meta: { ...meta, toolName: name, ...(call ? { toolCallId: call.id } : {}) },
+      blocks: anthropicContent([block]),
+      line,
+    });
+  }
+  flush();
+  if (out.length === 1) out[0]!.id = id;
+  return out;
+}
+
+/** The working directory the last environment details of the history name. */
+function workingDirectory(history: unknown[]): string | undefined {
+  let found: string | undefined;
+  for (const message of history) {
+    if (!isRecord(message) || message.role !== "user" || !Array.isArray(message.content)) continue;
+    for (const block of message.content) {
+      if (!isRecord(block) || typeof block.text !== "string" || !block.text.includes("# Current Working Directory (")) continue;
+      for (const match of block.text.matchAll(WORKING_DIRECTORY)) found = match[1]!.trim();
+    }
+  }
+  return found;
+}
+
 export function readCline(task: ClineTask, strict: boolean): ReaderOutput {
   if (!Array.isArray(task.history)) throw new SessionError(1, "api_conversation_history.json must be an array of messages");
   const warnings: ReaderOutput["warnings"] = [];
   const toolCallIds = new Set<string>();
   const entries: Entry[] = [];
   let previousId: string | null = null;
+  /** The last assistant message's tool calls not yet answered. */
+  let openCalls: PendingCall[] = [];
   task.history.forEach((message, index) => {
     const id = `m${index}`;
     const line = index + 1;
@@ -62,10 +136,14 @@ export function readCline(task: ClineTask, strict: boolean): ReaderOutput {
     if (isRecord(message) && (message.role === "user" || message.role === "assistant")) {
       const meta = without(message, "content");
       const role = message.isSummary === true ? "summary" : message.role;
-      messages =
-        message.role === "user"
-          ? splitUserContent(id, message.content, meta, line, role === "summary" ? "summary" : "user")
-          : [{ id, role, meta, blocks: anthropicContent(message.content, toolCallIds), line }];
+      if (message.role === "user") {
+        messages = role === "summary" ? splitUserContent(id, message.content, meta, line, "summary") : clineUserMessages(id, message.content, meta, line, openCalls);
+        openCalls = [];
+      } else {
+        const blocks = anthropicContent(message.content, toolCallIds);
+        openCalls = blocks.flatMap((b) => (b.type === "toolCall" ? [{ id: b.id, name: b.name }] : []));
+        messages = [{ id, role, meta, blocks, line }];
+      }
     } else {
       if (strict) throw new SessionError(line, `message ${index} has no user/assistant "role"`);
       warnings.push({ line, message: `message ${index} has no user/assistant "role"; kept as raw` });
@@ -78,7 +156,7 @@ export function readCline(task: ClineTask, strict: boolean): ReaderOutput {
   const ranges = deletedRanges(ui);
   return {
     format: "cline",
-    header: { taskMetadata: task.metadata, uiMessages: Array.isArray(task.ui) ? task.ui.length : undefined },
+    header: { cwd: workingDirectory(task.history), taskMetadata: task.metadata, uiMessages: Array.isArray(task.ui) ? task.ui.length : undefined },
     entries,
     warnings,
     toolCallIds,

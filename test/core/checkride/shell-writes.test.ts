@@ -12,6 +12,23 @@ describe("shellWrittenPaths", () => {
     ['printf "%s" "$x" > "$OUT"', []],
     ["cmd 2>&1 | tail -20", []],
     ["python gen.py > out/data.json; sort a >> b.txt", ["out/data.json", "b.txt"]],
+    ["sed -i 's/a/b/' src/a.ts && sed -i.bak -e 's/x/y/' b.ts", ["src/a.ts", "b.ts"]],
+    ["sed -i s/old/new/g README.md", ["README.md"]],
+    ["sed -n '1,20p' src/a.ts", []],
+    ["perl -pi -e 's/a/b/' lib/x.pm", ["lib/x.pm"]],
+    ["mv src/old.ts src/new.ts && git mv a.md docs/a.md", ["src/new.ts", "docs/a.md"]],
+    ["cp config.example.json config.json; cp -r templates out", ["config.json"]],
+    ["rm -f build.log && rm -rf dist node_modules && git rm --cached .env", []],
+    ["ren src\\lib\\firebase.ts firebase.ts.deprecated", ["src/lib/firebase.ts.deprecated"]],
+    ["del iam.tf secrets.tf && dir > nul", []],
+    ["touch src/__init__.py; cp a.txt docs/", ["src/__init__.py"]],
+    ["rm *.log $TMP/x", []],
+    ['git log | tail -n +2 > "$TMPDIR/msg.txt" 2>/dev/null; head -2 notes', []],
+    ["perl -pi -e 's/a/b/g' $(rg -l 'a' src) && rg -n x src", []],
+    ["mv skills/meta/skill-creator skills/meta/pi-skill-creator && mv build/Makefile Makefile", ["Makefile"]],
+    ["cd packages/app/src\nsed -i '' 's|a|b|g' main.ts && cd .. && echo x > notes.md", ["packages/app/src/main.ts", "packages/app/notes.md"]],
+    ["cd /repo/src && touch a.ts", ["/repo/src/a.ts"]],
+    ["$s = @'\nopen(p, 'w').write(f\"{x}\") > {body}\n'@; python -c $s", []],
   ])("%s", (command, expected) => {
     expect(shellWrittenPaths(command)).toEqual(expected);
   });
