@@ -180,7 +180,7 @@ export function extractFacts(branch: readonly Message[], options: FactOptions = 
     const spans = humanSpans(message, options.format);
     if (spans.length === 0) continue;
     latestRequest = { text: spans.map((s) => s.text).join("\n\n"), messageId: message.id, source: spanSource(message, spans) };
-    for (const rule of ruleFindings(humanProse(message, options.format), documentProse(message, options.format))) {
+    for (const rule of ruleFindings(humanProse(message, options.format), documentProse(message, options.format), textOf(message))) {
       const key = ruleKey(rule.text);
       const fact = { text: rule.text, messageId: message.id, source: sourceIn(message, rule.text, rule.start) };
       // A rule said once with certainty is graded wherever else it is said; it moves to its newest saying.

@@ -76,8 +76,11 @@ export function scoreFacts(facts: Facts, labels: FixtureLabels, hash: (text: str
   const scores = emptyScores();
 
   const rules = scores.rules;
-  const ruleHits = (rule: Pick<Facts["rules"][number], "messageId" | "source">) =>
-    labels.rules.filter((label) => label.messageId === rule.messageId && rule.source?.span && overlaps(label.span, rule.source.span));
+  // A rule said again in another message (the key keeps its newest saying) is the labelled rule when its words are the label's.
+  const ruleHits = (rule: Pick<Facts["rules"][number], "messageId" | "source" | "text">) =>
+    labels.rules.filter(
+      (label) => (label.messageId === rule.messageId && rule.source?.span && overlaps(label.span, rule.source.span)) || label.sha256 === hash(rule.source?.quote ?? rule.text),
+    );
   rules.given = facts.rules.length;
   rules.right = facts.rules.filter((rule) => ruleHits(rule).length > 0).length;
   rules.expected = labels.rules.length + (labels.unlocatedRules ?? 0);

@@ -14,7 +14,13 @@
  *   when they describe ("it always seems", "I've only recently …");
  * - "should" is a rule unless it looks back ("should have") or predicts
  *   ("should work");
- * - a terse "no X!" ban is a rule.
+ * - a terse "no X!" ban is a rule; a terse "no X" without the "!" (a list
+ *   item "no rounded corners") is a candidate, being as often a remark;
+ * - an imperative that ends on "only" ("Use ADD COLUMN IF NOT EXISTS only.")
+ *   is a rule; a sentence that puts NOT, NEVER, ONLY in capitals without
+ *   another marker ("X is NOT a Y") is a candidate;
+ * - a prohibition or obligation heading a list ("Do NOT:" and its items) is
+ *   one rule, the heading and its items together.
  */
 import type { TextSpan } from "../human-text.ts";
 
@@ -34,7 +40,7 @@ const OBLIGATION = /\b(must|mustn't|make sure|avoid|prefer|under no circumstance
 const CJK_OBLIGATION =
   /必須|必须|務必|务必|一定要|禁止|請勿|请勿|不可|不要|不用|不准|不能|只能|只用|永遠|永远|總是|总是|絕不|绝不|しないで|しない(こと|よう)|ないで|してはいけない|禁止|必ず|常に|だけ(を|で|に)|使わない|なし[、。]|하지\s*마|하지\s*않|말\s*것|반드시|항상|절대|만\s*사용/;
 const PROHIBITION =
-  /(^|[,;:(]\s*|\b(please|and|but|so|no|just|then|also|pls)\s+)(don't|dont|do not|never)\b|\b(you|we)\s+(don't|do not|shouldn't|should not|must not|never)\b|\bi\s+(don't|do not)\s+want\b|\blet's not\b/i;
+  /(^|[,;:(]\s*|\b(please|and|but|no|just|then|also|pls)\s+)(don't|dont|do not|never)\b|(?<!\bso\s|\bso that\s|\bin order that\s)\b(you|we)\s+(don't|do not|shouldn't|should not|must not|never)\b(?!\s+(need|have)\s+to\b)|\bi\s+(don't|do not)\s+want\b|\blet's not\b/i;
 /** "always/never/only" at the start of a clause, or after a directive within a few words. */
 const DIRECTED_SCOPE = /(^|[,;:(]\s*)(always|never|only)\b|\b(want|would|will|should|must|please|let's|you|we)\b(\s+\S+){0,3}\s+(always|never|only)\b/i;
 /** "should", and "needs to" said of the work (not "we/I/you need to", which is a task or advice). */
@@ -42,12 +48,14 @@ const SHOULD = /\b(should|shall)\b|(^|\b(?!(?:we|i|you)\b)[a-z]+\s+)needs?\s+to\
 /** "should" in a subordinate clause ("whether it should", "a skill that should") states no requirement. */
 const SUBORDINATE_SHOULD = /\b(whether|if|that|which|who|what|how|where|when)\b[^,;.]{0,40}\b(should|needs? to)\b/i;
 /** "should" that looks back or predicts, and scope words that report. */
-const NOT_NORMATIVE = /\bshould(n't)?\s+(have|work|be (fine|ok|okay|good|enough|possible|the))\b|\b(seems?|seeing|seen|happen(ed|s)?|recently|used to)\b/i;
+const NOT_NORMATIVE =
+  /\bshould(n't)?\s+(have|work|be (fine|ok|okay|good|enough|possible|the))\b|\b(don't|do not|doesn't|does not|no)\s+need(s)?\s+to\b|\b(seems?|seeing|seen|happen(ed|s)?|recently|used to)\b/i;
 const TERSE_BAN = /^no\s+[\w .'-]{2,40}!+$/i;
 /** Questions: a question mark, or an opening interrogative. */
 const QUESTION_END = /[?？]\s*[)\]"'”]*\s*$/;
+// "Do not …" and "Don't …" are imperatives, not questions.
 const QUESTION_START =
-  /^(can|could|would|will|is|are|am|do|does|did|why|what|how|where|which|who|whom|whose|when|shall|should (we|i)|isn't|aren't|doesn't|didn't|won't|wouldn't|have you|has)\b/i;
+  /^(can|could|would|will|is|are|am|do(?!\s+not\b)|does|did|why|what|how|where|which|who|whom|whose|when|shall|should (we|i)|isn't|aren't|doesn't|didn't|won't|wouldn't|have you|has)\b/i;
 
 /** Fewer words than this is a fragment, not an instruction (but "no X!" is handled apart). */
 export const MIN_RULE_WORDS = 3;
@@ -67,6 +75,23 @@ export function isRuleSentence(sentence: string): boolean {
  */
 export type RuleConfidence = { graded: true } | { graded: false; why: string };
 
+/** The work to be done, said in the passive: "This app must be refactored …", "the docs need to be updated". */
+const TASK_PASSIVE =
+  /\b(must|needs? to|has to|have to|should)\s+be\s+(refactored|rewritten|updated|changed|fixed|migrated|moved|ported|converted|implemented|added|removed|replaced|renamed|redesigned|reworked|cleaned up|split|merged|deployed)\b/i;
+/** Quoted words ("…", “…”, `…`): what someone else said or what a message reads, not the speaker's rule. */
+const QUOTED = /"[^"\n]*"|“[^”\n]*”|`[^`\n]*`/g;
+/** A terse "no X" without "!": a ban in a list of constraints, or a remark ("no errors", "no idea"). */
+const TERSE_NO = /^no\s+[\w'-]+(\s+[\w'-]+){0,4}[.]?$/i;
+const NOT_A_BAN =
+  /^no\s+(problem|problems|worries|idea|thanks|thank you|luck|change|changes|errors?|issues?|warnings?|output|results?|matches|difference|need|way|doubt|rush|hurry)\b/i;
+/** An imperative ending on "only": "Use tabs only.", "Answer in English only." */
+const IMPERATIVE_ONLY =
+  /^(use|keep|write|answer|reply|respond|run|store|import|call|return|show|print|log|edit|modify|change|touch|read|commit|push|deploy|add|allow|accept|target|support|test)\b.*\bonly[.!]?$/i;
+/** NOT, NEVER, ONLY, MUST, ALWAYS in capitals inside a sentence that is not all capitals: said with weight. */
+const EMPHATIC = /\b(NOT|NEVER|ONLY|MUST|ALWAYS|DON'T|NO)\b/;
+/** A line that heads a list of constraints: "Do NOT:", "Never:", "Must not:", "Avoid:". */
+export const RULE_LIST_HEADING = /^(\w+\s+){0,3}(do not|don't|dont|never|must not|must|avoid|forbidden|not allowed)\s*:$/i;
+
 /** A one-off addition to the task at hand ("make sure the helper is also exported"), not a standing rule. */
 const ADDS_TO_TASK = /\b(also|as well|this time|for now)\b/i;
 /** A preference that may answer a design question ("I don't want any padding", "I want JSON first"). */
@@ -75,14 +100,24 @@ const PREFERENCE = /\bi\s+(don't|do not)?\s*want\b|\bi'd (like|prefer)\b|\blet's
 export function ruleConfidence(sentence: string): RuleConfidence | null {
   // Typographic apostrophes ("don’t") read as plain ones.
   const text = sentence.trim().replace(/[’‘]/g, "'");
+  if (IMPERATIVE_ONLY.test(text) && !isQuestion(text)) return { graded: true };
+  // The rule word only inside a quotation: a review finding or an error message quoted, not a rule.
+  // A quotation the sentence split leaves open ('… the clearer "Resource must') runs to its end.
+  const unquoted = text.replace(QUOTED, '""').replace(/["“`][^"”`]*$/, '""');
+  if (unquoted !== text && ruleShaped(text) && !ruleShaped(unquoted)) return null;
   if (!ruleShaped(text)) {
     if (isQuestion(text) || text.length > MAX_RULE_CHARS) return null;
+    if (TERSE_NO.test(text) && !NOT_A_BAN.test(text)) return { graded: false, why: "a terse 'no …': a ban among constraints, or a remark" };
+    if (EMPHATIC.test(text) && text !== text.toUpperCase() && text.split(/\s+/).length >= MIN_RULE_WORDS)
+      return { graded: false, why: "NOT, NEVER or ONLY in capitals: a constraint said with weight, or an emphatic description" };
     if (CJK_OBLIGATION.test(text)) return { graded: false, why: "an obligation word in Chinese, Japanese or Korean, said as often of a one-off request" };
     if (/\bonly (when|if|for|in|with)\b|\bkeep\b.+\b(as is|unchanged|intact|at)\b/i.test(text))
       return { graded: false, why: "'only' or 'keep': a scope that may be the task's, not a standing rule" };
     return null;
   }
   if (PREFERENCE.test(text)) return { graded: false, why: "says what the user wants: may answer a design question rather than set a rule" };
+  if (TASK_PASSIVE.test(text) && !/\b(never|always|not)\b/i.test(text))
+    return { graded: false, why: "says what must be done to the work (a passive 'must be refactored'): the task, not a rule" };
   // A leading "Also," joins the sentence to the one before; it says nothing of the task at hand.
   if (ADDS_TO_TASK.test(text.replace(/^(and\s+)?also\b,?\s*/i, "")) && !/\b(never|always|at all times|under no circumstances)\b/i.test(text))
     return { graded: false, why: "adds to the task at hand ('also', 'this time'): may be a one-off request" };
@@ -148,17 +183,54 @@ export interface RuleFinding extends RuleSpan {
  * (core/human-text.ts): their rules are at most candidates, since a
  * template's imperatives are seldom the person's own.
  */
-export function ruleFindings(prose: readonly TextSpan[], documentProse: readonly TextSpan[] = []): RuleFinding[] {
+export function ruleFindings(prose: readonly TextSpan[], documentProse: readonly TextSpan[] = [], messageText?: string): RuleFinding[] {
   const out: RuleFinding[] = [];
-  for (const sentence of prose.flatMap(sentencesOf)) {
-    const confidence = ruleConfidence(sentence.text);
-    if (confidence) out.push({ ...sentence, confidence });
+  const { lists, rest } = ruleLists(prose, messageText);
+  out.push(...lists);
+  for (const line of rest) {
+    // A step in a list ("- avoid layout shifts" under "Improve:") is as often part of the task as a standing rule.
+    const listItem = /^([-*•]|\d+[.)])\s+/.test(line.text);
+    for (const sentence of sentencesOf(line)) {
+      let confidence = ruleConfidence(sentence.text);
+      if (confidence?.graded && listItem && !PROHIBITION.test(sentence.text) && !/\b(must|never|under no circumstances|at all times)\b/i.test(sentence.text))
+        confidence = { graded: false, why: "a step in a list: may be part of the task rather than a standing rule" };
+      if (confidence) out.push({ ...sentence, confidence });
+    }
   }
   for (const sentence of documentProse.flatMap(sentencesOf)) {
     if (!ruleConfidence(sentence.text)) continue;
     out.push({ ...sentence, confidence: { graded: false, why: "inside a pasted document or prompt template: may be the template's text, not the user's rule" } });
   }
   return out.sort((a, b) => a.start - b.start);
+}
+
+/**
+ * A heading line of prohibitions or obligations ("Do NOT:") and the list items right under it: one
+ * rule from the heading to its last item (its text the message's own, `messageText`), graded, since the
+ * heading says what every item is. The other lines go on to be read one sentence at a time.
+ */
+function ruleLists(prose: readonly TextSpan[], messageText: string | undefined): { lists: RuleFinding[]; rest: TextSpan[] } {
+  if (messageText === undefined) return { lists: [], rest: [...prose] };
+  const lists: RuleFinding[] = [];
+  const rest: TextSpan[] = [];
+  for (let i = 0; i < prose.length; i++) {
+    const heading = prose[i]!;
+    if (!RULE_LIST_HEADING.test(heading.text)) {
+      rest.push(heading);
+      continue;
+    }
+    let last = i;
+    // Items: list lines, each on the line right after the one before (no other line between them).
+    while (last + 1 < prose.length && /^([-*•]|\d+[.)])\s+\S/.test(prose[last + 1]!.text) && !messageText.slice(prose[last]!.end, prose[last + 1]!.start).includes("\n\n")) last++;
+    const end = prose[last]!.end;
+    if (last === i || end - heading.start > MAX_RULE_CHARS) {
+      rest.push(heading);
+      continue;
+    }
+    lists.push({ text: messageText.slice(heading.start, end), start: heading.start, end, confidence: { graded: true } });
+    i = last;
+  }
+  return { lists, rest };
 }
 
 /** For plain text (tests, memory files): one span, offsets from 0. */

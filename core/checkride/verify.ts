@@ -43,12 +43,19 @@ const CHECK_STEP: RegExp[] = [
 /** Filters after a pipe hide the exit code of the step before them. */
 const OUTPUT_FILTER = /\|\s*(head|tail|tee|grep|rg|less|more|sed|awk|cut|sort|uniq|wc|jq|cat)\b|\|\|\s*(true|:|echo)\b|;\s*(echo|true)\b/;
 
+/** A program named by its path (`./venv/Scripts/python.exe`, `node_modules/.bin/vitest`) is that program. */
+const PATH_TO_PROGRAM =
+  /^(?:"[^"]*[\\/]|\S*[\\/])(python3?|py|node|npm|npx|pnpm|yarn|bun|deno|tsx|ts-node|tsc|vitest|jest|mocha|eslint|pytest|mypy|ruff|go|cargo|dotnet|mvn|gradle|make)(?:\.exe|\.cmd|\.bat)?"?(?=\s|$)/;
+
 /** One step of a command line, without comments, `cd`, `env` and variable assignments. */
 function cleanStep(step: string): string {
   let out = step.trim();
   out = out.replace(/^(\(|\{)\s*/, "");
   for (;;) {
     const next = out
+      .replace(PATH_TO_PROGRAM, "$1")
+      // Windows' launchers: npm.cmd, npx.cmd, python.exe.
+      .replace(/^([\w-]+)\.(cmd|exe|bat)(?=\s|$)/i, "$1")
       .replace(/^(export\s+)?[A-Za-z_][A-Za-z0-9_]*=("[^"]*"|'[^']*'|\S*)\s+/, "")
       .replace(/^env\s+/, "")
       .replace(/^(time|timeout\s+\S+|nice|sudo|exec)\s+/, "")
@@ -60,13 +67,36 @@ function cleanStep(step: string): string {
 
 /** The steps of a command line: comment lines dropped, split at `&&`, `||`, `;`, `|` and newlines. */
 export function commandSteps(command: string): string[] {
-  return command
+  const text = command
     .split("\n")
     .filter((line) => !/^\s*#/.test(line))
-    .join("\n")
-    .split(/&&|\|\|?|;|\n/)
+    .join("\n");
+  return splitOutsideQuotes(text)
     .map(cleanStep)
     .filter((step) => step !== "" && !/^cd\b/.test(step));
+}
+
+/** The steps of a command line, split at `&&`, `||`, `|`, `;` and newlines that are not inside quotes (a regex's `|` is not a pipe). */
+function splitOutsideQuotes(text: string): string[] {
+  const steps: string[] = [];
+  let quote: string | undefined;
+  let from = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]!;
+    if (quote) {
+      if (c === "\\" && quote === '"') i++;
+      else if (c === quote) quote = undefined;
+      continue;
+    }
+    if (c === "'" || c === '"') quote = c;
+    else if (c === ";" || c === "\n" || c === "|" || (c === "&" && text[i + 1] === "&")) {
+      steps.push(text.slice(from, i));
+      if ((c === "|" && text[i + 1] === "|") || c === "&") i++;
+      from = i + 1;
+    }
+  }
+  steps.push(text.slice(from));
+  return steps;
 }
 
 /** True when some step of the command builds, tests, lints, type-checks or runs the program. */

@@ -75,6 +75,17 @@ describe("rule sentences", () => {
   });
 });
 
+/** Each non-empty line of a text as a prose span, offsets into the text (as core/human-text.ts gives them). */
+function proseOf(text: string) {
+  const spans: { start: number; end: number; text: string }[] = [];
+  let at = 0;
+  for (const line of text.split("\n")) {
+    if (line.trim()) spans.push({ start: at, end: at + line.length, text: line });
+    at += line.length + 1;
+  }
+  return spans;
+}
+
 describe("how sure a rule is (graded, or a candidate with why)", () => {
   const GRADED = [
     "Never push to main.",
@@ -83,6 +94,10 @@ describe("how sure a rule is (graded, or a candidate with why)", () => {
     "Avoid new dependencies.",
     "Also, avoid new dependencies.",
     "Don't read the whole file.",
+    "Do not reset database.",
+    "do NOT break UI",
+    "Use ADD COLUMN IF NOT EXISTS only.",
+    "We do not push to main.",
   ];
   const CANDIDATES: [string, RegExp][] = [
     ["I don't want any padding on the cards", /what the user wants/],
@@ -92,6 +107,9 @@ describe("how sure a rule is (graded, or a candidate with why)", () => {
     ["內容不用解答", /Chinese, Japanese or Korean/],
     ["테스트는 반드시 통과해야 합니다", /Chinese, Japanese or Korean/],
     ["run the linter only when the types check", /scope/],
+    ["no rounded corners", /terse 'no/],
+    ["The platform is NOT a rave-only site.", /capitals/],
+    ["This application must be refactored to run on the new servers.", /the task, not a rule/],
   ];
 
   it.each(GRADED)("graded: %s", (sentence) => {
@@ -102,6 +120,28 @@ describe("how sure a rule is (graded, or a candidate with why)", () => {
     const confidence = ruleConfidence(sentence);
     expect(confidence?.graded).toBe(false);
     expect(confidence && !confidence.graded ? confidence.why : "").toMatch(why);
+  });
+
+  it("a rule word only inside quotes, a purpose clause, or a need denied is no rule", () => {
+    for (const sentence of [
+      'A caller will see ErrNotLoggedIn instead of the clearer "Resource must be set".',
+      'A caller will see ErrNotLoggedIn instead of the clearer "Resource must',
+      "We need a new bucket for testing so we do not overwrite production data.",
+      "Because I have these roles now, we do not need to use Cloud Build.",
+      "Do you want the old parser kept?",
+      "No errors found.",
+    ])
+      expect(ruleConfidence(sentence), sentence).toBeNull();
+  });
+
+  it("a prohibition heading a list is one rule with its items; a step of a task's list is a candidate", () => {
+    const text = "Improve:\n- avoid layout shifts\n\nDo NOT:\n- start dev server\n- expose secrets\n\nThanks.";
+    const findings = ruleFindings(proseOf(text), [], text);
+    expect(findings.map((f) => [f.text, f.confidence.graded])).toEqual([
+      ["avoid layout shifts", false],
+      ["Do NOT:\n- start dev server\n- expose secrets", true],
+    ]);
+    expect(text.slice(findings[1]!.start, findings[1]!.end)).toBe(findings[1]!.text);
   });
 
   it("no rule at all is null, not a candidate", () => {

@@ -22,6 +22,9 @@ describe("which command verifies", () => {
     "make",
     "pnpm check-types 2>&1",
     "./target/debug/ocodex --help",
+    "npm.cmd run build",
+    "./venv/Scripts/python.exe code/generate.py",
+    "node_modules/.bin/vitest run",
   ])("verifies: %s", (command) => expect(isVerification(command)).toBe(true));
 
   it.each([
@@ -34,6 +37,7 @@ describe("which command verifies", () => {
     "make clean",
     "rg -n 'npm test' README.md",
     "echo done",
+    'rg -n "TODO|FIXME|@ts-ignore|eslint-disable" app components',
   ])("only looks around: %s", (command) => expect(isVerification(command)).toBe(false));
 
   it("splits chains and drops comments, cd and assignments", () => {
