@@ -39,6 +39,13 @@ const OBLIGATION = /\b(must|mustn't|make sure|avoid|prefer|under no circumstance
  */
 const CJK_OBLIGATION =
   /必須|必须|務必|务必|一定要|禁止|請勿|请勿|不可|不要|不用|不准|不能|只能|只用|永遠|永远|總是|总是|絕不|绝不|しないで|しない(こと|よう)|ないで|してはいけない|禁止|必ず|常に|だけ(を|で|に)|使わない|なし[、。]|하지\s*마|하지\s*않|말\s*것|반드시|항상|절대|만\s*사용/;
+/**
+ * Obligation and prohibition words of other languages people write to their agents in (Russian, Ukrainian,
+ * Spanish, Portuguese, French, German, Italian): a candidate, as the CJK words are, since the same words say
+ * as much about the request at hand as about a standing rule.
+ */
+const OTHER_OBLIGATION =
+  /(^|[\s,;:(«"])(никогда|всегда|обязательно|нельзя|запрещено|не\s+(надо|нужно|трогай|меняй|удаляй|используй|добавляй|делай|пиши|коммить|пуш\S*)|должн[аоы]?|только|ніколи|завжди|обов'язково|не\s+можна|nunca|siempre|sempre|jamais|toujours|niemals|immer|nie|mai|sempre|obligatorio|obrigatório|obligatoire|prohibido|proibido|interdit|verboten|vietato|no\s+(uses|toques|cambies|borres|modifiques|agregues)|não\s+(use|usar|mexa|altere|apague|modifique|adicione|faça|crie)|ne\s+(touche|modifie|supprime|change|utilise|jamais)|nicht\s+(ändern|löschen|anfassen|verwenden|benutzen)|non\s+(toccare|modificare|cancellare|usare)|debe(n|s)?|deve(m|s)?|doit|doivent|muss|müssen|solo|somente|apenas|seulement|uniquement|nur)(?=[\s,.;:!?»")]|$)/iu;
 const PROHIBITION =
   /(^|[,;:(]\s*|\b(please|and|but|no|just|then|also|pls)\s+)(don't|dont|do not|never)\b|(?<!\bso\s|\bso that\s|\bin order that\s)\b(you|we)\s+(don't|do not|shouldn't|should not|must not|never)\b(?!\s+(need|have)\s+to\b)|\bi\s+(don't|do not)\s+want\b|\blet's not\b/i;
 /** "always/never/only" at the start of a clause, or after a directive within a few words. */
@@ -111,6 +118,10 @@ export function ruleConfidence(sentence: string): RuleConfidence | null {
     if (EMPHATIC.test(text) && text !== text.toUpperCase() && text.split(/\s+/).length >= MIN_RULE_WORDS)
       return { graded: false, why: "NOT, NEVER or ONLY in capitals: a constraint said with weight, or an emphatic description" };
     if (CJK_OBLIGATION.test(text)) return { graded: false, why: "an obligation word in Chinese, Japanese or Korean, said as often of a one-off request" };
+    // English words of the same spelling ("solo", "nur"…) stay out: a sentence with English function words is English.
+    const englishWords = (text.match(/\b(the|and|is|are|was|to|of|you|we|it|this|that|with|for|on|i)\b/gi) ?? []).length;
+    if (OTHER_OBLIGATION.test(text) && text.split(/\s+/).length >= MIN_RULE_WORDS && englishWords < 2)
+      return { graded: false, why: "an obligation word of Russian, Spanish, Portuguese, French, German or Italian, said as often of a one-off request" };
     if (/\bonly (when|if|for|in|with)\b|\bkeep\b.+\b(as is|unchanged|intact|at)\b/i.test(text))
       return { graded: false, why: "'only' or 'keep': a scope that may be the task's, not a standing rule" };
     return null;

@@ -33,6 +33,27 @@ const output = (id: string, text: string, isError = false): Message => ({
 const anchors = (branch: Message[]) => anchorsOf(branch, toolCallsById(branch), commandOf).map((a) => a.value);
 
 describe("anchors", () => {
+  it("error codes of every shape a failure names; private addresses and placeholder URLs are no places; ELIFECYCLE is only an exit status", () => {
+    const branch = [
+      say("u1", "user", "The dev server at http://192.168.56.1:9002 and https://app-xxxxx.run.app are down; see https://github.com/o/r/pull/5"),
+      shell("c1", "npm install"),
+      output("c1", "npm ERR! code ERESOLVE\nnpm ERR! code ELIFECYCLE", true),
+      shell("c2", "gcloud run deploy"),
+      output("c2", "ERROR: (gcloud.run.deploy) PERMISSION_DENIED: Error 403 on GO-2026-4918 and CVE-2024-12345", true),
+    ];
+    expect(anchors(branch).sort()).toEqual(["CVE-2024-12345", "ERESOLVE", "Error 403", "GO-2026-4918", "PERMISSION_DENIED", "https://github.com/o/r/pull/5"]);
+  });
+
+  it("a format that records no error flag (Cline) shows its failures by their output", () => {
+    const failed: Message = {
+      id: "r-c1",
+      role: "toolResult",
+      meta: { toolCallId: "call-c1" },
+      blocks: [{ type: "text", text: "src/a.ts(3,1): error TS2304: Cannot find name 'x'.\nFound 1 error." }],
+    };
+    expect(anchors([shell("c1", "npx tsc --noEmit"), failed])).toEqual(["TS2304"]);
+  });
+
   it("keeps commits someone refers to, the commit a session made, issue refs, URLs and shaped error codes", () => {
     const branch = [
       say("u1", "user", "Revert commit 4f1c2ab9, see #318 and https://github.com/o/r/issues/318 — it fails with TS2305 and ENOENT."),

@@ -108,6 +108,8 @@ describe("how sure a rule is (graded, or a candidate with why)", () => {
     ["테스트는 반드시 통과해야 합니다", /Chinese, Japanese or Korean/],
     ["run the linter only when the types check", /scope/],
     ["no rounded corners", /terse 'no/],
+    ["Никогда не коммить в main.", /Russian, Spanish/],
+    ["Não use bibliotecas pesadas.", /Russian, Spanish/],
     ["The platform is NOT a rave-only site.", /capitals/],
     ["This application must be refactored to run on the new servers.", /the task, not a rule/],
   ];
@@ -130,6 +132,7 @@ describe("how sure a rule is (graded, or a candidate with why)", () => {
       "Because I have these roles now, we do not need to use Cloud Build.",
       "Do you want the old parser kept?",
       "No errors found.",
+      "The solo mode is on for the nur app.",
     ])
       expect(ruleConfidence(sentence), sentence).toBeNull();
   });
