@@ -12,6 +12,7 @@ import { runningCell } from "./codex-code-mode.ts";
 import { ruleFindings, ruleKey } from "./rules.ts";
 import { sourceAt, sourceIn, type FactSource } from "./source.ts";
 import { failureLineOf, isVerification, outputSaysFailed, verificationOutcome } from "./verify.ts";
+import { lastVerification, unresolvedFailure, type ShellRun } from "./runs.ts";
 
 export { patchPaths } from "./tool-calls.ts";
 export { rulesIn } from "./rules.ts";
@@ -92,20 +93,27 @@ interface Result {
   message: Message;
 }
 
-function lastVerification(branch: readonly Message[], outcomes: Map<string, Result>): CommandRun | undefined {
-  let lastRun: CommandRun | undefined;
+/** "Error: read ECONNRESET", "TypeError: …", "fatal: …" at the start of a line. */
+const NAMED_ERROR_LINE = /^\s*(\w*Error|error|fatal|FATAL)(\[\w+\])?:\s/m;
+
+/** Every shell command the branch ran, in order, with how it ended (core/checkride/runs.ts reads them). */
+function commandRuns(branch: readonly Message[], outcomes: Map<string, Result>): ShellRun[] {
+  const runs: ShellRun[] = [];
   const consider = (command: string, outcome: ToolOutcome | undefined, result: Message | undefined, call: Message) => {
-    if (!isVerification(command)) return;
     const output = result ? textOf(result) : "";
+    const verification = isVerification(command);
     // A Codex code-mode program that completed says so but records no exit code: its output's failure lines decide.
     const completedProgram = outcome?.isError === undefined && output.startsWith("Script completed");
-    const passed = completedProgram ? !outputSaysFailed(output) : verificationOutcome(command, outcome?.isError, output);
+    let passed = completedProgram ? !outputSaysFailed(output) : verificationOutcome(command, outcome?.isError, output);
+    // No exit code recorded (Cline): an output that opens a line with a named error failed.
+    if (passed === undefined && outcome?.isError === undefined && NAMED_ERROR_LINE.test(output)) passed = false;
     const at = result ?? call;
-    lastRun = { command, passed, exitCode: outcome?.exitCode, messageId: at.id, source: sourceAt(call, command) };
+    const run: ShellRun = { command, passed, verification, exitCode: outcome?.exitCode, messageId: at.id, source: sourceAt(call, command), output };
     if (passed === false && result) {
       const line = failureLineOf(output);
-      if (line) lastRun.errorLine = line;
+      if (line) run.errorLine = line;
     }
+    runs.push(run);
   };
   const cells = finishedCells(branch, outcomes);
   for (const message of branch) {
@@ -124,7 +132,7 @@ function lastVerification(branch: readonly Message[], outcomes: Map<string, Resu
       for (const command of commands) consider(command, result?.outcome, result?.message, message);
     }
   }
-  return lastRun;
+  return runs;
 }
 
 /** The result of the last `wait({cell_id})` on each Codex code-mode cell. */
@@ -170,7 +178,8 @@ export function extractFacts(branch: readonly Message[], options: FactOptions = 
     }
   }
 
-  const lastRun = lastVerification(branch, outcomes);
+  const runs = commandRuns(branch, outcomes);
+  const lastRun = lastVerification(runs);
 
   let latestRequest: Facts["latestRequest"];
   // Keyed by the rule's normalised text; re-inserting moves a repeated rule to its newest saying (newest last).
@@ -209,13 +218,14 @@ export function extractFacts(branch: readonly Message[], options: FactOptions = 
     ruleCandidates: [...candidates.values()],
     latestRequest,
   };
-  if (lastRun?.passed === false && lastRun.errorLine) {
-    const result = branch.find((m) => m.id === lastRun.messageId);
+  const failure = unresolvedFailure(runs);
+  if (failure?.errorLine) {
+    const result = branch.find((m) => m.id === failure.messageId);
     facts.unresolvedError = {
-      text: lastRun.errorLine,
-      command: lastRun.command,
-      messageId: lastRun.messageId,
-      source: result ? sourceIn(result, lastRun.errorLine) : { messageId: lastRun.messageId, quote: lastRun.errorLine },
+      text: failure.errorLine,
+      command: failure.command,
+      messageId: failure.messageId,
+      source: result ? sourceIn(result, failure.errorLine) : { messageId: failure.messageId, quote: failure.errorLine },
     };
   }
   if (options.memory !== undefined) facts.memory = parseMemory(options.memory);

@@ -22,8 +22,8 @@ const CHECK_STEP: RegExp[] = [
   // Checkers run through the package manager.
   /^(pnpm|npm|yarn|bun)\s+(exec\s+|dlx\s+|x\s+)?(tsc|vitest|jest|eslint|biome\s+(check|lint|ci)|oxlint|oxfmt\s+--check|prettier\s+--check|playwright\s+test|astro\s+check|svelte-check|vue-tsc|mocha)\b/,
   /^(oxlint|astro\s+check|svelte-check|vue-tsc|ruff\s+check|black\s+--check|isort\s+--check)\b/,
-  /^(npx|pnpx|bunx|yarn dlx)\s+(tsc|vitest|jest|eslint|biome|prettier\s+--check|playwright|mocha|ava|tsx|ts-node|svelte-check|vue-tsc)\b/,
-  /^(tsc|vitest|jest|eslint|biome|mocha|pytest|mypy|ruff|flake8|pylint|pyright|tox|nox|rspec|phpunit|gotestsum|golangci-lint|shellcheck|hadolint)\b/,
+  /^(npx|pnpx|bunx|yarn dlx)\s+(tsc|vitest|jest|eslint|biome|prettier\s+--check|playwright|mocha|ava|tsx|ts-node|svelte-check|vue-tsc|markdownlint(-cli2)?|stylelint|htmlhint)\b/,
+  /^(tsc|vitest|jest|eslint|biome|mocha|pytest|mypy|ruff|flake8|pylint|pyright|tox|nox|rspec|phpunit|gotestsum|golangci-lint|shellcheck|hadolint|markdownlint(-cli2)?|stylelint|yamllint|actionlint)\b/,
   /^cargo\s+(\+\S+\s+)?(build|test|check|clippy|run|nextest|fmt\s+--check|bench)\b/,
   /^go\s+(build|test|vet|run)\b/,
   /^(python3?|py|uv run|poetry run|pipenv run)\s+(-m\s+(pytest|unittest|mypy|ruff|compileall)|\S+\.py)\b/,

@@ -91,4 +91,43 @@ describe("the outcome", () => {
     expect(facts.unresolvedError).toMatchObject({ messageId: "r1", text: "src/a.ts(3,1): error TS2305: Module '\"x\"' has no exported member 'y'." });
     expect(facts.unresolvedError!.source.span).toEqual([12, 12 + facts.unresolvedError!.text.length]);
   });
+
+  it("the unresolved error is the last verification's, when it failed: a check fixed later, or another one, leaves none", () => {
+    const call = (id: string, command: string): Message => ({
+      id,
+      role: "assistant",
+      meta: {},
+      blocks: [{ type: "toolCall", id: `t${id}`, name: "bash", arguments: { command } }],
+    });
+    const result = (id: string, text: string, isError: boolean): Message => ({
+      id: `r${id}`,
+      role: "toolResult",
+      meta: { toolCallId: `t${id}`, isError },
+      blocks: [{ type: "text", text }],
+    });
+    const failedThenFixed = extractFacts([call("1", "npx eslint docs"), result("1", "docs/a.md:3 error no-x", true), call("2", "npm test"), result("2", "12 passed", false)]);
+    expect(failedThenFixed.lastRun).toMatchObject({ command: "npm test", passed: true });
+    expect(failedThenFixed.unresolvedError).toBeUndefined();
+    const stillFailing = extractFacts([
+      call("1", "npm test"),
+      result("1", "12 passed", false),
+      call("2", "npx markdownlint-cli2 docs"),
+      result("2", "docs/a.md:3 error MD013/line-length Line length", true),
+    ]);
+    expect(stillFailing.unresolvedError).toMatchObject({ messageId: "r2", text: "docs/a.md:3 error MD013/line-length Line length" });
+  });
+
+  it("a format that records no exit code (Cline) fails a run whose output opens a line with a named error", () => {
+    const facts = extractFacts([
+      { id: "1", role: "assistant", meta: {}, blocks: [{ type: "toolCall", id: "t1", name: "execute_command", arguments: { command: "npx ts-node scripts/check-db.ts" } }] },
+      {
+        id: "r1",
+        role: "toolResult",
+        meta: { toolCallId: "t1", toolName: "execute_command" },
+        blocks: [{ type: "text", text: "Command executed.\nOutput:\nError: read ECONNRESET" }],
+      },
+    ]);
+    expect(facts.lastRun).toMatchObject({ passed: false });
+    expect(facts.unresolvedError?.text).toBe("Error: read ECONNRESET");
+  });
 });

@@ -1,0 +1,30 @@
+/**
+ * From every shell command a session ran, in order, the two facts a reviewer
+ * writes down about them (shared/LABELS.md):
+ * - the last verification: the last build, test, lint, type-check or run
+ *   that checks the work, and its outcome;
+ * - the unresolved error, as the answer key grades it: the last
+ *   verification's error line, when it failed (nothing after it could have
+ *   fixed it). A wider reading, the newest failed check that no later run of
+ *   the same check passed, was measured against the blind labels and agreed
+ *   less (docs/blind-set.md, round 2), so it is not what is graded.
+ */
+import type { CommandRun } from "./facts.ts";
+
+export interface ShellRun extends CommandRun {
+  /** True when the command builds, tests, lints, type-checks or runs the program (verify.ts). */
+  verification: boolean;
+  output: string;
+}
+
+export function lastVerification(runs: readonly ShellRun[]): CommandRun | undefined {
+  const last = [...runs].reverse().find((run) => run.verification);
+  if (!last) return undefined;
+  const { verification: _verification, output: _output, ...run } = last;
+  return run;
+}
+
+export function unresolvedFailure(runs: readonly ShellRun[]): ShellRun | undefined {
+  const last = [...runs].reverse().find((run) => run.verification);
+  return last?.passed === false && last.errorLine ? last : undefined;
+}
