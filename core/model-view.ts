@@ -70,6 +70,8 @@ const PI_BRANCH_SUFFIX = "</summary>";
 export function messageSegments(message: Message, format: FormatName): ViewSegment[] {
   if (format === "pi" && message.role === "bash") return piBashSegments(message);
   if (format === "pi" && message.role === "summary") return piSummarySegments(message);
+  // Aider's console lines (its questions, "Applied edit to …", token counts) are printed, never sent.
+  if (format === "aider" && message.meta.aiderConsole === true) return [];
   const textCategory = TEXT_CATEGORY[message.role];
   const out: ViewSegment[] = [];
   for (const block of message.blocks) {

@@ -96,8 +96,8 @@ export class StreamingSessionLoader {
       if (at === -1) return;
       this.leadDecided = true;
       this.firstChar = this.lead[at]!;
-      // An array or an HTML/XML page is never JSON Lines; the whole-bytes path reads or rejects it.
-      if (this.firstChar === "[" || this.firstChar === "<") return this.giveUp();
+      // An array, an HTML/XML page or Markdown (Aider's chat history) is never JSON Lines; the whole-bytes path reads or rejects it.
+      if (this.firstChar === "[" || this.firstChar === "<" || this.firstChar === "#") return this.giveUp();
       text = this.lead;
       this.lead = "";
     }

@@ -95,6 +95,8 @@ export interface TimelineData {
   /** Model-view sizes either side of each compaction, where the file records no usage. */
   estimate: { line: number; tokens: number }[];
   marks: TimelineMark[];
+  /** Why the file shows no compaction whatever happened, where its format never records one (core/compactions/unrecorded.ts). */
+  unrecorded: string | null;
 }
 
 export type CompactionAuditView = Omit<CompactionAudit, "checkride" | "copiedFrom" | "dropped"> & {

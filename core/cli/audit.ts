@@ -4,6 +4,7 @@
  * prints `{compactions:[…]}` in the shape of core/audit/rows.ts. A file
  * without compactions prints an empty list and succeeds.
  */
+import { compactionsUnrecorded } from "../compactions/unrecorded.ts";
 import { auditSession } from "../audit/session.ts";
 import { compactionLine, compactionRow } from "../audit/rows.ts";
 import { AUDIT_VS_CHECKRIDE } from "../audit/fact-ledger.ts";
@@ -35,7 +36,8 @@ export async function runAudit(args: ParsedArgs): Promise<number> {
     return 0;
   }
   if (audit.compactions.length === 0) {
-    writeOutput("no recorded compaction on this branch", undefined);
+    const unrecorded = compactionsUnrecorded(session.format);
+    writeOutput(unrecorded ? `no recorded compaction on this branch: ${unrecorded}` : "no recorded compaction on this branch", undefined);
     return 0;
   }
   const label =

@@ -9,6 +9,7 @@ import { SessionError } from "../model.ts";
 import { JsonLinesParser, parseJsonLines, type JsonLine, type JsonLinesResult } from "../jsonl.ts";
 import { ClaudeReader, readClaude } from "./claude.ts";
 import { readCline } from "./cline.ts";
+import { looksLikeAiderHistory, readAider } from "./aider.ts";
 import { CodexReader, readCodex } from "./codex.ts";
 import { isRecord, type ReaderOutput } from "./common.ts";
 import { readCopilot } from "./copilot.ts";
@@ -18,7 +19,7 @@ import { readOpenCode } from "./opencode.ts";
 import { looksLikePi, PiReader, readPi } from "./pi.ts";
 import { acceptingJsonLines, acceptingJsonValue, DETECTION_RECORDS, describeShape, JSON_LINES_RECOGNISERS, JSON_VALUE_RECOGNISERS, refusal } from "./recognise.ts";
 
-export const FORMAT_NAMES: readonly FormatName[] = ["pi", "claude", "codex", "openai", "anthropic", "gemini", "cline", "opencode", "copilot"];
+export const FORMAT_NAMES: readonly FormatName[] = ["pi", "claude", "codex", "openai", "anthropic", "gemini", "cline", "opencode", "copilot", "aider"];
 
 /** Formats whose file is one JSON value; the others are JSON Lines (Gemini is both). */
 const JSON_VALUE_FORMATS: readonly FormatName[] = ["openai", "anthropic", "cline", "gemini", "opencode"];
@@ -29,6 +30,11 @@ export function isFormatName(name: string): name is FormatName {
 
 export function readAnyFormat(text: string, options: { format?: FormatName; strict: boolean }): ReaderOutput {
   const { strict } = options;
+  // Aider's chat history is Markdown, recognised by its run heading (core/formats/aider.ts).
+  if (options.format === "aider" || (options.format === undefined && looksLikeAiderHistory(text))) {
+    if (!looksLikeAiderHistory(text)) throw new SessionError(1, 'this is not an Aider chat history (it does not open with "# aider chat started at")');
+    return readAider(text);
+  }
   if (/^\s*</.test(text.slice(0, 200))) {
     throw new SessionError(1, "this is an HTML or XML document, not a session file");
   }

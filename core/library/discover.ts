@@ -17,7 +17,7 @@ export interface ListedFile {
 }
 
 /** The agent a layout belongs to, as the file names say (content may still disagree). */
-export type AgentHint = "claude" | "codex" | "pi" | "gemini" | "copilot" | "cline" | "opencode" | "unknown";
+export type AgentHint = "claude" | "codex" | "pi" | "gemini" | "copilot" | "cline" | "opencode" | "aider" | "unknown";
 
 export type FileRole = "session" | "subagent" | "subagent-meta" | "sidecar" | "task-part";
 
@@ -57,7 +57,8 @@ const GEMINI_TOOL_OUTPUT = /^(?:(.*)\/)?tool-outputs\/session-([^/]+)\/[^/]+$/;
 // Older Gemini CLI releases wrote them per project, not per session: no file says which session they belong to.
 const GEMINI_TOOL_OUTPUT_UNTIED = /(?:^|\/)(?:tool-outputs|tool_output)\/[^/]+\.txt$/;
 const CLINE_PARTS = new Set(["api_conversation_history.json", "ui_messages.json", "task_metadata.json"]);
-const SESSION_EXTENSIONS = /\.(jsonl|json|jsonl\.zst)$/;
+// Aider's chat history is Markdown under one name: `.aider.chat.history.md` (other .md files are no sessions).
+const SESSION_EXTENSIONS = /\.(jsonl|json|jsonl\.zst)$|(^|\/)\.aider\.chat\.history\.md$/;
 
 function baseName(path: string): string {
   return path.slice(path.lastIndexOf("/") + 1);
@@ -75,6 +76,8 @@ export function layoutOf(path: string): { agent: AgentHint; project: string | nu
   const parent = parts[parts.length - 2] ?? null;
   const at = (folder: string): number => parts.lastIndexOf(folder);
   if (/^rollout-.*\.jsonl(\.zst)?$/.test(name)) return { agent: "codex", project: null };
+  // Aider writes its history into the repository it works in: the folder is the project.
+  if (name === ".aider.chat.history.md") return { agent: "aider", project: parent };
   if (name === "events.jsonl" && at("session-state") !== -1) return { agent: "copilot", project: null };
   if (at("session-state") === parts.length - 2 && name.endsWith(".jsonl")) return { agent: "copilot", project: null };
   if (/^session-.*\.jsonl?$/.test(name) && parent === "chats") return { agent: "gemini", project: parts[parts.length - 3] ?? null };

@@ -9,6 +9,10 @@ import { loadSession } from "../../core/session.ts";
 import { loadSessionFiles } from "../../core/session-files.ts";
 import { PRUNED_OUTPUT } from "../../core/formats/opencode.ts";
 import { clineTask, composedBytes } from "../helpers/composed-sessions.ts";
+import { modelView } from "../../core/model-view.ts";
+import { humanTextOf } from "../../core/human-text.ts";
+import { extractFacts } from "../../core/checkride/facts.ts";
+import { sessionCwd } from "../../core/session-info.ts";
 
 const ids = (messages: Message[]) => messages.map((m) => m.id);
 const texts = (message: Message) => message.blocks.flatMap((b) => (b.type === "text" ? [b.text] : []));
@@ -353,5 +357,72 @@ describe("Copilot CLI shapes the real file lacks (stands for events.jsonl of oth
   it("a failed compaction changes nothing the model sees", () => {
     expect(session.recordedCompactions(null)).toEqual([]);
     expect(session.recordedContext(null).messages.map((m) => m.id)).toEqual(["e2", "e3", "e4"]);
+  });
+});
+
+describe("Aider chat history (stands for .aider.chat.history.md)", () => {
+  const text = new TextDecoder().decode(composedBytes.aiderHistory());
+  const session = loadSession(composedBytes.aiderHistory(), { strict: true });
+  // Independent counts of the raw file, not the reader's code: headings, runs of "#### " lines, runs of "> " lines.
+  const runs = text.match(/^# aider chat started at /gm)!.length;
+  const userBlocks = text.split("\n").filter((line, i, all) => line.startsWith("####") && !all[i - 1]?.startsWith("####")).length;
+
+  it("is read as aider, each run a branch of its own, the newest the default", () => {
+    expect(session.format).toBe("aider");
+    expect(session.leaves.length).toBe(runs);
+    const last = session.branch(session.defaultLeafId);
+    expect(texts(last[0]!)).toEqual(["aider chat started at 2026-03-02 14:30:00"]);
+    const all = session.leaves.flatMap((leaf) => session.branch(leaf));
+    expect(all.filter((m) => m.role === "user").length).toBe(userBlocks);
+  });
+
+  it("the user's lines, the console and the reply (with its thinking) come apart; the console never reaches the model", () => {
+    const first = session.branch(session.leaves.find((leaf) => leaf !== session.defaultLeafId)!);
+    const user = first.find((m) => m.role === "user")!;
+    expect(texts(user)).toEqual(["Add a fib function to src/fib.py.\nNever use recursion in this repo."]);
+    const reply = first.find((m) => m.role === "assistant")!;
+    expect(reply.blocks.map((b) => b.type)).toEqual(["thinking", "text"]);
+    expect(texts(reply)[0]).toMatch(/^Here is an iterative version\.\n\nsrc\/fib\.py\n```python\n<<<<<<< SEARCH/);
+    const console = first.filter((m) => m.meta.aider === "console");
+    expect(console.map((m) => texts(m)[0]!.split("\n")[0])).toEqual(["Aider v0.86.2", "Tokens: 1.9k sent, 120 received. Cost: $0.01 message, $0.01 session."]);
+    expect(
+      modelView(first, "aider")
+        .filter((v) => v.segments.length === 0)
+        .map((v) => v.messageId),
+    ).toEqual(first.filter((m) => m.meta.aiderConsole).map((m) => m.id));
+  });
+
+  it("the token lines are the file's usage, as rounded as Aider prints them; no compaction is recorded", () => {
+    const turns = session.usage(session.defaultLeafId).turns;
+    expect(turns).toEqual([expect.objectContaining({ input: 2300, cacheRead: 1200, output: 15, contextTokens: 2300 })]);
+    expect(session.usage(session.defaultLeafId).notes.join(" ")).toMatch(/rounded/);
+    expect(session.recordedCompactions(session.defaultLeafId)).toEqual([]);
+  });
+});
+
+describe("Cline's text-block tool results (stands for a newer Cline api_conversation_history.json)", () => {
+  const session = loadSession(composedBytes.clineTextResults(), { strict: true });
+  const branch = session.branch(session.defaultLeafId);
+
+  it("each '[tool for …] Result:' block is a tool result paired with its call, in order; the rest stays the user's message", () => {
+    expect(branch.map((m) => [m.id, m.role, m.meta.toolCallId ?? null])).toEqual([
+      ["m0", "user", null],
+      ["m1", "assistant", null],
+      ["m2#0", "toolResult", "tu_1"],
+      ["m2#1", "toolResult", "tu_2"],
+      ["m2#2", "user", null],
+    ]);
+    expect(session.header).toMatchObject({ cwd: "/home/dev/app" });
+  });
+
+  it("only the words inside <task> and <feedback> are the human's; the file written is relative to the working directory", () => {
+    expect(branch.map((m) => humanTextOf(m, "cline")).filter(Boolean)).toEqual([
+      "Move the config loader to src/config.ts. Never commit secrets.",
+      "Also keep the old path working.",
+    ]);
+    const facts = extractFacts(branch, { cwd: sessionCwd(session), format: "cline" });
+    expect(facts.modifiedFiles).toEqual(["src/config.ts"]);
+    expect(facts.readFiles).toEqual(["src/index.ts"]);
+    expect(facts.rules.map((r) => r.text)).toEqual(["Never commit secrets."]);
   });
 });

@@ -12,7 +12,7 @@ import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Page } from "playwright-core";
 import { runCli } from "../helpers/cli.ts";
-import { clineTask, geminiJsonl, openCodePruned, rooHistory } from "../helpers/composed-sessions.ts";
+import { aiderHistory, clineTask, geminiJsonl, openCodePruned, rooHistory } from "../helpers/composed-sessions.ts";
 import { describeWithFixtures, fixturePath } from "../helpers/fixtures.ts";
 import { SCREENSHOTS, foreignRequests, openApp, startHarness, type Harness } from "./harness.ts";
 
@@ -109,6 +109,24 @@ describe("composed shapes of the newer agents", () => {
       await opened.context.close();
     });
   }
+
+  it("an Aider chat history: its own format, each run a branch, and the timeline says the format records no compactions", async () => {
+    const dir = join(temp, "aider");
+    mkdirSync(dir, { recursive: true });
+    const path = join(dir, ".aider.chat.history.md");
+    writeFileSync(path, aiderHistory());
+    const expected = cliFigures(path);
+    expect(expected).toEqual({ format: "aider", compactions: 0 });
+    const opened = await openApp(harness);
+    const { page } = opened;
+    await page.getByTestId("file-input").setInputFiles(path);
+    await expectOnScreen(page, expected);
+    await page.getByTestId("compaction-timeline").locator("strong", { hasText: "this format records none" }).waitFor({ timeout: 30_000 });
+    expect(await page.getByTestId("leaf-select").locator("option").count()).toBe(2);
+    await page.screenshot({ path: join(SCREENSHOTS, "formats-aider-1440-light.png") });
+    expect(opened.errors).toEqual([]);
+    await opened.context.close();
+  });
 
   it("a Cline task folder through the folder input: one library row, opened on its compaction", async () => {
     const root = join(temp, "cline-folder");

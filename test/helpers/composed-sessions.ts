@@ -265,9 +265,106 @@ export function openCodePruned(): string {
   });
 }
 
+/**
+ * Aider's chat history (`.aider.chat.history.md`): two runs, each opened by
+ * its heading; the user's lines under `#### `, Aider's console under `> `
+ * (two trailing spaces, as Aider writes them), the model's reply with its
+ * thinking and a SEARCH/REPLACE edit, and the rounded token line.
+ */
+export function aiderHistory(): string {
+  return [
+    "",
+    "# aider chat started at 2026-03-01 09:00:00",
+    "",
+    "> Aider v0.86.2  ",
+    "> Model: openai/gpt-4o with diff edit format  ",
+    "> Git repo: .git with 12 files  ",
+    "",
+    "#### Add a fib function to src/fib.py.  ",
+    "#### Never use recursion in this repo.  ",
+    "",
+    "<thinking-content-0a1b2c3d>",
+    "",
+    "A loop keeps it linear.",
+    "",
+    "</thinking-content-0a1b2c3d>",
+    "",
+    "Here is an iterative version.",
+    "",
+    "src/fib.py",
+    "```python",
+    "<<<<<<< SEARCH",
+    "=======",
+    "def fib(n):",
+    "    a, b = 0, 1",
+    "    for _ in range(n):",
+    "        a, b = b, a + b",
+    "    return a",
+    ">>>>>>> REPLACE",
+    "```",
+    "",
+    "> Tokens: 1.9k sent, 120 received. Cost: $0.01 message, $0.01 session.  ",
+    "> Applied edit to src/fib.py  ",
+    "> Commit 4f1c2ab feat: add iterative fib  ",
+    "",
+    "# aider chat started at 2026-03-02 14:30:00",
+    "",
+    "> Aider v0.86.2  ",
+    "",
+    "#### /run pytest -q  ",
+    "> 3 passed in 0.02s  ",
+    "",
+    "#### Thanks, that is all.  ",
+    "",
+    "Glad it passes.",
+    "",
+    "> Tokens: 2.3k sent, 1.2k cache hit, 15 received.  ",
+    "",
+  ].join("\n");
+}
+
+/**
+ * A Cline task (api_conversation_history.json) of the newer releases: the
+ * model's tool calls as tool_use blocks, their results sent back as text
+ * blocks of the next user message ("[read_file for '…'] Result:"), and the
+ * user's own words only inside <task> and <feedback>.
+ */
+export function clineTextResults(): string {
+  return JSON.stringify([
+    {
+      role: "user",
+      ts: 1,
+      content: [
+        { type: "text", text: "<task>\nMove the config loader to src/config.ts. Never commit secrets.\n</task>" },
+        { type: "text", text: "<environment_details>\n# Current Working Directory (/home/dev/app) Files\nsrc/\n</environment_details>" },
+      ],
+    },
+    {
+      role: "assistant",
+      ts: 2,
+      content: [
+        { type: "tool_use", id: "tu_1", name: "read_file", input: { path: "src/index.ts" } },
+        { type: "tool_use", id: "tu_2", name: "write_to_file", input: { absolutePath: "/home/dev/app/src/config.ts", content: "export {}" } },
+      ],
+    },
+    {
+      role: "user",
+      ts: 3,
+      content: [
+        { type: "text", text: "[read_file for 'src/index.ts'] Result:\nimport './config';" },
+        { type: "text", text: "[write_to_file for '/home/dev/app/src/config.ts'] Result:\nThe content was successfully saved to src/config.ts." },
+        { type: "text", text: "The user has provided feedback on the results.\n<feedback>\nAlso keep the old path working.\n</feedback>" },
+        { type: "text", text: "<environment_details>\n# Current Working Directory (/home/dev/app) Files\n</environment_details>" },
+      ],
+    },
+  ]);
+}
+
 export const composedBytes = {
   geminiJsonl: () => encode(geminiJsonl()),
   geminiRestarts: () => encode(geminiRestarts()),
   rooHistory: () => encode(rooHistory()),
   openCodePruned: () => encode(openCodePruned()),
+  aiderHistory: () => encode(aiderHistory()),
+  clineTextResults: () => encode(clineTextResults()),
 };

@@ -54,7 +54,7 @@ export function CompactionTimeline() {
   if (marks.length === 0 && usage.turns.length === 0) {
     return (
       <div className="timeline timeline-empty" data-testid="compaction-timeline">
-        This file records no compactions and no token usage: nothing to chart.
+        This file records no compactions and no token usage: nothing to chart.{timeline.unrecorded ? ` ${timeline.unrecorded}` : ""}
       </div>
     );
   }
@@ -75,7 +75,13 @@ export function CompactionTimeline() {
     <section className="timeline" data-testid="compaction-timeline" aria-label="Compaction timeline">
       <div className="timeline-head">
         <div className="timeline-title">
-          <strong>{marks.length ? `${marks.length} recorded ${marks.length === 1 ? "compaction" : "compactions"}` : "No recorded compactions"}</strong>
+          <strong title={marks.length === 0 ? (timeline.unrecorded ?? undefined) : undefined}>
+            {marks.length
+              ? `${marks.length} recorded ${marks.length === 1 ? "compaction" : "compactions"}`
+              : timeline.unrecorded
+                ? "No compactions recorded (this format records none)"
+                : "No recorded compactions"}
+          </strong>
           {marks.length ? (
             <span className="mode-switch" role="group" aria-label="What the panes show">
               <button

@@ -4,6 +4,7 @@
  * what it dropped), and the audit view (before → original pane, after →
  * active pane). Plain data out; the pane models stay here.
  */
+import { compactionsUnrecorded } from "../../../core/compactions/unrecorded.ts";
 import { auditOneCompaction, compactionMarks } from "../../../core/audit/session.ts";
 import { contextSize, sizeTokenizer } from "../../../core/audit/size.ts";
 import { statesContext } from "../../../core/usage/summary.ts";
@@ -41,6 +42,7 @@ export function timelineOf(screen: Screen): TimelineData {
     usage: { turns: usage.turns.map((t) => ({ line: t.line, tokens: t.contextTokens })), contextWindow: usage.contextWindow, notes: usage.notes },
     estimate,
     marks: marks.map(({ droppedMessageIds, ...mark }) => ({ ...mark, dropped: droppedMessageIds.length })),
+    unrecorded: compactionsUnrecorded(session.format),
   };
 }
 

@@ -16,12 +16,18 @@ describe("layoutOf: the agent and project a file's place names", () => {
     [".gemini/tmp/5f3a/chats/session-2026-11-02T10-00-abc.json", "gemini", "5f3a"],
     [".copilot/session-state/abc/events.jsonl", "copilot", null],
     ["misc/notes.jsonl", "unknown", "misc"],
+    ["work/app/.aider.chat.history.md", "aider", "app"],
   ])("%s → %s", (path, agent, project) => {
     expect(layoutOf(path)).toEqual({ agent, project });
   });
 });
 
 describe("discoverSessions", () => {
+  it("takes Aider's chat history by its name, and no other Markdown", () => {
+    const found = discoverSessions([file("app/.aider.chat.history.md"), file("app/README.md"), file("app/.aider.input.history")]);
+    expect(found.sessions.map((s) => [s.path, s.agent])).toEqual([["app/.aider.chat.history.md", "aider"]]);
+  });
+
   it("joins Claude Code subagents, their meta files and tool-result sidecars to the session that names their folder", () => {
     const root = ".claude/projects/p";
     const found = discoverSessions([
