@@ -92,6 +92,11 @@ it("follows a file as it grows: new rows, the compaction's notice, its audit, an
     `follow: compaction noticed ${noticeMs} ms after it was written · ${followTasks.length} main-thread tasks over 50 ms while following, longest ${longest.toFixed(0)} ms`,
   );
   await page.screenshot({ path: join(SCREENSHOTS, "follow-notice-1440.png") });
+  await page.setViewportSize({ width: 1024, height: 768 });
+  await page.emulateMedia({ colorScheme: "dark" });
+  await page.screenshot({ path: join(SCREENSHOTS, "follow-notice-1024-dark.png") });
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await page.emulateMedia({ colorScheme: "light" });
 
   await page.getByTestId("follow-audit").click();
   await page.locator(".pane-title h2", { hasText: /^Before compaction #1/ }).waitFor({ timeout: 30_000 });

@@ -52,7 +52,7 @@ async function expectOnScreen(page: Page, expected: { format: string; compaction
     await page.locator(".pane-title h2", { hasText: "Original branch" }).waitFor({ timeout: 30_000 });
     await timeline
       .locator("strong, :scope")
-      .filter({ hasText: /No recorded compactions|records no compactions/ })
+      .filter({ hasText: /No recorded compactions|No compactions recorded|records no compactions/ })
       .first()
       .waitFor({ timeout: 30_000 });
     return;
