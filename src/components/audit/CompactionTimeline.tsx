@@ -60,7 +60,11 @@ export function CompactionTimeline() {
   }
   const { points, x, y } = scaleOf(timeline);
   const recorded = usage.turns.length > 0;
-  const path = points.map((p, i) => `${i ? "L" : "M"}${x(p.line).toFixed(2)},${y(p.tokens).toFixed(1)}`).join(" ");
+  // One turn is a tick of its own (a line needs two points).
+  const path =
+    points.length === 1
+      ? `M${Math.max(0, x(points[0]!.line) - 0.8).toFixed(2)},${y(points[0]!.tokens).toFixed(1)} L${Math.min(100, x(points[0]!.line) + 0.8).toFixed(2)},${y(points[0]!.tokens).toFixed(1)}`
+      : points.map((p, i) => `${i ? "L" : "M"}${x(p.line).toFixed(2)},${y(p.tokens).toFixed(1)}`).join(" ");
   const auditing = view.audit?.index ?? null;
   // Marks close together go on separate lanes so that each stays readable and clickable.
   const laneEnds: number[] = [];
