@@ -33,6 +33,7 @@ export function App() {
   const view = useApp((s) => s.view);
   const session = useApp((s) => s.session);
   const sessionSerial = useApp((s) => s.sessionSerial);
+  const branchSerial = useApp((s) => s.branchSerial);
   const loading = useApp((s) => s.loading);
   const pendingLink = useApp((s) => s.pendingLink);
   const presenting = useApp((s) => s.presenting);
@@ -173,7 +174,7 @@ export function App() {
         <main className="panes">
           {/* A new session or branch starts at the top: the panes are new. */}
           <PaneView
-            key={`o-${sessionSerial}-${view.leafId}-${view.audit?.index ?? "s"}`}
+            key={`o-${sessionSerial}-${branchSerial}-${view.audit?.index ?? "s"}`}
             pane="original"
             view={view}
             title={view.audit ? `Before compaction #${view.audit.index}` : "Original branch"}
@@ -182,7 +183,7 @@ export function App() {
             onFirstRow={onFirstRow}
           />
           <PaneView
-            key={`a-${sessionSerial}-${view.leafId}-${view.audit?.index ?? "s"}`}
+            key={`a-${sessionSerial}-${branchSerial}-${view.audit?.index ?? "s"}`}
             pane="active"
             view={view}
             title={view.audit ? `After compaction #${view.audit.index}` : `Active context (${view.strategy})`}

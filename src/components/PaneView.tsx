@@ -6,7 +6,7 @@
  * height, and a row just scrolled into view is an empty box until its
  * deferred render fills it.
  */
-import { useCallback, useDeferredValue, useEffect, useMemo, useSyncExternalStore, type CSSProperties, type ReactElement } from "react";
+import { useCallback, useDeferredValue, useEffect, useMemo, useRef, useSyncExternalStore, type CSSProperties, type ReactElement } from "react";
 import { List, useListRef, type ListImperativeAPI } from "react-window";
 import { COMPACT_ROW, EXPANDED_BOX, RECOVERED_BOX, SUMMARY_BOX } from "../layout/rows.ts";
 import type { RowCache } from "../store/rowCache.ts";
@@ -240,10 +240,20 @@ export function PaneView({
   const scrollRequest = useApp((state) => state.scrollRequest);
   const visible = useMemo(() => visibleRows(view, pane, filters), [view, pane, filters]);
   const count = visible ? visible.length : view[pane].count;
+  const revision = useApp((state) => state.sessionRevision);
+  /** Whether the reader had scrolled to the last row (set by their scrolling only: a growing file fires no scroll). */
+  const atEnd = useRef(false);
 
   useEffect(() => {
     onRegister(pane, { api: listRef.current, visible });
   });
+
+  // A followed file grew: a reader at the end follows the new rows; anyone else stays where they were.
+  useEffect(() => {
+    if (revision > 0 && atEnd.current && listRef.current && count > 0) listRef.current.scrollToRow({ index: count - 1, align: "end", behavior: "instant" });
+    // Only when the session grew.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [revision]);
 
   useEffect(() => {
     if (!scrollRequest || scrollRequest.pane !== pane || !listRef.current || count === 0) return;
@@ -268,7 +278,18 @@ export function PaneView({
   }, [compact]);
 
   return (
-    <section className="pane" data-testid={`${pane}-pane`} aria-label={title} onScrollCapture={() => onLead(pane)} onWheel={() => onLead(pane)} onFocus={() => onLead(pane)}>
+    <section
+      className="pane"
+      data-testid={`${pane}-pane`}
+      aria-label={title}
+      onScrollCapture={(event) => {
+        onLead(pane);
+        const list = event.target as HTMLElement;
+        if (list.classList?.contains("pane-list")) atEnd.current = list.scrollTop + list.clientHeight >= list.scrollHeight - 8;
+      }}
+      onWheel={() => onLead(pane)}
+      onFocus={() => onLead(pane)}
+    >
       <header className="pane-title">
         <h2>{title}</h2>
         <span className="dim">

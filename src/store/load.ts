@@ -189,7 +189,8 @@ export async function recompact(changes: { strategy?: string; proseCap?: number 
   };
   const from = viewId();
   const hadResults = get().checkride.results !== null;
-  set({ ...next, busy: changes.fromPrevious ? "Compacting again…" : "Compacting…" });
+  const branchChanged = changes.leafId !== undefined && changes.leafId !== get().leafId;
+  set({ ...next, busy: changes.fromPrevious ? "Compacting again…" : "Compacting…", ...(branchChanged ? { branchSerial: get().branchSerial + 1 } : {}) });
   try {
     const view = await client().request({
       type: "compact",

@@ -120,6 +120,11 @@ export interface ScreenState {
 
 export interface AppState extends ScreenState {
   client: EngineClient | null;
+  /**
+   * Bumped when the user picks another branch: the panes start anew. (A followed file's newest branch
+   * gets a new leaf id with every message, and its panes must keep their place.)
+   */
+  branchSerial: number;
   /** The rows each pane has fetched; new with every connect. */
   rowCaches: Record<Pane, RowCache>;
   strategies: StrategyOption[];
@@ -155,6 +160,7 @@ function initialState(): AppState {
     session: null,
     sessionSerial: 0,
     sessionRevision: 0,
+    branchSerial: 0,
     view: null,
     lastSource: null,
     strategy: "transparent",

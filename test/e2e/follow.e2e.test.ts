@@ -78,6 +78,18 @@ it("follows a file as it grows: new rows, the compaction's notice, its audit, an
   expect(await page.getByTestId("follow-notice").count()).toBe(0);
   expect(await originalCount()).toBe(countBefore);
 
+  // The reader is at the end of the original pane: the new rows come into view as they arrive.
+  await page.evaluate(() => {
+    const list = document.querySelector("[data-testid=original-pane] .pane-list") as HTMLElement;
+    list.scrollTop = list.scrollHeight;
+    list.dispatchEvent(new Event("scroll", { bubbles: true }));
+  });
+
+  const lastRowShown = () =>
+    page.evaluate(() => {
+      const rows = [...document.querySelectorAll("[data-testid=original-pane] [data-row]")].map((row) => Number((row as HTMLElement).dataset.row));
+      return Math.max(...rows);
+    });
   const started = Date.now();
   await append(after.slice(60));
   const notice = page.getByTestId("follow-notice");
@@ -85,6 +97,7 @@ it("follows a file as it grows: new rows, the compaction's notice, its audit, an
   const noticeMs = Date.now() - started;
   expect(await notice.textContent()).toMatch(/at line 42: 51,234 tokens before, the file's own figure \(it records none after\); 10 messages left the context/);
   await expect.poll(originalCount, { timeout: 10_000 }).toBeGreaterThan(countBefore);
+  await expect.poll(async () => (await lastRowShown()) === (await originalCount()) - 1, { timeout: 10_000 }).toBe(true);
   await expect.poll(textOf("follow-state"), { timeout: 30_000 }).toContain("following");
   const followTasks = await page.evaluate(() => (window as unknown as { followTasks: number[] }).followTasks);
   const longest = followTasks.length ? Math.max(...followTasks) : 0;
