@@ -22,12 +22,15 @@ export function sha256HexSync(data: Uint8Array, length = data.length): string {
   const h = new Int32Array([0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19]);
   const fullBlocks = Math.floor(length / 64);
   for (let block = 0; block < fullBlocks; block++) compress(h, data, block * 64);
-  // Padding: the remaining bytes, 0x80, zeros, then the bit length (big-endian).
-  const rest = length - fullBlocks * 64;
-  const tail = new Uint8Array(rest < 56 ? 64 : 128);
-  tail.set(data.subarray(fullBlocks * 64, length));
-  tail[rest] = 0x80;
-  const bits = length * 8;
+  return finish(h, data.subarray(fullBlocks * 64, length), length);
+}
+
+/** The padding (the remaining bytes, 0x80, zeros, then the bit length, big-endian) compressed into `h`, as hex. */
+function finish(h: Int32Array, rest: Uint8Array, total: number): string {
+  const tail = new Uint8Array(rest.length < 56 ? 64 : 128);
+  tail.set(rest);
+  tail[rest.length] = 0x80;
+  const bits = total * 8;
   const view = new DataView(tail.buffer);
   view.setUint32(tail.length - 8, Math.floor(bits / 0x100000000));
   view.setUint32(tail.length - 4, bits >>> 0);
@@ -118,21 +121,6 @@ export class Sha256Stream {
 
   /** Hex digest of every byte given so far; the stream can go on. */
   hex(): string {
-    const h = this.h.slice();
-    const rest = this.pendingLength;
-    const tail = new Uint8Array(rest < 56 ? 64 : 128);
-    tail.set(this.pending.subarray(0, rest));
-    tail[rest] = 0x80;
-    const bits = this.total * 8;
-    const view = new DataView(tail.buffer);
-    view.setUint32(tail.length - 8, Math.floor(bits / 0x100000000));
-    view.setUint32(tail.length - 4, bits >>> 0);
-    for (let offset = 0; offset < tail.length; offset += 64) compress(h, tail, offset);
-    let out = "";
-    for (let i = 0; i < 8; i++) {
-      const word = h[i]!;
-      out += HEX[(word >>> 24) & 255]! + HEX[(word >>> 16) & 255]! + HEX[(word >>> 8) & 255]! + HEX[word & 255]!;
-    }
-    return out;
+    return finish(this.h.slice(), this.pending.subarray(0, this.pendingLength), this.total);
   }
 }

@@ -8,6 +8,15 @@ import { extractFacts } from "../../../core/checkride/facts.ts";
 import { commandSteps, failureLineOf, isVerification, verificationOutcome } from "../../../core/checkride/verify.ts";
 import type { Message } from "../../../core/model.ts";
 
+/** A shell call and its result, as a session records them. */
+const call = (id: string, command: string): Message => ({ id, role: "assistant", meta: {}, blocks: [{ type: "toolCall", id: `t${id}`, name: "bash", arguments: { command } }] });
+const result = (id: string, text: string, isError: boolean): Message => ({
+  id: `r${id}`,
+  role: "toolResult",
+  meta: { toolCallId: `t${id}`, isError },
+  blocks: [{ type: "text", text }],
+});
+
 describe("which command verifies", () => {
   it.each([
     "npm test",
@@ -69,18 +78,6 @@ describe("the outcome", () => {
   });
 
   it("in a session: the last verification wins over later look-around; its source is the call", () => {
-    const call = (id: string, command: string): Message => ({
-      id,
-      role: "assistant",
-      meta: {},
-      blocks: [{ type: "toolCall", id: `t${id}`, name: "bash", arguments: { command } }],
-    });
-    const result = (id: string, text: string, isError: boolean): Message => ({
-      id: `r${id}`,
-      role: "toolResult",
-      meta: { toolCallId: `t${id}`, isError },
-      blocks: [{ type: "text", text }],
-    });
     const facts = extractFacts([
       call("1", "npm run build 2>&1 | head -30"),
       result("1", `Exit code 0\n${tsErrors}`, false),
@@ -93,18 +90,6 @@ describe("the outcome", () => {
   });
 
   it("the unresolved error is the last verification's, when it failed: a check fixed later, or another one, leaves none", () => {
-    const call = (id: string, command: string): Message => ({
-      id,
-      role: "assistant",
-      meta: {},
-      blocks: [{ type: "toolCall", id: `t${id}`, name: "bash", arguments: { command } }],
-    });
-    const result = (id: string, text: string, isError: boolean): Message => ({
-      id: `r${id}`,
-      role: "toolResult",
-      meta: { toolCallId: `t${id}`, isError },
-      blocks: [{ type: "text", text }],
-    });
     const failedThenFixed = extractFacts([call("1", "npx eslint docs"), result("1", "docs/a.md:3 error no-x", true), call("2", "npm test"), result("2", "12 passed", false)]);
     expect(failedThenFixed.lastRun).toMatchObject({ command: "npm test", passed: true });
     expect(failedThenFixed.unresolvedError).toBeUndefined();
