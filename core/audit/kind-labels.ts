@@ -10,6 +10,7 @@ const KINDS: Record<CompactionKind, string> = {
   "codex-compacted": "Codex compacted",
   "codex-rollback": "Codex rollback",
   "gemini-compression": "Gemini compression",
+  "qwen-compression": "Qwen Code compression",
   "cline-truncation": "Cline truncation",
   "roo-condense": "Roo condense",
   "roo-truncation": "Roo truncation",

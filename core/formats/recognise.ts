@@ -17,6 +17,7 @@ import { looksLikeGeminiJson, looksLikeGeminiLines } from "./gemini.ts";
 import { findMessageArray } from "./messages.ts";
 import { looksLikeOpenCodeExport } from "./opencode.ts";
 import { looksLikePi } from "./pi.ts";
+import { looksLikeQwen } from "./qwen.ts";
 
 const OPENAI_ROLES = new Set(["system", "developer", "user", "assistant", "tool", "function"]);
 const ANTHROPIC_ONLY_BLOCKS = new Set(["tool_use", "tool_result", "thinking", "redacted_thinking", "server_tool_use", "document"]);
@@ -68,7 +69,12 @@ export const JSON_VALUE_RECOGNISERS: readonly Recogniser<unknown>[] = [
 export const JSON_LINES_RECOGNISERS: readonly Recogniser<JsonLine[]>[] = [
   { format: "pi", requires: 'a first line {"type":"session", id}', accepts: (records) => records.length > 0 && looksLikePi(records[0]!.value) },
   { format: "codex", requires: "{type: session_meta|response_item|…, payload} or a legacy header", accepts: looksLikeCodex },
-  { format: "claude", requires: "{type: user|assistant|system…, uuid or sessionId}", accepts: (records) => looksLikeClaude(records) && !looksLikeGeminiLines(records) },
+  {
+    format: "claude",
+    requires: "{type: user|assistant|system…, uuid or sessionId}",
+    accepts: (records) => looksLikeClaude(records) && !looksLikeGeminiLines(records) && !looksLikeQwen(records),
+  },
+  { format: "qwen", requires: "{uuid, parentUuid, sessionId, type: user|assistant|tool_result|system, message: {role, parts}}", accepts: looksLikeQwen },
   { format: "copilot", requires: '{type: "family.event", id, parentId, data}', accepts: looksLikeCopilot },
   { format: "gemini", requires: "a first line {sessionId, projectHash} then {id, type} messages", accepts: looksLikeGeminiLines },
 ];

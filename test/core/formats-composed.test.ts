@@ -426,3 +426,49 @@ describe("Cline's text-block tool results (stands for a newer Cline api_conversa
     expect(facts.rules.map((r) => r.text)).toEqual(["Never commit secrets."]);
   });
 });
+
+describe("Qwen Code chat (stands for ~/.qwen/…/chats/<sessionId>.jsonl)", () => {
+  const text = new TextDecoder().decode(composedBytes.qwenChat());
+  const session = loadSession(composedBytes.qwenChat(), { strict: true });
+  // Independent counts of the raw lines.
+  const records = text
+    .trim()
+    .split("\n")
+    .map((line) => JSON.parse(line) as { type: string; subtype?: string });
+  const compressions = records.filter((r) => r.subtype === "chat_compression").length;
+  const replies = records.filter((r) => r.type === "assistant").length;
+
+  it("is read as qwen, never as Claude Code (both chain records by uuid)", () => {
+    expect(session.format).toBe("qwen");
+    expect(session.header).toMatchObject({ sessionId: "q-composed-1", cwd: "/home/dev/calc" });
+  });
+
+  it("Gemini Content becomes thinking, tool calls and their results; bookkeeping records are no messages", () => {
+    const branch = session.branch(session.defaultLeafId);
+    expect(branch.map((m) => [m.id, m.role])).toEqual([
+      ["r1", "user"],
+      ["r2", "assistant"],
+      ["r3", "toolResult"],
+      ["r6", "user"],
+      ["r7", "assistant"],
+    ]);
+    expect(branch[1]!.blocks.map((b) => b.type)).toEqual(["thinking", "toolCall"]);
+    expect(branch[2]!.meta).toMatchObject({ toolCallId: "call_1", toolName: "read_file", isError: false });
+  });
+
+  it("the compression record is a compaction with the file's figures; after it the model sees the compressed history and what follows", () => {
+    const compactions = session.recordedCompactions(session.defaultLeafId);
+    expect(compactions.length).toBe(compressions);
+    expect(compactions[0]).toMatchObject({ kind: "qwen-compression", tokensBefore: 9000, tokensAfter: 1500, line: 5 });
+    expect(compactions[0]!.summary).toMatch(/^<state_snapshot>The user wants mean\(\)/);
+    expect(compactions[0]!.droppedMessageIds).toEqual(["r1", "r2", "r3"]);
+    expect(session.recordedContext(session.defaultLeafId).messages.map((m) => m.id)).toEqual(["r5#c0", "r5#c1", "r6", "r7"]);
+  });
+
+  it("each reply's usageMetadata is a turn of the file's usage, with the window it states", () => {
+    const usage = session.usage(session.defaultLeafId);
+    expect(usage.turns.length).toBe(replies);
+    expect(usage.turns[0]).toMatchObject({ input: 1000, cacheRead: 200, output: 80, contextTokens: 1200 });
+    expect(usage.contextWindow).toBe(131072);
+  });
+});

@@ -360,6 +360,62 @@ export function clineTextResults(): string {
   ]);
 }
 
+/**
+ * Qwen Code chat (`~/.qwen/…/chats/<sessionId>.jsonl`, QwenLM/qwen-code's
+ * chatRecordingService): records chained by uuid/parentUuid, Gemini Content
+ * messages (a thought part, a functionCall, a tool_result record with its
+ * functionResponse), usageMetadata on each reply, bookkeeping system
+ * records, and a chat_compression record whose compressedHistory is what the
+ * model sees from there, with the token figures before and after.
+ */
+export function qwenChat(): string {
+  const base = (uuid: string, parentUuid: string | null, type: string, extra: Record<string, unknown>) => ({
+    uuid,
+    parentUuid,
+    sessionId: "q-composed-1",
+    timestamp: `2026-02-01T10:00:0${uuid.slice(-1)}.000Z`,
+    type,
+    cwd: "/home/dev/calc",
+    version: "0.9.0",
+    ...extra,
+  });
+  return lines([
+    base("r1", null, "user", { message: { role: "user", parts: [{ text: "Add a mean() helper to src/stats.ts. Never change the public API." }] } }),
+    base("r2", "r1", "assistant", {
+      model: "qwen3-coder",
+      contextWindowSize: 131072,
+      usageMetadata: { promptTokenCount: 1200, candidatesTokenCount: 80, cachedContentTokenCount: 200, totalTokenCount: 1280 },
+      message: {
+        role: "model",
+        parts: [{ text: "Reading the file first.", thought: true }, { functionCall: { id: "call_1", name: "read_file", args: { absolute_path: "/home/dev/calc/src/stats.ts" } } }],
+      },
+    }),
+    base("r3", "r2", "tool_result", {
+      toolCallResult: { callId: "call_1", status: "success" },
+      message: {
+        role: "user",
+        parts: [{ functionResponse: { id: "call_1", name: "read_file", response: { output: "export const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);" } } }],
+      },
+    }),
+    base("r4", "r3", "system", { subtype: "ui_telemetry", systemPayload: { uiEvent: { "event.name": "qwen-code.api_response" } } }),
+    base("r5", "r4", "system", {
+      subtype: "chat_compression",
+      systemPayload: {
+        info: { originalTokenCount: 9000, newTokenCount: 1500, compressionStatus: 1 },
+        compressedHistory: [
+          { role: "user", parts: [{ text: "<state_snapshot>The user wants mean() in src/stats.ts; the public API must not change.</state_snapshot>" }] },
+          { role: "model", parts: [{ text: "Got it. Thanks for the additional context!" }] },
+        ],
+      },
+    }),
+    base("r6", "r5", "user", { message: { role: "user", parts: [{ text: "Go on." }] } }),
+    base("r7", "r6", "assistant", {
+      usageMetadata: { promptTokenCount: 1600, candidatesTokenCount: 40, totalTokenCount: 1640 },
+      message: { role: "model", parts: [{ text: "Added mean() next to sum()." }] },
+    }),
+  ]);
+}
+
 export const composedBytes = {
   geminiJsonl: () => encode(geminiJsonl()),
   geminiRestarts: () => encode(geminiRestarts()),
@@ -367,4 +423,5 @@ export const composedBytes = {
   openCodePruned: () => encode(openCodePruned()),
   aiderHistory: () => encode(aiderHistory()),
   clineTextResults: () => encode(clineTextResults()),
+  qwenChat: () => encode(qwenChat()),
 };

@@ -17,6 +17,7 @@ describe("layoutOf: the agent and project a file's place names", () => {
     [".copilot/session-state/abc/events.jsonl", "copilot", null],
     ["misc/notes.jsonl", "unknown", "misc"],
     ["work/app/.aider.chat.history.md", "aider", "app"],
+    [".qwen/projects/-home-dev-calc/chats/3f2a.jsonl", "qwen", "-home-dev-calc"],
   ])("%s → %s", (path, agent, project) => {
     expect(layoutOf(path)).toEqual({ agent, project });
   });
