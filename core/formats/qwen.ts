@@ -27,6 +27,8 @@ const QWEN_TYPES = new Set(["user", "assistant", "tool_result", "system"]);
 function isQwenRecord(value: unknown): value is Record<string, unknown> {
   if (!isRecord(value) || typeof value.type !== "string" || !QWEN_TYPES.has(value.type) || typeof value.uuid !== "string" || typeof value.sessionId !== "string") return false;
   if (value.type === "system") return typeof value.subtype === "string";
+  // Some releases record a tool's result only as the UI's toolCallResult, without the API message.
+  if (value.type === "tool_result" && !isRecord(value.message)) return isRecord(value.toolCallResult);
   return isRecord(value.message) && Array.isArray(value.message.parts);
 }
 
@@ -84,6 +86,25 @@ export function readQwen(records: JsonLine[], strict: boolean): ReaderOutput {
 /** A record's Content as messages: the assistant's parts, or a tool result per functionResponse. */
 function qwenMessages(record: Record<string, unknown>, id: string, line: number, toolCallIds: Set<string>): Message[] {
   const meta = without(record, "message");
+  if (record.type === "tool_result" && !isRecord(record.message)) {
+    const result = record.toolCallResult as Record<string, unknown>;
+    const callId = typeof result.callId === "string" ? result.callId : undefined;
+    const output = typeof result.result === "string" ? result.result : typeof result.resultDisplay === "string" ? result.resultDisplay : undefined;
+    return [
+      {
+        id,
+        role: "toolResult",
+        meta: {
+          ...meta,
+          ...(callId ? { toolCallId: callId } : {}),
+          toolName: result.name,
+          ...(result.status === "error" ? { isError: true } : result.status === "success" ? { isError: false } : {}),
+        },
+        blocks: [output !== undefined ? { type: "text", text: output } : { type: "raw", value: result }],
+        line,
+      },
+    ];
+  }
   const parts = (record.message as { parts: unknown[] }).parts;
   if (record.type === "tool_result") {
     return parts.map((part, index): Message => {

@@ -465,6 +465,25 @@ describe("Qwen Code chat (stands for ~/.qwen/…/chats/<sessionId>.jsonl)", () =
     expect(session.recordedContext(session.defaultLeafId).messages.map((m) => m.id)).toEqual(["r5#c0", "r5#c1", "r6", "r7"]);
   });
 
+  it("a tool result recorded only as the UI's toolCallResult (no API message) is still the call's result", () => {
+    const line = (record: Record<string, unknown>) => JSON.stringify({ sessionId: "q2", timestamp: "2026-02-01T10:00:00Z", cwd: "/w", version: "0.9.0", ...record });
+    const file = [
+      line({ uuid: "u1", parentUuid: null, type: "user", message: { role: "user", parts: [{ text: "Run the tests." }] } }),
+      line({
+        uuid: "a1",
+        parentUuid: "u1",
+        type: "assistant",
+        message: { role: "model", parts: [{ functionCall: { id: "c1", name: "run_shell_command", args: { command: "make test" } } }] },
+      }),
+      line({ uuid: "t1", parentUuid: "a1", type: "tool_result", toolCallResult: { callId: "c1", name: "run_shell_command", result: "ok 3 passed", status: "success" } }),
+    ].join("\n");
+    const read = loadSession(new TextEncoder().encode(file), { strict: true });
+    expect(read.format).toBe("qwen");
+    const result = read.branch(read.defaultLeafId).at(-1)!;
+    expect(result).toMatchObject({ role: "toolResult", meta: { toolCallId: "c1", isError: false } });
+    expect(texts(result)).toEqual(["ok 3 passed"]);
+  });
+
   it("each reply's usageMetadata is a turn of the file's usage, with the window it states", () => {
     const usage = session.usage(session.defaultLeafId);
     expect(usage.turns.length).toBe(replies);

@@ -12,7 +12,7 @@ import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Page } from "playwright-core";
 import { runCli } from "../helpers/cli.ts";
-import { aiderHistory, clineTask, geminiJsonl, openCodePruned, rooHistory } from "../helpers/composed-sessions.ts";
+import { aiderHistory, clineTask, geminiJsonl, openCodePruned, qwenChat, rooHistory } from "../helpers/composed-sessions.ts";
 import { describeWithFixtures, fixturePath } from "../helpers/fixtures.ts";
 import { SCREENSHOTS, foreignRequests, openApp, startHarness, type Harness } from "./harness.ts";
 
@@ -93,6 +93,7 @@ describe("composed shapes of the newer agents", () => {
     ["gemini", "session-2025-01-01T10-00-abcdef12.jsonl", geminiJsonl],
     ["cline", "api_conversation_history.json", rooHistory],
     ["opencode", "opencode-export-pruned.json", openCodePruned],
+    ["qwen", "3f2a.jsonl", qwenChat],
   ];
   for (const [format, name, make] of composed) {
     it(`${format} (${name}): its own format, the compactions it records`, async () => {
