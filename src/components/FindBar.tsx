@@ -4,7 +4,19 @@ import type { Role } from "../../core/model.ts";
 import { closeSearch, runSearch, setFilters, stepSearch, useApp } from "../store/store.ts";
 import { ROLE_LABELS } from "./format.ts";
 
+/** How long typing pauses before the matches are counted. */
+const TYPING_PAUSE_MS = 250;
+
 const FILTER_ROLES: Role[] = ["user", "assistant", "toolResult", "bash", "summary", "custom", "system"];
+
+/** "2 / 7 in the active context · original 9 · active 7", or before Enter "7 matches · original 9 · active 7 · Enter to go". */
+function countsText(search: NonNullable<ReturnType<typeof useApp.getState>["search"]>, hits: number): string {
+  if (hits === 0) return "no match";
+  const more = search.capped ? "+" : "";
+  const panes = `original ${search.original.length}${more} · active ${search.active.length}${more}`;
+  if (search.cursor < 0) return `${hits}${more} ${hits === 1 ? "match" : "matches"} · ${panes} · Enter to go`;
+  return `${search.cursor + 1} / ${hits}${more} ${search.active.length > 0 ? "in the active context" : "in the original only"} · ${panes}`;
+}
 
 export function FindBar({ focusNonce }: { focusNonce: number }) {
   const search = useApp((s) => s.search);
@@ -16,6 +28,18 @@ export function FindBar({ focusNonce }: { focusNonce: number }) {
   useEffect(() => {
     if (focusNonce > 0) input.current?.focus();
   }, [focusNonce]);
+
+  // Counts as you type (a pause of TYPING_PAUSE_MS); Enter goes to the matches.
+  useEffect(() => {
+    if (!hasView) return;
+    if (query.trim() === "") {
+      if (useApp.getState().search) closeSearch();
+      return;
+    }
+    if (useApp.getState().search?.query === query) return;
+    const timer = setTimeout(() => void runSearch(query, true), TYPING_PAUSE_MS);
+    return () => clearTimeout(timer);
+  }, [query, hasView]);
 
   const hits = search ? (search.active.length > 0 ? search.active : search.original) : [];
   const toggleRole = (role: Role) => setFilters({ roles: filters.roles.includes(role) ? filters.roles.filter((r) => r !== role) : [...filters.roles, role] });
@@ -62,9 +86,7 @@ export function FindBar({ focusNonce }: { focusNonce: number }) {
         </button>
         {search ? (
           <span className="dim find-counts" aria-live="polite" data-testid="find-counts">
-            {hits.length === 0
-              ? "no match"
-              : `${search.cursor + 1} / ${hits.length}${search.capped ? "+" : ""} ${search.active.length > 0 ? "in the active context" : "in the original only"} · original ${search.original.length}${search.capped ? "+" : ""} · active ${search.active.length}${search.capped ? "+" : ""}`}
+            {countsText(search, hits.length)}
           </span>
         ) : null}
       </form>

@@ -95,16 +95,30 @@ export function visibleRows(view: ViewSummary, pane: Pane, filters: Filters): In
   return Int32Array.from(out);
 }
 
-/** Finds `query` in both panes and selects the first match; `keepPlace` (the view grew under a find) only counts again. */
+/**
+ * The latest find asked for, and the latest one that goes to its first match: an answer to an earlier
+ * count (typing goes faster than the worker) is dropped, and a count never drops an Enter's find.
+ */
+let searchSerial = 0;
+let jumpSerial = 0;
+
+/**
+ * Finds `query` in both panes and selects the first match. `keepPlace` only counts (as the user types,
+ * or when a followed file grew under a find): the place in the matches stays, or is none yet (cursor -1,
+ * the next Enter goes to the first).
+ */
 export async function runSearch(query: string, keepPlace = false): Promise<void> {
   if (!ready()) return;
+  const serial = ++searchSerial;
+  const jump = keepPlace ? jumpSerial : ++jumpSerial;
   if (query.trim() === "") {
     set({ search: null });
     return;
   }
   const result = await client().request({ type: "search", view: viewId(), query }).promise;
+  if (keepPlace ? serial !== searchSerial : jump !== jumpSerial) return;
   if (keepPlace) {
-    const cursor = get().search?.query === query ? get().search!.cursor : 0;
+    const cursor = get().search?.query === query ? get().search!.cursor : -1;
     set({ search: { query, ...result, cursor } });
     return;
   }

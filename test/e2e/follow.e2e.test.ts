@@ -118,6 +118,13 @@ it("follows a file as it grows: new rows, the compaction's notice, its audit, an
   await expect.poll(textOf("follow-state"), { timeout: 30_000 }).toContain("paused");
   await page.getByTestId("follow-resume").click();
   await expect.poll(textOf("follow-state"), { timeout: 30_000 }).toContain("following");
+  // Find counts as the user types; Enter goes to the first match.
+  const find = page.getByLabel("Find in session");
+  await find.pressSequentially("ledger", { delay: 30 });
+  await expect.poll(textOf("find-counts"), { timeout: 10_000 }).toMatch(/^\d+ match(es)? · original \d+ · active \d+ · Enter to go$/);
+  await find.press("Enter");
+  await expect.poll(textOf("find-counts"), { timeout: 10_000 }).toMatch(/^1 \/ \d+ in the (active context|original only)/);
+  await find.press("Escape");
   await page.getByTestId("follow-stop").click();
   await expect.poll(textOf("follow-start")).toBe("Follow");
 
