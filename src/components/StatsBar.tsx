@@ -97,19 +97,25 @@ export function StatsBar() {
         ) : (
           <>
             <div>
-              <dt>Moved out</dt>
+              <dt title="Payloads (tool outputs, thinking, tool-call arguments, images) taken out of the active context and kept in the checkpoint's archive, each behind a marker the model reads and recoverable by its SHA-256">
+                Moved out
+              </dt>
               <dd>
                 <span data-testid="stats-payloads">{formatCount(stats.payloads)}</span> payloads{stats.capped > 0 ? ` (${stats.capped} prose blocks capped)` : ""}
               </dd>
             </div>
             <div>
-              <dt>Prose verbatim</dt>
+              <dt title="Segments of what the user and the assistant wrote (their text, not tool output or thinking) kept word for word in the active context, of all such segments in the branch">
+                Prose verbatim
+              </dt>
               <dd>
                 {formatCount(stats.proseVerbatim)} / {formatCount(stats.proseSegments)} segments
               </dd>
             </div>
             <div>
-              <dt>Metadata kept</dt>
+              <dt title="Fields of the records beside their text (ids, timestamps, models, usage…) kept in the checkpoint so the session can be rebuilt; the model never reads them">
+                Metadata kept
+              </dt>
               <dd>{formatCount(stats.metadataFields)} fields</dd>
             </div>
           </>
