@@ -111,6 +111,13 @@ export function humanSpans(message: Message, format?: FormatName): TextSpan[] {
     const blockStart = offset;
     offset += text.length;
     if (block.extra?.synthetic === true) continue; // OpenCode: a part the harness added
+    // Cursor wraps the user's query in <user_query> beside what it attaches: the query is the user's words.
+    if (format === "cursor" && text.includes("<user_query>")) {
+      for (const match of text.matchAll(/<user_query>([\s\S]*?)(<\/user_query>|$)/g)) {
+        spans.push(...cutRegions(match[1]!, blockStart + match.index! + "<user_query>".length, INJECTED_REGIONS));
+      }
+      continue;
+    }
     if (format === "cline") {
       for (const match of text.matchAll(CLINE_WRAPPED)) {
         const inner = blockStart + match.index! + match[0].indexOf(">") + 1;

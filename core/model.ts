@@ -43,7 +43,7 @@ export interface Message {
   line?: number;
 }
 
-export type FormatName = "pi" | "claude" | "codex" | "openai" | "anthropic" | "gemini" | "cline" | "opencode" | "copilot" | "aider" | "qwen";
+export type FormatName = "pi" | "claude" | "codex" | "openai" | "anthropic" | "gemini" | "cline" | "opencode" | "copilot" | "aider" | "qwen" | "cursor";
 
 export interface LoadWarning {
   /** 1-based line number in the source file; 0 when the problem has no single line. */

@@ -6,6 +6,8 @@
 import type { FormatName } from "../model.ts";
 
 const UNRECORDED: Partial<Record<FormatName, string>> = {
+  cursor:
+    "Cursor's agent transcripts record the messages only: when Cursor summarises a long chat it writes nothing of it here, so this file cannot show whether, or where, it compacted.",
   aider:
     "Aider summarises older messages in memory when its chat history grows too long and writes nothing of it to .aider.chat.history.md: this file cannot show whether, or where, it compacted.",
 };

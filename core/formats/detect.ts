@@ -11,6 +11,7 @@ import { ClaudeReader, readClaude } from "./claude.ts";
 import { readCline } from "./cline.ts";
 import { looksLikeAiderHistory, readAider } from "./aider.ts";
 import { readQwen } from "./qwen.ts";
+import { readCursor } from "./cursor.ts";
 import { CodexReader, readCodex } from "./codex.ts";
 import { isRecord, type ReaderOutput } from "./common.ts";
 import { readCopilot } from "./copilot.ts";
@@ -20,7 +21,7 @@ import { readOpenCode } from "./opencode.ts";
 import { looksLikePi, PiReader, readPi } from "./pi.ts";
 import { acceptingJsonLines, acceptingJsonValue, DETECTION_RECORDS, describeShape, JSON_LINES_RECOGNISERS, JSON_VALUE_RECOGNISERS, refusal } from "./recognise.ts";
 
-export const FORMAT_NAMES: readonly FormatName[] = ["pi", "claude", "codex", "openai", "anthropic", "gemini", "cline", "opencode", "copilot", "aider", "qwen"];
+export const FORMAT_NAMES: readonly FormatName[] = ["pi", "claude", "codex", "openai", "anthropic", "gemini", "cline", "opencode", "copilot", "aider", "qwen", "cursor"];
 
 /** Formats whose file is one JSON value; the others are JSON Lines (Gemini is both). */
 const JSON_VALUE_FORMATS: readonly FormatName[] = ["openai", "anthropic", "cline", "gemini", "opencode"];
@@ -180,6 +181,8 @@ function readJsonLines(format: FormatName, records: JsonLine[], strict: boolean)
       return readGeminiLines(records, strict);
     case "qwen":
       return readQwen(records, strict);
+    case "cursor":
+      return readCursor(records, strict);
     default:
       throw new SessionError(records[0]!.line, `a ${format} session is one JSON value, but this file is JSON Lines`);
   }

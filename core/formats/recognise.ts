@@ -18,6 +18,7 @@ import { findMessageArray } from "./messages.ts";
 import { looksLikeOpenCodeExport } from "./opencode.ts";
 import { looksLikePi } from "./pi.ts";
 import { looksLikeQwen } from "./qwen.ts";
+import { looksLikeCursor } from "./cursor.ts";
 
 const OPENAI_ROLES = new Set(["system", "developer", "user", "assistant", "tool", "function"]);
 const ANTHROPIC_ONLY_BLOCKS = new Set(["tool_use", "tool_result", "thinking", "redacted_thinking", "server_tool_use", "document"]);
@@ -74,6 +75,7 @@ export const JSON_LINES_RECOGNISERS: readonly Recogniser<JsonLine[]>[] = [
     requires: "{type: user|assistant|system…, uuid or sessionId}",
     accepts: (records) => looksLikeClaude(records) && !looksLikeGeminiLines(records) && !looksLikeQwen(records),
   },
+  { format: "cursor", requires: "{role, message: {content}} lines without type or uuid", accepts: looksLikeCursor },
   { format: "qwen", requires: "{uuid, parentUuid, sessionId, type: user|assistant|tool_result|system, message: {role, parts}}", accepts: looksLikeQwen },
   { format: "copilot", requires: '{type: "family.event", id, parentId, data}', accepts: looksLikeCopilot },
   { format: "gemini", requires: "a first line {sessionId, projectHash} then {id, type} messages", accepts: looksLikeGeminiLines },

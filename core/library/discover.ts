@@ -17,7 +17,7 @@ export interface ListedFile {
 }
 
 /** The agent a layout belongs to, as the file names say (content may still disagree). */
-export type AgentHint = "claude" | "codex" | "pi" | "gemini" | "copilot" | "cline" | "opencode" | "aider" | "qwen" | "unknown";
+export type AgentHint = "claude" | "codex" | "pi" | "gemini" | "copilot" | "cline" | "opencode" | "aider" | "qwen" | "cursor" | "unknown";
 
 export type FileRole = "session" | "subagent" | "subagent-meta" | "sidecar" | "task-part";
 
@@ -76,6 +76,8 @@ export function layoutOf(path: string): { agent: AgentHint; project: string | nu
   const parent = parts[parts.length - 2] ?? null;
   const at = (folder: string): number => parts.lastIndexOf(folder);
   if (/^rollout-.*\.jsonl(\.zst)?$/.test(name)) return { agent: "codex", project: null };
+  // Cursor: ~/.cursor/projects/<slug>/agent-transcripts/<id>/<id>.jsonl (subagents beside them).
+  if (at("agent-transcripts") !== -1 && name.endsWith(".jsonl")) return { agent: "cursor", project: parts[at("agent-transcripts") - 1] ?? null };
   // Qwen Code keeps its chats under ~/.qwen, one folder of chats per project.
   if (at(".qwen") !== -1 && parent === "chats" && name.endsWith(".jsonl")) return { agent: "qwen", project: parts[parts.length - 3] ?? null };
   // Aider writes its history into the repository it works in: the folder is the project.

@@ -95,8 +95,8 @@ export function EmptyState() {
       <p>
         Drop a session anywhere on this window, or use <strong>Open session…</strong> (or <strong>Open folder…</strong> for a whole library): Pi, Claude Code (with its subagents),
         Codex (<code>.jsonl</code> or <code>.jsonl.zst</code>), Gemini CLI, GitHub Copilot CLI (<code>events.jsonl</code>), OpenCode (<code>opencode export</code>), Cline, Roo Code
-        and Kilo Code task folders, Aider (<code>.aider.chat.history.md</code>), Qwen Code, and OpenAI or Anthropic message arrays (<code>.json</code>). Everything stays on this
-        machine: the file is read and compacted in a worker inside this page.
+        and Kilo Code task folders, Aider (<code>.aider.chat.history.md</code>), Qwen Code, Cursor agent transcripts, and OpenAI or Anthropic message arrays (<code>.json</code>).
+        Everything stays on this machine: the file is read and compacted in a worker inside this page.
       </p>
     </div>
   );

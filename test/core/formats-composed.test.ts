@@ -13,6 +13,7 @@ import { modelView } from "../../core/model-view.ts";
 import { humanTextOf } from "../../core/human-text.ts";
 import { extractFacts } from "../../core/checkride/facts.ts";
 import { sessionCwd } from "../../core/session-info.ts";
+import { compactionsUnrecorded } from "../../core/compactions/unrecorded.ts";
 
 const ids = (messages: Message[]) => messages.map((m) => m.id);
 const texts = (message: Message) => message.blocks.flatMap((b) => (b.type === "text" ? [b.text] : []));
@@ -489,5 +490,40 @@ describe("Qwen Code chat (stands for ~/.qwen/…/chats/<sessionId>.jsonl)", () =
     expect(usage.turns.length).toBe(replies);
     expect(usage.turns[0]).toMatchObject({ input: 1000, cacheRead: 200, output: 80, contextTokens: 1200 });
     expect(usage.contextWindow).toBe(131072);
+  });
+});
+
+describe("Cursor agent transcript (stands for ~/.cursor/projects/<slug>/agent-transcripts/<id>/<id>.jsonl)", () => {
+  const text = new TextDecoder().decode(composedBytes.cursorTranscript());
+  const session = loadSession(composedBytes.cursorTranscript(), { strict: true });
+  const branch = session.branch(session.defaultLeafId);
+  // Independent counts of the raw lines.
+  const raw = text
+    .trim()
+    .split("\n")
+    .map((line) => JSON.parse(line) as { role?: string; message?: { content: unknown } });
+  const calls = raw.flatMap((r) => (Array.isArray(r.message?.content) ? (r.message!.content as { type: string }[]) : [])).filter((b) => b.type === "tool_use").length;
+
+  it("is read as cursor; messages are named by their line; a result without the call's id answers its turn's open call", () => {
+    expect(session.format).toBe("cursor");
+    expect(branch.map((m) => [m.id, m.role, m.meta.toolCallId ?? null])).toEqual([
+      ["L1", "user", null],
+      ["L2", "assistant", null],
+      ["L3", "toolResult", "L2#call1"],
+      ["L4", "assistant", null],
+      ["L5", "toolResult", "L4#call0"],
+      ["L6", "assistant", null],
+    ]);
+    expect(branch.flatMap((m) => m.blocks).filter((b) => b.type === "toolCall").length).toBe(calls);
+    expect(session.offTreeRecords).toEqual({ "turn-end": 1 });
+  });
+
+  it("only the words in <user_query> are the user's; the edit is a modified file; no compaction recorded, and said", () => {
+    expect(humanTextOf(branch[0]!, "cursor")).toBe("Rename add to sum in src/a.ts. Never touch the tests.");
+    const facts = extractFacts(branch, { format: "cursor" });
+    expect(facts.modifiedFiles).toEqual(["src/a.ts"]);
+    expect(facts.rules.map((r) => r.text)).toEqual(["Never touch the tests."]);
+    expect(session.recordedCompactions(session.defaultLeafId)).toEqual([]);
+    expect(compactionsUnrecorded("cursor")).toMatch(/writes nothing of it here/);
   });
 });

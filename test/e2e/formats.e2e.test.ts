@@ -12,7 +12,7 @@ import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Page } from "playwright-core";
 import { runCli } from "../helpers/cli.ts";
-import { aiderHistory, clineTask, geminiJsonl, openCodePruned, qwenChat, rooHistory } from "../helpers/composed-sessions.ts";
+import { aiderHistory, clineTask, cursorTranscript, geminiJsonl, openCodePruned, qwenChat, rooHistory } from "../helpers/composed-sessions.ts";
 import { describeWithFixtures, fixturePath } from "../helpers/fixtures.ts";
 import { SCREENSHOTS, foreignRequests, openApp, startHarness, type Harness } from "./harness.ts";
 
@@ -125,6 +125,20 @@ describe("composed shapes of the newer agents", () => {
     await page.getByTestId("compaction-timeline").locator("strong", { hasText: "this format records none" }).waitFor({ timeout: 30_000 });
     expect(await page.getByTestId("leaf-select").locator("option").count()).toBe(2);
     await page.screenshot({ path: join(SCREENSHOTS, "formats-aider-1440-light.png") });
+    expect(opened.errors).toEqual([]);
+    await opened.context.close();
+  });
+
+  it("a Cursor agent transcript: its own format, and the timeline says the format records no compactions", async () => {
+    const dir = join(temp, "cursor/agent-transcripts/e13f");
+    mkdirSync(dir, { recursive: true });
+    const path = join(dir, "e13f.jsonl");
+    writeFileSync(path, cursorTranscript());
+    expect(cliFigures(path)).toEqual({ format: "cursor", compactions: 0 });
+    const opened = await openApp(harness);
+    await opened.page.getByTestId("file-input").setInputFiles(path);
+    await expectOnScreen(opened.page, { format: "cursor", compactions: 0 });
+    await opened.page.getByTestId("compaction-timeline").getByText("Cursor's agent transcripts record the messages only", { exact: false }).waitFor({ timeout: 30_000 });
     expect(opened.errors).toEqual([]);
     await opened.context.close();
   });

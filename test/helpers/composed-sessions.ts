@@ -416,6 +416,40 @@ export function qwenChat(): string {
   ]);
 }
 
+/**
+ * Cursor agent transcript (`~/.cursor/projects/<slug>/agent-transcripts/<id>/<id>.jsonl`):
+ * `{role, message: {content}}` lines without ids or timestamps, the user's
+ * query wrapped in <user_query>, Anthropic-style tool_use and tool_result
+ * blocks (the result without the call's id), and a line marking the turn's end.
+ */
+export function cursorTranscript(): string {
+  return lines([
+    {
+      role: "user",
+      message: {
+        content: [{ type: "text", text: "<attached_files>\nsrc/a.ts\n</attached_files>\n<user_query>\nRename add to sum in src/a.ts. Never touch the tests.\n</user_query>" }],
+      },
+    },
+    {
+      role: "assistant",
+      message: {
+        content: [
+          { type: "text", text: "Reading it first." },
+          { type: "tool_use", name: "read_file", input: { target_file: "src/a.ts" } },
+        ],
+      },
+    },
+    { role: "user", message: { content: [{ type: "tool_result", content: "export const add = (a: number, b: number) => a + b;" }] } },
+    {
+      role: "assistant",
+      message: { content: [{ type: "tool_use", name: "edit_file", input: { target_file: "src/a.ts", code_edit: "export const sum = (a: number, b: number) => a + b;" } }] },
+    },
+    { role: "user", message: { content: [{ type: "tool_result", content: [{ type: "text", text: "The edit was applied." }] }] } },
+    { role: "assistant", message: { content: "Renamed." } },
+    { type: "turn_ended" },
+  ]);
+}
+
 export const composedBytes = {
   geminiJsonl: () => encode(geminiJsonl()),
   geminiRestarts: () => encode(geminiRestarts()),
@@ -424,4 +458,5 @@ export const composedBytes = {
   aiderHistory: () => encode(aiderHistory()),
   clineTextResults: () => encode(clineTextResults()),
   qwenChat: () => encode(qwenChat()),
+  cursorTranscript: () => encode(cursorTranscript()),
 };

@@ -18,6 +18,7 @@ describe("layoutOf: the agent and project a file's place names", () => {
     ["misc/notes.jsonl", "unknown", "misc"],
     ["work/app/.aider.chat.history.md", "aider", "app"],
     [".qwen/projects/-home-dev-calc/chats/3f2a.jsonl", "qwen", "-home-dev-calc"],
+    [".cursor/projects/Users-me-app/agent-transcripts/e13f/e13f.jsonl", "cursor", "Users-me-app"],
   ])("%s → %s", (path, agent, project) => {
     expect(layoutOf(path)).toEqual({ agent, project });
   });
