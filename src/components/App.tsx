@@ -1,6 +1,6 @@
 /** The inspector: controls, stats, the two aligned panes and the selected message. */
 import { useCallback, useEffect, useRef, useState, type DragEvent } from "react";
-import { select, setPresenting, setShowHelp, useApp } from "../store/store.ts";
+import { setShare, select, setPresenting, setShowHelp, useApp } from "../store/store.ts";
 import type { Pane } from "../worker/protocol.ts";
 import { CrashBanner, EmptyState, LoadError, LoadProgress, Warnings } from "./Banners.tsx";
 import { CheckridePanel } from "./CheckridePanel.tsx";
@@ -50,8 +50,11 @@ export function App() {
     const onKey = (event: KeyboardEvent) => {
       if (event.ctrlKey || event.metaKey || event.altKey) return;
       if (event.key === "Escape") {
-        if (useApp.getState().showHelp) setShowHelp(false);
-        else if (useApp.getState().presenting) setPresenting(false);
+        // The topmost first: help over everything, then the share panel, then the presenter, then the selection.
+        const state = useApp.getState();
+        if (state.showHelp) setShowHelp(false);
+        else if (state.share.open) setShare({ open: false });
+        else if (state.presenting) setPresenting(false);
         else void select(null);
         return;
       }

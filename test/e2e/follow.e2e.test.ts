@@ -79,11 +79,15 @@ it("follows a file as it grows: new rows, the compaction's notice, its audit, an
   expect(await originalCount()).toBe(countBefore);
 
   // The reader is at the end of the original pane: the new rows come into view as they arrive.
-  await page.evaluate(() => {
-    const list = document.querySelector("[data-testid=original-pane] .pane-list") as HTMLElement;
-    list.scrollTop = list.scrollHeight;
-    list.dispatchEvent(new Event("scroll", { bubbles: true }));
-  });
+  // Twice, a moment apart: rows measured after the first scroll can move the end.
+  for (let i = 0; i < 2; i++) {
+    await page.evaluate(() => {
+      const list = document.querySelector("[data-testid=original-pane] .pane-list") as HTMLElement;
+      list.scrollTop = list.scrollHeight;
+      list.dispatchEvent(new Event("scroll", { bubbles: true }));
+    });
+    await page.waitForTimeout(300);
+  }
 
   const lastRowShown = () =>
     page.evaluate(() => {
@@ -97,7 +101,7 @@ it("follows a file as it grows: new rows, the compaction's notice, its audit, an
   const noticeMs = Date.now() - started;
   expect(await notice.textContent()).toMatch(/at line 42: 51,234 tokens before, the file's own figure \(it records none after\); 10 messages left the context/);
   await expect.poll(originalCount, { timeout: 10_000 }).toBeGreaterThan(countBefore);
-  await expect.poll(async () => (await lastRowShown()) === (await originalCount()) - 1, { timeout: 10_000 }).toBe(true);
+  await expect.poll(async () => (await lastRowShown()) === (await originalCount()) - 1, { timeout: 20_000 }).toBe(true);
   await expect.poll(textOf("follow-state"), { timeout: 30_000 }).toContain("following");
   const followTasks = await page.evaluate(() => (window as unknown as { followTasks: number[] }).followTasks);
   const longest = followTasks.length ? Math.max(...followTasks) : 0;
@@ -118,6 +122,12 @@ it("follows a file as it grows: new rows, the compaction's notice, its audit, an
   await expect.poll(textOf("follow-state"), { timeout: 30_000 }).toContain("paused");
   await page.getByTestId("follow-resume").click();
   await expect.poll(textOf("follow-state"), { timeout: 30_000 }).toContain("following");
+  // Esc closes the topmost overlay: the share panel here, not the session's selection.
+  await page.getByTestId("share-toggle").click();
+  await page.getByTestId("share-panel").waitFor();
+  await page.locator("body").press("Escape");
+  await page.getByTestId("share-panel").waitFor({ state: "detached", timeout: 5_000 });
+
   // Find counts as the user types; Enter goes to the first match.
   const find = page.getByLabel("Find in session");
   await find.pressSequentially("ledger", { delay: 30 });
