@@ -5,7 +5,8 @@
  * each recorded compaction a drop marked #1, #2… with its score. Clicking a
  * mark (or Enter on it) audits that compaction.
  */
-import { useEffect } from "react";
+import { useEffect, useRef, useState } from "react";
+import { assignLanes, chipWidthPx } from "./lanes.ts";
 import { loadTimeline, openAudit, showStrategies, useApp, useAudit } from "../../store/store.ts";
 import type { TimelineData } from "../../worker/protocol.ts";
 import { formatCount } from "../format.ts";
@@ -32,6 +33,17 @@ export function CompactionTimeline() {
   const opening = useAudit((s) => s.opening);
   const busy = useApp((s) => s.busy);
   const ready = view !== null && !view.pending;
+  // The chart's width in pixels, for the chips' lanes (ResizeObserver: it changes with the window).
+  const chartRef = useRef<HTMLDivElement>(null);
+  const [chartWidth, setChartWidth] = useState(900);
+  useEffect(() => {
+    const element = chartRef.current;
+    if (!element || typeof ResizeObserver === "undefined") return;
+    const observer = new ResizeObserver(([entry]) => entry && setChartWidth(entry.contentRect.width));
+    observer.observe(element);
+    return () => observer.disconnect();
+    // The chart is drawn once the timeline is in: observe it then.
+  }, [timeline]);
 
   useEffect(() => {
     if (ready) void loadTimeline();
@@ -66,15 +78,19 @@ export function CompactionTimeline() {
       ? `M${Math.max(0, x(points[0]!.line) - 0.8).toFixed(2)},${y(points[0]!.tokens).toFixed(1)} L${Math.min(100, x(points[0]!.line) + 0.8).toFixed(2)},${y(points[0]!.tokens).toFixed(1)}`
       : points.map((p, i) => `${i ? "L" : "M"}${x(p.line).toFixed(2)},${y(p.tokens).toFixed(1)}`).join(" ");
   const auditing = view.audit?.index ?? null;
-  // Marks close together go on separate lanes so that each stays readable and clickable.
-  const laneEnds: number[] = [];
-  const lanes = marks.map((m) => {
-    const at = x(m.line);
-    let lane = laneEnds.findIndex((end) => end < at - 11);
-    if (lane < 0) lane = laneEnds.length;
-    laneEnds[lane] = at;
-    return lane;
-  });
+  // Marks close together go on separate lanes so that each chip stays readable and clickable: each chip's
+  // width comes from its label at the chart's measured width, so none overlaps another at any window size.
+  const chipLabel = (m: (typeof marks)[number]) => {
+    const figure =
+      m.tokensBefore !== null && m.tokensAfter !== null
+        ? m.kind === "claude-microcompact"
+          ? ` −${compactTokens(m.tokensBefore - m.tokensAfter)} cleared`
+          : ` ${compactTokens(m.tokensBefore)}→${compactTokens(m.tokensAfter)}`
+        : "";
+    return `#${m.index} ${shortScore(audits[m.index])}${figure}`;
+  };
+  const lanes = assignLanes(marks.map((m) => ({ at: x(m.line), width: (chipWidthPx(chipLabel(m)) / Math.max(1, chartWidth)) * 100, toLeft: x(m.line) > 85 })));
+  const laneCount = lanes.length ? Math.max(...lanes) + 1 : 0;
   return (
     <section className="timeline" data-testid="compaction-timeline" aria-label="Compaction timeline">
       <div className="timeline-head">
@@ -108,7 +124,7 @@ export function CompactionTimeline() {
           {usage.contextWindow ? ` · window ${formatCount(usage.contextWindow)} (the file's)` : ""}
         </span>
       </div>
-      <div className="timeline-chart" style={{ height: Math.max(HEIGHT, 2 + laneEnds.length * LANE) }}>
+      <div className="timeline-chart" ref={chartRef} style={{ height: Math.max(HEIGHT, 2 + laneCount * LANE) }}>
         <svg viewBox={`0 0 100 ${HEIGHT}`} preserveAspectRatio="none" aria-hidden="true">
           {usage.contextWindow ? <line className="timeline-window" x1="0" x2="100" y1={y(usage.contextWindow)} y2={y(usage.contextWindow)} /> : null}
           {path ? <path className={recorded ? "timeline-usage" : "timeline-usage estimate"} d={path} vectorEffect="non-scaling-stroke" /> : null}
