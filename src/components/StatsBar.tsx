@@ -53,6 +53,20 @@ export function StatsBar() {
   // and a strategy's own counts (moved out, prose kept, metadata) have no meaning there.
   const audit = view.audit;
   const names = audit ? { original: `Before #${audit.index}`, active: `After #${audit.index}` } : { original: "Original", active: "Active" };
+  // The session's own line: in an audit it takes the first row's third place (the message counts are the
+  // compaction's, on the audit's line), so the panes start higher.
+  const sessionFigure = (
+    <div className="stats-session">
+      <dt>Session</dt>
+      <dd
+        title={`read and decoded in ${formatSeconds(session.timings.readMs)}, session built in ${formatSeconds(session.timings.parseMs)}${view.pending ? "" : `, compacted in ${formatSeconds(view.compactMs)}`} (measured in the worker on this machine)`}
+      >
+        {session.format}
+        {session.formatVersion ? ` ${session.formatVersion}` : ""} · {formatCount(session.toolCalls)} tool calls
+        {view.round > 0 ? ` · round ${view.round + 1}` : ""}
+      </dd>
+    </div>
+  );
   return (
     <div className="stats" aria-label="Compaction statistics" data-tokens-exact={figures.exact ? "true" : "false"}>
       <dl className="stat-list">
@@ -71,7 +85,7 @@ export function StatsBar() {
           <dt>{names.active}</dt>
           <dd title={`${formatCount(stats.activeChars)} characters`}>
             <TokenCount tokens={figures.active} estimated={figures.estimated.active} testId="stats-active-tokens" />{" "}
-            {audit ? <FileFigure kind={audit.kind} view={figures.active} file={audit.tokensAfter} exact={figures.exact} /> : null}
+            {audit ? <FileFigure kind={audit.kind} view={figures.active} file={audit.tokensAfter} exact={figures.exact} /> : null}{" "}
             <span
               title={
                 ratio > 1
@@ -88,12 +102,7 @@ export function StatsBar() {
           </dd>
         </div>
         {audit ? (
-          <div>
-            <dt>Messages</dt>
-            <dd title="Messages of the context just before the compaction, and just after it (the summary and what was kept)">
-              {formatCount(view.original.count)} → {formatCount(view.active.count)} ({formatCount(audit.dropped)} left the context)
-            </dd>
-          </div>
+          sessionFigure
         ) : (
           <>
             <div>
@@ -126,16 +135,7 @@ export function StatsBar() {
           <dt title="What the file records as the model's input at its last turn, beside the model's view of the same context counted here">Last turn</dt>
           <RecordedUsage figures={figures} />
         </div>
-        <div className="stats-session">
-          <dt>Session</dt>
-          <dd
-            title={`read and decoded in ${formatSeconds(session.timings.readMs)}, session built in ${formatSeconds(session.timings.parseMs)}${view.pending ? "" : `, compacted in ${formatSeconds(view.compactMs)}`} (measured in the worker on this machine)`}
-          >
-            {session.format}
-            {session.formatVersion ? ` ${session.formatVersion}` : ""} · {formatCount(session.toolCalls)} tool calls
-            {view.round > 0 ? ` · round ${view.round + 1}` : ""}
-          </dd>
-        </div>
+        {audit ? null : sessionFigure}
         <div className="stats-timings-block">
           <dd
             className="dim stats-timings"

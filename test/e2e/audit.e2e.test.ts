@@ -37,6 +37,12 @@ async function scrollUntil(pane: ReturnType<OpenedPage["page"]["getByTestId"]>, 
   return false;
 }
 
+/** The audit panel folds to its one line by default; this opens its details (the facts, the messages, the summary). */
+async function openAuditDetails(page: OpenedPage["page"]): Promise<void> {
+  const panel = page.getByTestId("dropped-panel");
+  if (!(await panel.evaluate((e) => (e as HTMLDetailsElement).open))) await panel.locator("summary").click();
+}
+
 async function loadFile(opened: OpenedPage, path: string): Promise<void> {
   await opened.page.getByTestId("file-input").setInputFiles(path);
   await opened.page.waitForFunction((name) => document.querySelector(".session-name")?.textContent?.includes(name), path.split("/").pop()!, { timeout: 30_000 });
@@ -63,6 +69,9 @@ describeWithFixtures("recorded compactions in the app", () => {
     const dropped = original.locator('[data-testid=message-row][data-dropped="true"]');
     await dropped.first().waitFor();
     expect(await dropped.first().textContent()).toContain("dropped at #2");
+    // Folded, its line names the score and what fell out; opened, the columns.
+    await expect.poll(() => page.getByTestId("dropped-digest").textContent(), { timeout: 60_000 }).toMatch(/\d+\/\d+ facts present in context after/);
+    await openAuditDetails(page);
     await page.getByTestId("dropped-panel").locator("h3", { hasText: "Facts that fell out" }).waitFor({ timeout: 60_000 });
     await page.screenshot({ path: join(SCREENSHOTS, "audit-1440-light.png") });
 
@@ -91,6 +100,7 @@ describeWithFixtures("recorded compactions in the app", () => {
     await timeline.locator('.timeline-mark[data-compaction-index="1"][aria-pressed="true"]').waitFor();
     await original.getByTestId("message-row").first().waitFor();
     expect(await original.locator('[data-testid=message-row][data-dropped="true"]').count()).toBe(0);
+    await openAuditDetails(page);
     await page.getByTestId("dropped-panel").locator("h3", { hasText: "Tool outputs dropped" }).waitFor({ timeout: 60_000 });
 
     // The strategy comparison is one click away, and its original branch has a divider at each compaction.
@@ -159,6 +169,7 @@ describeWithFixtures("recorded compactions in the app", () => {
       expect(await timeline.locator(".timeline-mark").count()).toBe(1);
       await timeline.locator(".timeline-mark").first().click();
       await opened.page.locator(".pane-title h2", { hasText: "After compaction #1" }).waitFor({ timeout: 30_000 });
+      await openAuditDetails(opened.page);
       await opened.page.getByTestId("dropped-panel").locator("h3").first().waitFor({ timeout: 60_000 });
       await opened.page.screenshot({ path: join(SCREENSHOTS, `audit-${width}-${scheme}.png`) });
       expect(opened.errors).toEqual([]);

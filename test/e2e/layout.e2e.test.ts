@@ -77,7 +77,46 @@ async function visibleRows(page: Page, pane: string): Promise<number> {
   }, pane);
 }
 
+/** Sessions that record compactions: they open on the audit of the last one, the view an auditor reads first. */
+const AUDITED = [
+  { name: "claude-audit", path: "claude/entireio__cli__f9-f6f611b469.jsonl" },
+  { name: "codex-audit", path: "codex/EntityProcess__agentv__rollout-019f03e0-321f-7eb2-83cc-b54ecd71be23.jsonl" },
+  { name: "pi-audit", path: "pi/badlogic__pi-mono__before-compaction.jsonl" },
+];
+
 describeWithFixtures("layout on real sessions", () => {
+  for (const session of AUDITED) {
+    for (const size of [SIZES[0]!, SIZES[2]!]) {
+      for (const scheme of ["light", "dark"] as const) {
+        it(`${session.name} at ${size.width}×${size.height}, ${scheme}: the panes start in the top third`, async () => {
+          const page = await open(size.width, size.height, scheme, session.path);
+          await page.locator(".pane-title h2", { hasText: /Before compaction #\d+/ }).waitFor({ timeout: 30_000 });
+          const digest = page.getByTestId("dropped-digest");
+          await expect.poll(() => digest.textContent(), { timeout: 60_000 }).toMatch(/facts present in context after|messages/);
+          await page.waitForTimeout(300);
+          await page.screenshot({ path: join(SCREENSHOTS, `layout-${session.name}-${size.width}-${scheme}.png`) });
+          const panesTop = await page.getByTestId("original-pane").evaluate((e) => e.getBoundingClientRect().top);
+          console.log(`layout ${session.name} ${size.width}x${size.height} ${scheme}: panes start at ${Math.round(panesTop)} px`);
+          expect(panesTop).toBeLessThan(size.height / 3);
+          expect(await silentlyClipped(page)).toEqual([]);
+          // The audit's one line: cut only with an ellipsis, and its whole text on hover.
+          const line = await digest.evaluate((e) => ({
+            text: e.textContent ?? "",
+            overflow: getComputedStyle(e).textOverflow,
+            title: e.parentElement?.getAttribute("title") ?? "",
+          }));
+          expect(line.overflow).toBe("ellipsis");
+          expect(line.title).toContain(line.text);
+          // Its details open on a click and fold again, the panes moving down only while they are open.
+          await page.getByTestId("dropped-panel").locator("summary").click();
+          await page.getByTestId("dropped-panel").locator("h3", { hasText: "Facts that fell out" }).waitFor();
+          await page.getByTestId("dropped-panel").locator("summary").click();
+          await expect.poll(() => page.getByTestId("original-pane").evaluate((e) => Math.round(e.getBoundingClientRect().top))).toBe(Math.round(panesTop));
+        });
+      }
+    }
+  }
+
   for (const session of SESSIONS) {
     for (const size of SIZES) {
       for (const scheme of ["light", "dark"] as const) {

@@ -4,18 +4,13 @@
  * only summarised, the tool outputs dropped. Each message is a link that
  * selects it in the original (before) pane.
  */
-import { useState } from "react";
+import { useEffect, useState } from "react";
 import { showDroppedMessage, useApp, useAudit } from "../../store/store.ts";
 import { usePanelsOpen } from "../layout/BottomPanels.tsx";
 import { formatBytes, formatCount } from "../format.ts";
 import { kindLabel, fileTokensText } from "./labels.ts";
 import { AUDIT_VS_CHECKRIDE, probeFateText, probeName } from "../../../core/audit/fact-ledger.ts";
 import type { CompactionAuditView } from "../../worker/protocol.ts";
-
-/** "1 fell out here, 1 already gone before": the rest of the sum kept + fell out + gone before = asked. */
-function factsBreakdown(facts: CompactionAuditView["facts"]): string {
-  return [`${facts.fellOut} fell out here`, ...(facts.goneBefore ? [`${facts.goneBefore} already gone before`] : [])].join(", ");
-}
 
 /** Every probe asked at this compaction, by fate; a kept probe that lost items says which. */
 function FactsColumn({ audit }: { audit: CompactionAuditView }) {
@@ -54,40 +49,72 @@ function FactsColumn({ audit }: { audit: CompactionAuditView }) {
   );
 }
 
+/**
+ * The folded panel's one line: what an auditor reads first (the score, the facts by name, the counts of
+ * what left), so the panes keep the window's top third. The full line is on hover where the window cuts it.
+ */
+function digestParts(audit: NonNullable<ReturnType<typeof useAuditView>>, counts: { before: number; after: number }, data: CompactionAuditView | null, figures: string): string[] {
+  const head = [`Compaction #${audit.index} of ${audit.count}`, kindLabel(audit.kind), ...(audit.trigger ? [audit.trigger] : [])];
+  const messages = `${formatCount(counts.before)} → ${formatCount(counts.after)} messages (${formatCount(audit.dropped)} left the context)`;
+  if (!data) return [...head, messages, figures];
+  const fellOut = data.factFates.filter((f) => f.fate === "fell-out").map((f) => probeName(f.probe));
+  const humans = data.dropped.humanMessages;
+  const summarised = humans.filter((m) => m.fate === "summarised").length;
+  return [
+    ...head,
+    `${data.facts.kept}/${data.facts.asked} facts present in context after`,
+    ...(data.facts.asked === 0 ? [] : [fellOut.length ? `fell out here: ${fellOut.join("; ")}` : "none fell out here"]),
+    ...(data.facts.goneBefore ? [`${formatCount(data.facts.goneBefore)} already gone before`] : []),
+    `transparent would keep ${data.facts.transparent}/${data.facts.asked}`,
+    messages,
+    humans.length === 0
+      ? "every human message kept"
+      : `${formatCount(humans.length)} human message${humans.length === 1 ? "" : "s"} ${summarised === humans.length ? "only summarised" : `left (${formatCount(summarised)} only summarised)`}`,
+    `${formatCount(data.dropped.toolOutputs.length)} tool output${data.dropped.toolOutputs.length === 1 ? "" : "s"} dropped`,
+    ...(data.summary ? [`summary of ${formatCount(data.summary.length)} chars`] : []),
+  ];
+}
+
+function useAuditView() {
+  return useApp((s) => s.view?.audit);
+}
+
 export function DroppedPanel() {
-  const audit = useApp((s) => s.view?.audit);
+  const audit = useAuditView();
   const entry = useAudit((s) => (audit ? s.audits[audit.index] : undefined));
+  const before = useApp((s) => s.view?.original.count ?? 0);
+  const after = useApp((s) => s.view?.active.count ?? 0);
+  const counts = { before, after };
   const panelsOpen = usePanelsOpen();
-  // The user's own choice for this compaction wins; until they make one, the panel folds to its summary
-  // line while a panel under the panes is open, so the panes keep their rows.
-  const [chosen, setChosen] = useState<{ index: number; open: boolean } | null>(null);
+  // Folded by default: its line carries the figures, and the panes start in the window's top third.
+  // Opened, it stays open across compactions until a panel under the panes opens and needs the rows.
+  const [open, setOpen] = useState(false);
+  useEffect(() => {
+    if (panelsOpen) setOpen(false);
+  }, [panelsOpen]);
   if (!audit) return null;
-  const open = chosen?.index === audit.index ? chosen.open : !panelsOpen;
   const figures = fileTokensText(audit.kind, audit.tokensBefore, audit.tokensAfter) ?? "the file states no token figures";
   const data = entry?.status === "done" ? entry.audit : null;
+  const parts = digestParts(audit, counts, data, figures);
+  const digest = parts.join(" · ");
   return (
     <details className="dropped-panel" data-testid="dropped-panel" open={open}>
       <summary
+        title={`${digest} · ${figures}. Click for the facts, the messages and the summary.`}
         onClick={(event) => {
           event.preventDefault();
-          setChosen({ index: audit.index, open: !open });
+          setOpen(!open);
         }}
       >
-        <strong>
-          Compaction #{audit.index} of {audit.count}
-        </strong>{" "}
-        · {kindLabel(audit.kind)}
-        {audit.trigger ? ` · ${audit.trigger}` : ""} · {figures} · left: before, right: after · {formatCount(audit.dropped)} messages left the context
-        {data ? (
-          <>
-            {" "}
-            ·{" "}
-            <strong>
-              {data.facts.kept}/{data.facts.asked}
-            </strong>{" "}
-            facts present in context after ({factsBreakdown(data.facts)}; transparent would keep {data.facts.transparent})
-          </>
-        ) : null}
+        <span className="dropped-digest" data-testid="dropped-digest">
+          {parts.map((part, i) => (
+            <span key={i}>
+              {i > 0 ? " · " : ""}
+              {i === 0 || part.endsWith(" facts present in context after") ? <strong>{part}</strong> : part}
+            </span>
+          ))}
+        </span>
+        <span className="dropped-toggle">{open ? "hide details" : "details"}</span>
       </summary>
       {!entry || entry.status === "loading" ? (
         <p className="dim" aria-busy="true">
