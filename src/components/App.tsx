@@ -146,7 +146,7 @@ export function App() {
           </button>
         ) : null}
         {libraryShown ? null : <SessionActions />}
-        <button type="button" className="small" onClick={() => setShowHelp(true)} aria-label="Keyboard shortcuts">
+        <button type="button" className="small" onClick={() => setShowHelp(true)} aria-label="Keyboard shortcuts" data-testid="help-toggle">
           ?
         </button>
       </header>

@@ -9,13 +9,14 @@ import { chosenStrategyNames, recompact, runCheckride, runRoundsNow, setCheckrid
 import { CheckrideProgress, KeyEditsLine, ReaderExplanation } from "./checkride/Status.tsx";
 import { Matrix, ScoreCard } from "./checkride/ScoreCard.tsx";
 import { LocalModelSettings } from "./checkride/LocalModelSettings.tsx";
+import { GLOSSARY } from "./glossary.ts";
 
 function History() {
   const history = useApp((s) => s.checkride.history);
   if (history.length < 2) return null;
   return (
     <div className="history" aria-label="Score over compaction rounds">
-      <h3>Over recompaction rounds</h3>
+      <h3 title={GLOSSARY.round}>Over recompaction rounds</h3>
       <ol className="rounds">
         {history.map((entry) => (
           <li key={`${entry.round}-${entry.strategy}-${entry.reader}`}>

@@ -3,16 +3,25 @@
  * session, each masked unless the user keeps it, then the HTML audit report,
  * the Markdown scorecard or the checkpoint, all with the same masking.
  */
+import { useRef } from "react";
 import { downloadReport, exportRedacted, setShare, useApp } from "../store/store.ts";
 import { download } from "./download.ts";
+import { useDismiss } from "./dismiss.ts";
+
+const closeShare = () => setShare({ open: false });
+const SHARE_INSIDE = "[data-testid=share-toggle], [data-testid=split-handle], [data-testid=help-toggle], .overlay";
 
 export function SharePanel() {
   const share = useApp((s) => s.share);
+  const panel = useRef<HTMLElement>(null);
+  // A press outside closes it; its own button, the split's handle and help (which stacks over it) are not
+  // outside. Esc is in the app's order, under help.
+  useDismiss({ open: share.open, ref: panel, onDismiss: closeShare, ignoreSelector: SHARE_INSIDE });
   if (!share.open) return null;
   const findings = share.findings ?? [];
   const maskedCount = findings.filter((f) => share.masked[f.id]).length;
   return (
-    <section className="checkride" data-testid="share-panel" aria-label="Share">
+    <section className="checkride" data-testid="share-panel" aria-label="Share" ref={panel}>
       <header className="detail-head">
         <h2>Share: review what could be secret, then download</h2>
         <button type="button" className="small" onClick={() => setShare({ open: false })}>

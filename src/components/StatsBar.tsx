@@ -9,6 +9,7 @@ import { formatCount, formatSeconds } from "./format.ts";
 import { viewAgainstFile } from "../../core/audit/view-vs-file.ts";
 import { CompositionBar } from "./stats/CompositionBar.tsx";
 import { RecordedUsage, TokenCount } from "./stats/TokenStats.tsx";
+import { GLOSSARY } from "./glossary.ts";
 
 /** The file's own figure beside an audited side's count; where the count exceeds it, why (core/audit/view-vs-file.ts). */
 function FileFigure({ kind, view, file, exact }: { kind: string; view: number; file: number | null; exact: boolean }) {
@@ -63,7 +64,7 @@ export function StatsBar() {
       >
         {session.format}
         {session.formatVersion ? ` ${session.formatVersion}` : ""} · {formatCount(session.toolCalls)} tool calls
-        {view.round > 0 ? ` · round ${view.round + 1}` : ""}
+        {view.round > 0 ? <abbr title={GLOSSARY.round}> · round {view.round + 1}</abbr> : null}
       </dd>
     </div>
   );
@@ -114,17 +115,13 @@ export function StatsBar() {
               </dd>
             </div>
             <div>
-              <dt title="Segments of what the user and the assistant wrote (their text, not tool output or thinking) kept word for word in the active context, of all such segments in the branch">
-                Prose verbatim
-              </dt>
+              <dt title={GLOSSARY.proseSegments}>Prose verbatim</dt>
               <dd>
                 {formatCount(stats.proseVerbatim)} / {formatCount(stats.proseSegments)} segments
               </dd>
             </div>
             <div>
-              <dt title="Fields of the records beside their text (ids, timestamps, models, usage…) kept in the checkpoint so the session can be rebuilt; the model never reads them">
-                Metadata kept
-              </dt>
+              <dt title={GLOSSARY.metadataFields}>Metadata kept</dt>
               <dd>{formatCount(stats.metadataFields)} fields</dd>
             </div>
           </>

@@ -11,6 +11,7 @@ import { formatBytes, formatCount } from "../format.ts";
 import { kindLabel, fileTokensText } from "./labels.ts";
 import { AUDIT_VS_CHECKRIDE, probeFateText, probeName } from "../../../core/audit/fact-ledger.ts";
 import type { CompactionAuditView } from "../../worker/protocol.ts";
+import { GLOSSARY } from "../glossary.ts";
 
 /** Every probe asked at this compaction, by fate; a kept probe that lost items says which. */
 function FactsColumn({ audit }: { audit: CompactionAuditView }) {
@@ -110,7 +111,7 @@ export function DroppedPanel() {
           {parts.map((part, i) => (
             <span key={i}>
               {i > 0 ? " · " : ""}
-              {i === 0 || part.endsWith(" facts present in context after") ? <strong>{part}</strong> : part}
+              {i === 0 ? <strong>{part}</strong> : part.endsWith(" facts present in context after") ? <strong title={GLOSSARY.keptOfAsked}>{part}</strong> : part}
             </span>
           ))}
         </span>

@@ -11,6 +11,7 @@ import { addFact, isStruck, jumpToMessage, jumpToSource, removeAddedFact, toggle
 import { CandidateList } from "./CandidateList.tsx";
 import { readerHeading, VERDICT_LABELS, type Verdict } from "../../../core/checkride/verdict.ts";
 import { sourceLabel } from "./source-label.ts";
+import { GLOSSARY } from "../glossary.ts";
 
 const STATUS_LABEL: Record<ProbeResult["status"], string> = { pass: "pass", fail: "fail", skipped: "skipped", inconclusive: "no answer" };
 /** The paper's measure in words: a wrong answer misleads, a "don't know" only leaves the next agent asking. */
@@ -206,7 +207,7 @@ export function ScoreCard({ result, model }: { result: CheckrideResult; model: s
           </span>
         ) : (
           <>
-            <span data-testid="checkride-score" data-strategy={result.strategy} className="score">
+            <span data-testid="checkride-score" data-strategy={result.strategy} className="score" title={GLOSSARY.keptOfAsked}>
               {result.passed}/{result.asked}
             </span>{" "}
             <span className="dim">{label}</span>

@@ -4,7 +4,10 @@
  * finishes), and the file's own recorded input at its last turn beside the
  * model-view count of that same context, with the difference explained.
  */
+import { useCallback, useRef, useState, type ReactNode } from "react";
 import type { ViewTokenFigures } from "../../worker/protocol.ts";
+import { useDismiss } from "../dismiss.ts";
+import { GLOSSARY } from "../glossary.ts";
 import { formatCount } from "../format.ts";
 
 const TOKENS_EXPLAINER =
@@ -28,8 +31,31 @@ export function TokenCount({ tokens, estimated, testId }: { tokens: number; esti
       <span data-testid={testId} data-estimated="false">
         {formatCount(tokens)}
       </span>{" "}
-      <abbr className="explain">o200k tokens</abbr>
+      <abbr className="explain" title={GLOSSARY.o200k}>
+        o200k tokens
+      </abbr>
     </span>
+  );
+}
+
+/** The notes popover: it floats over the panes, and closes on Esc or a press anywhere outside it. */
+function UsageWhy({ label, children }: { label: string; children: ReactNode }) {
+  const [open, setOpen] = useState(false);
+  const ref = useRef<HTMLDetailsElement>(null);
+  const close = useCallback(() => setOpen(false), []);
+  useDismiss({ open, ref, onDismiss: close, escape: true });
+  return (
+    <details className="usage-why" data-testid="usage-why" ref={ref} open={open}>
+      <summary
+        onClick={(event) => {
+          event.preventDefault();
+          setOpen(!open);
+        }}
+      >
+        {label}
+      </summary>
+      <div className="usage-why-body">{children}</div>
+    </details>
   );
 }
 
@@ -67,24 +93,20 @@ export function RecordedUsage({ figures }: { figures: ViewTokenFigures }) {
       </span>
       {windowText} · model's view of the same context: <span data-testid="stats-lastturn-view">{formatCount(last.modelView)}</span>{" "}
       {/* Why the two figures differ, and the notes on the file's figures, open on demand: the header stays short. */}
-      <details className="usage-why">
-        <summary>
-          {last.recorded >= last.modelView ? "why the file's is higher" : "why the view's is higher"}
-          {usage.notes.length > 0 ? ` · ${usage.notes.length} note${usage.notes.length > 1 ? "s" : ""}` : ""}
-        </summary>
-        <div className="usage-why-body">
-          <p className="stats-why" data-testid="stats-usage-explainer">
-            {differenceLine(last.recorded, last.modelView, usage.notInTranscriptAtFirstTurn)}
-          </p>
-          {usage.notes.length > 0 ? (
-            <ul className="usage-notes">
-              {usage.notes.map((note) => (
-                <li key={note}>{note}</li>
-              ))}
-            </ul>
-          ) : null}
-        </div>
-      </details>
+      <UsageWhy
+        label={`${last.recorded >= last.modelView ? "why the file's is higher" : "why the view's is higher"}${usage.notes.length > 0 ? ` · ${usage.notes.length} note${usage.notes.length > 1 ? "s" : ""}` : ""}`}
+      >
+        <p className="stats-why" data-testid="stats-usage-explainer">
+          {differenceLine(last.recorded, last.modelView, usage.notInTranscriptAtFirstTurn)}
+        </p>
+        {usage.notes.length > 0 ? (
+          <ul className="usage-notes">
+            {usage.notes.map((note) => (
+              <li key={note}>{note}</li>
+            ))}
+          </ul>
+        ) : null}
+      </UsageWhy>
     </dd>
   );
 }
