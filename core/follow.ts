@@ -4,9 +4,14 @@
  * and Copilot's events included), so a followed file is read once: the
  * bytes appended since the last look are decoded and split into records,
  * and a line the writer has cut in the middle (or a character cut between
- * its bytes) waits for its end. The session is then rebuilt from the records
- * already parsed, so the format's reader sees exactly what a fresh read of
- * the file would give it, and the followed session equals a fresh read.
+ * its bytes) waits for its end. A Pi session (the format whose reader takes
+ * one record at a time) is then grown in place: each new record is read into
+ * its entry, the tree takes the new entries, and the default branch is the
+ * last one plus what was added below it, so taking in a growth costs what the
+ * growth holds. Other formats, and a Pi tree whose parents stop coming first,
+ * are rebuilt from the records already parsed, so the format's reader sees
+ * exactly what a fresh read of the file would give it. Either way the
+ * followed session equals a fresh read.
  *
  * What cannot be followed is said, never guessed: a file that shrank, or
  * whose bytes already read changed (a rewrite in place), starts over; a file
@@ -15,8 +20,10 @@
  */
 import { JsonLinesParser, type JsonLine } from "./jsonl.ts";
 import { readJsonLinesRecords } from "./formats/detect.ts";
-import { loadSession, sessionFromReader, type LoadOptions } from "./session.ts";
+import { loadSession, sessionFromReader, sessionOverTree, type BranchSeed, type LoadOptions } from "./session.ts";
 import type { Session } from "./model.ts";
+import { looksLikePi, PiReader } from "./formats/pi.ts";
+import { buildTree, GrowingTree } from "./tree.ts";
 
 /** Bytes kept from the end of what was read: compared on each look to catch a rewrite in place. */
 export const TAIL_CHECK_BYTES = 4096;
@@ -38,13 +45,25 @@ export class FollowedFile {
   /** The whole bytes, kept only while the file is not JSON Lines (one JSON value is re-read whole). */
   private whole: Uint8Array[] | null = [];
   private isJsonLines: boolean | null = null;
+  private recordsTaken = 0;
+  /** A Pi file, read a record at a time into a tree grown in place (null: records kept and read whole). */
+  private pi: { reader: PiReader; tree: GrowingTree; seed?: BranchSeed } | null = null;
 
   constructor(private readonly options: LoadOptions = {}) {
     this.parser = this.newParser();
   }
 
   private newParser(): JsonLinesParser {
-    return new JsonLinesParser(false, (record) => this.records.push(record));
+    return new JsonLinesParser(false, (record) => this.take(record));
+  }
+
+  private take(record: JsonLine): void {
+    this.recordsTaken++;
+    if (this.pi) return this.pi.reader.add(record);
+    if (this.records.length === 0 && looksLikePi(record.value) && (this.options.format ?? "pi") === "pi") {
+      this.pi = { reader: new PiReader(record, false), tree: new GrowingTree() };
+    }
+    this.records.push(record);
   }
 
   /** How far the file has been read. */
@@ -76,6 +95,8 @@ export class FollowedFile {
     this.tail = new Uint8Array(0);
     this.whole = [];
     this.isJsonLines = null;
+    this.pi = null;
+    this.recordsTaken = 0;
     return { kind: "rewritten", why };
   }
 
@@ -85,12 +106,12 @@ export class FollowedFile {
     this.bytesRead += chunk.length;
     this.tail = lastBytes(this.tail, chunk, TAIL_CHECK_BYTES);
     if (this.whole) this.whole.push(chunk.slice());
-    const before = this.records.length;
+    const before = this.recordsTaken;
     this.parser.push(this.decoder.decode(chunk, { stream: true }));
     if (this.isJsonLines === null && this.records.length > 0) this.isJsonLines = this.parser.firstLineIsJson;
     // JSON Lines: the records are all that is needed from here on.
     if (this.isJsonLines) this.whole = null;
-    const records = this.records.length - before;
+    const records = this.recordsTaken - before;
     // Not (yet) known to be JSON Lines: the whole bytes are read again, so any new byte is a change.
     return records > 0 || this.isJsonLines !== true ? { kind: "grew", bytes: chunk.length, records } : { kind: "unchanged" };
   }
@@ -98,8 +119,27 @@ export class FollowedFile {
   /** The session as the complete lines read so far stand (the line being written waits). */
   session(): Session {
     if (this.isJsonLines !== true) return loadSession(concat(this.whole ?? []), this.options);
+    if (this.pi) return this.piSession(this.pi);
     const output = readJsonLinesRecords({ records: this.records, warnings: [...this.parser.warningsSoFar] }, { format: this.options.format, strict: false });
     return sessionFromReader(output, false);
+  }
+
+  /** The Pi session grown in place; the tree built whole (as a fresh read builds it) once parents stop coming first. */
+  private piSession(pi: NonNullable<FollowedFile["pi"]>): Session {
+    const output = pi.reader.finish();
+    const readerWarnings = [...this.parser.warningsSoFar, ...output.warnings];
+    pi.tree.take(output.entries);
+    if (!pi.tree.inOrder) {
+      // buildTree repairs entries in place (a missing parent becomes a root): on copies, so the next look
+      // repairs (and warns) again, as a fresh read would. (A v1 file, whose compactions find their target
+      // by entry, never gets here: its entries are linked line to line, so its parents always come first.)
+      const warnings = [...readerWarnings];
+      const entries = output.entries.map((entry) => ({ ...entry }));
+      return sessionOverTree({ ...output, entries, warnings }, buildTree(entries, false, warnings));
+    }
+    const session = sessionOverTree({ ...output, warnings: [...readerWarnings, ...pi.tree.warnings] }, pi.tree, pi.seed);
+    if (session.defaultLeafId !== null) pi.seed = { leafId: session.defaultLeafId, path: session.path(null), messages: session.branch(null) };
+    return session;
   }
 }
 

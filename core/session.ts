@@ -8,7 +8,7 @@ import { readAnyFormat } from "./formats/detect.ts";
 import { messagesOf, type BranchContext, type ReaderOutput } from "./formats/common.ts";
 import type { Entry, FormatName, Message, Session } from "./model.ts";
 import { SessionError } from "./model.ts";
-import { buildTree, childlessEntries, pathTo } from "./tree.ts";
+import { buildTree, childlessEntries, GrowingTree, pathTo, type EntryTree } from "./tree.ts";
 
 export interface LoadOptions {
   /** Override detection. */
@@ -26,11 +26,29 @@ export function loadSession(input: Uint8Array | string, options: LoadOptions = {
 
 /** A reader's entries → the Session: the tree built and checked, the leaves listed, branches served. */
 export function sessionFromReader(output: ReaderOutput, strict: boolean): Session {
+  const tree = buildTree(output.entries, strict, output.warnings);
+  return sessionOverTree(output, tree);
+}
+
+/**
+ * A branch already served by an earlier session of the same growing file (the
+ * follower's): a new leaf that descends from `leafId` is served as this path
+ * and these messages plus what was added below it, without walking the whole
+ * branch again.
+ */
+export interface BranchSeed {
+  leafId: string;
+  path: readonly Entry[];
+  messages: readonly Message[];
+}
+
+/** The Session over a tree already built (by `buildTree`, or grown in place by a follower); `output.warnings` holds the tree's too. */
+export function sessionOverTree(output: ReaderOutput, tree: EntryTree, seed?: BranchSeed): Session {
   const warnings = output.warnings;
-  const tree = buildTree(output.entries, strict, warnings);
   const context: BranchContext = { children: tree.children, byId: tree.byId };
 
-  const candidates = childlessEntries(tree).filter((entry) => output.isLeafCandidate?.(entry) ?? true);
+  const childless = tree instanceof GrowingTree ? [...tree.childless].map((id) => tree.byId.get(id)!) : childlessEntries(tree);
+  const candidates = childless.filter((entry) => output.isLeafCandidate?.(entry) ?? true);
   let defaultLeafId = output.defaultLeafId !== null && tree.byId.has(output.defaultLeafId) ? output.defaultLeafId : null;
   if (defaultLeafId === null && candidates.length > 0) defaultLeafId = candidates[candidates.length - 1]!.id;
   const leaves = candidates.map((entry) => entry.id);
@@ -40,7 +58,7 @@ export function sessionFromReader(output: ReaderOutput, strict: boolean): Sessio
     const id = leafId ?? defaultLeafId;
     if (id === null) return [];
     if (!tree.byId.has(id)) throw new SessionError(0, `no entry with id "${id}"`);
-    return pathTo(tree, id);
+    return seed ? (seededPath(tree, id, seed)?.path ?? pathTo(tree, id)) : pathTo(tree, id);
   };
   const branchCache = new Map<string, Message[]>();
 
@@ -60,8 +78,13 @@ export function sessionFromReader(output: ReaderOutput, strict: boolean): Sessio
       const key = leafId ?? defaultLeafId ?? "";
       let messages = branchCache.get(key);
       if (!messages) {
-        const path = pathFor(leafId);
-        messages = output.branchMessages ? output.branchMessages(path, context) : messagesOf(path);
+        const id = leafId ?? defaultLeafId;
+        const seeded = seed && id !== null && !output.branchMessages && tree.byId.has(id) ? seededPath(tree, id, seed) : null;
+        if (seeded) messages = seed!.messages.concat(messagesOf(seeded.added));
+        else {
+          const path = pathFor(leafId);
+          messages = output.branchMessages ? output.branchMessages(path, context) : messagesOf(path);
+        }
         branchCache.set(key, messages);
       }
       return messages;
@@ -80,6 +103,19 @@ export function sessionFromReader(output: ReaderOutput, strict: boolean): Sessio
       return output.usage ? output.usage(pathFor(leafId), context) : { turns: [], contextWindow: null, notes: [] };
     },
   };
+}
+
+/** Root → `leafId` when it descends from the seed's leaf (or is it): the seed's path and the entries below it. */
+function seededPath(tree: Pick<EntryTree, "byId">, leafId: string, seed: BranchSeed): { path: Entry[]; added: Entry[] } | null {
+  const added: Entry[] = [];
+  let current = tree.byId.get(leafId);
+  while (current && current.id !== seed.leafId) {
+    added.push(current);
+    current = current.parentId === null ? undefined : tree.byId.get(current.parentId);
+  }
+  if (!current) return null;
+  added.reverse();
+  return { path: seed.path.concat(added), added };
 }
 
 function stripBom(text: string): string {

@@ -25,9 +25,9 @@ export function buildTree(input: Entry[], strict: boolean, warnings: LoadWarning
   for (const entry of input) {
     const earlier = byId.get(entry.id);
     if (earlier) {
-      const reason = `duplicate id "${entry.id}" (first used on line ${earlier.line})`;
+      const reason = duplicateReason(entry, earlier);
       if (strict) throw new SessionError(entry.line, reason);
-      warnings.push({ line: entry.line, message: `${reason}; the later entry is skipped` });
+      warnings.push({ line: entry.line, message: `${reason}${SKIPPED}` });
       continue;
     }
     if (parentsComeFirst && entry.parentId !== null) {
@@ -62,6 +62,12 @@ export function buildTree(input: Entry[], strict: boolean, warnings: LoadWarning
     else children.set(entry.parentId, [entry.id]);
   }
   return { entries, byId, children };
+}
+
+const SKIPPED = "; the later entry is skipped";
+
+function duplicateReason(entry: Entry, earlier: Entry): string {
+  return `duplicate id "${entry.id}" (first used on line ${earlier.line})`;
 }
 
 /** Colours each entry once: 0 unseen, 1 on the current walk, 2 known to reach a root. */
@@ -101,4 +107,52 @@ export function pathTo(tree: Pick<EntryTree, "byId">, leafId: string): Entry[] {
 /** Entries without children, in file order. */
 export function childlessEntries(tree: EntryTree): Entry[] {
   return tree.entries.filter((entry) => !tree.children.has(entry.id));
+}
+
+/**
+ * The tree of a file that only grows (a followed session), built in place as
+ * entries arrive, with `buildTree`'s own rules while parents come first (a
+ * duplicate id skipped with its warning). An entry whose parent is not known
+ * yet ends that: `inOrder` turns false and the caller builds the tree whole
+ * with `buildTree`, which repairs what it must. The indexes only grow, so a
+ * session made over an earlier state still finds every entry it listed.
+ */
+export class GrowingTree implements EntryTree {
+  readonly entries: Entry[] = [];
+  readonly byId = new Map<string, Entry>();
+  readonly children = new Map<string, string[]>();
+  readonly warnings: LoadWarning[] = [];
+  /** Ids of the entries without children, in file order (a Set keeps insertion order): the leaves without a walk. */
+  readonly childless = new Set<string>();
+  private taken = 0;
+  private ordered = true;
+
+  get inOrder(): boolean {
+    return this.ordered;
+  }
+
+  /** Takes the entries of `all` not taken yet (`all` grows by appending). */
+  take(all: readonly Entry[]): void {
+    for (; this.ordered && this.taken < all.length; this.taken++) {
+      const entry = all[this.taken]!;
+      const earlier = this.byId.get(entry.id);
+      if (earlier) {
+        this.warnings.push({ line: entry.line, message: `${duplicateReason(entry, earlier)}${SKIPPED}` });
+        continue;
+      }
+      if (entry.parentId !== null) {
+        if (!this.byId.has(entry.parentId)) {
+          this.ordered = false;
+          return;
+        }
+        const siblings = this.children.get(entry.parentId);
+        if (siblings) siblings.push(entry.id);
+        else this.children.set(entry.parentId, [entry.id]);
+        this.childless.delete(entry.parentId);
+      }
+      this.byId.set(entry.id, entry);
+      this.entries.push(entry);
+      this.childless.add(entry.id);
+    }
+  }
 }
