@@ -28,9 +28,10 @@ const BUILD_OPTIONS = { bundle: true, platform: "node", format: "esm", target: "
  * never count a token (`audit <folder>` over a cached folder spent 80 of its
  * ~500 ms compiling it, measured). core/tokens.ts imports it lazily.
  * node-llama-cpp (the local reader, core/cli/local-model.ts) loads native
- * binaries relative to its own files, so it cannot be bundled at all.
+ * binaries relative to its own files, so it cannot be bundled at all; nor
+ * can sql.js (OpenCode's database), which finds its WASM beside its script.
  */
-const EXTERNAL_PACKAGES = /^(gpt-tokenizer|node-llama-cpp)(\/|$)/;
+const EXTERNAL_PACKAGES = /^(gpt-tokenizer|node-llama-cpp|sql\.js)(\/|$)/;
 
 /**
  * Where the bundle imports a left-out package from: an absolute file URL,

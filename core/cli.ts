@@ -10,11 +10,12 @@ import { deepestMessage, isStackOverflow } from "./depth.ts";
 import { useNodeHasher } from "./cli/node-hash.ts";
 import { runCheckrideCommand, runCompact, runInspect, runReport, runRoundsCommand, runScan, runVerify } from "./cli/commands.ts";
 import { runAudit } from "./cli/audit.ts";
+import { isSqlitePath, prepareSqlite } from "./cli/sqlite-node.ts";
 import { isLibraryWorker, serveLibraryWorker } from "./cli/library-pool.ts";
 
 const USAGE = `usage:
   npm run cli -- inspect <file> --follow [--json] [--interval MS]   (a line per turn and per compaction as the agent writes the file)
-  npm run cli -- inspect <file|folder> [--leaf ID] [--format pi|claude|codex|openai|anthropic|gemini|cline|opencode|copilot] [--strict]
+  npm run cli -- inspect <file|folder|opencode.db> [--session ID] [--leaf ID] [--format pi|claude|codex|openai|anthropic|gemini|cline|opencode|copilot] [--strict]
   npm run cli -- compact <file> [--leaf ID] [--strategy NAME] [--max-prose-characters N]
                                 [--previous CHECKPOINT (transparent only)] [--output FILE] [--format F] [--strict] [--redact [--keep FINDING,…]]
                                 [--token-counts]  (add stats.activeTokens/originalTokens, exact o200k counts: several times the compaction's time)
@@ -38,6 +39,8 @@ async function main(argv: string[]): Promise<number> {
   const args = parseArgs(argv);
   // `compact --help` asks for the usage, not for a session file.
   if (args.flags.has("help") || args.positional.includes("-h")) args.command = "help";
+  // A database (OpenCode's opencode.db) is read with SQLite in WebAssembly, made ready here, once.
+  if (args.positional[0] !== undefined && isSqlitePath(args.positional[0])) await prepareSqlite();
   switch (args.command) {
     case "inspect":
       return runInspect(args);

@@ -17,6 +17,7 @@ export interface ParsedArgs {
 
 const VALUE_FLAGS = new Set([
   "leaf",
+  "session",
   "format",
   "strategy",
   "max-prose-characters",

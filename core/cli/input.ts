@@ -11,6 +11,8 @@ import { isDirectory, readSessionFolder } from "./folder.ts";
 import { UsageError, stringFlag, type ParsedArgs } from "./flags.ts";
 import { FileError } from "./file-error.ts";
 import type { SessionFile } from "./session-file.ts";
+import { isSqlitePath, readySqlite } from "./sqlite-node.ts";
+import { loadOpenCodeDatabase } from "../sqlite/opencode-session.ts";
 
 // Where the commands have always found them.
 export { FileError, type SessionFile };
@@ -38,6 +40,7 @@ export function readSessionFile(args: ParsedArgs, pieceBytes = READ_PIECE, optio
   if (!file) throw new UsageError(`${args.command} needs a session file`);
   const format = formatFlag(args);
   if (isDirectory(file)) return readSessionFolder(file, { format, strict: args.flags.has("strict") });
+  if (isSqlitePath(file)) return readDatabaseFile(file, args);
   const fd = openInput(file);
   // An outline only of a file that can be read again for its messages (not a pipe, a FIFO or stdin).
   const outline = options.outline === true && fd !== 0 && fstatSync(fd).isFile();
@@ -63,6 +66,19 @@ export function readSessionFile(args: ParsedArgs, pieceBytes = READ_PIECE, optio
     lastRead = { file, session };
     const prefixSha256 = prefix && bytes >= prefixBytes! ? prefix.digest("hex") : undefined;
     return { file, bytes, sha256: hash.digest("hex"), session, streamed: loader.streamed, outlined: loader.outlined, ...(prefixSha256 ? { prefixSha256 } : {}) };
+  } catch (error) {
+    if (error instanceof SessionError) throw new FileError(file, error.line, error.reason);
+    throw error;
+  }
+}
+
+/** An OpenCode database: read whole (SQLite needs the whole file), one session of it by --session ID or the latest. */
+function readDatabaseFile(file: string, args: ParsedArgs): SessionFile {
+  const bytes = readFileSync(file);
+  try {
+    const { session } = loadOpenCodeDatabase(readySqlite(), bytes, { sessionId: stringFlag(args, "session"), strict: args.flags.has("strict") });
+    lastRead = { file, session };
+    return { file, bytes: bytes.length, sha256: createHash("sha256").update(bytes).digest("hex"), session, streamed: false, outlined: false };
   } catch (error) {
     if (error instanceof SessionError) throw new FileError(file, error.line, error.reason);
     throw error;
