@@ -8,6 +8,7 @@ import { readAnyFormat } from "./formats/detect.ts";
 import { messagesOf, type BranchContext, type ReaderOutput } from "./formats/common.ts";
 import type { Entry, FormatName, Message, Session } from "./model.ts";
 import { SessionError } from "./model.ts";
+import { isSqliteFile } from "./sqlite/engine.ts";
 import { buildTree, childlessEntries, GrowingTree, pathTo, type EntryTree } from "./tree.ts";
 
 export interface LoadOptions {
@@ -18,6 +19,10 @@ export interface LoadOptions {
 }
 
 export function loadSession(input: Uint8Array | string, options: LoadOptions = {}): Session {
+  // A database needs SQLite, which loads asynchronously: the app's and the CLI's file readers open it (core/sqlite/).
+  if (typeof input !== "string" && isSqliteFile(input)) {
+    throw new SessionError(0, "a SQLite database (OpenCode's opencode.db?): open it on its own, in the app or with the CLI; the library does not read databases yet");
+  }
   const text = typeof input === "string" ? stripBom(input) : decodeSessionBytes(isZstd(input) ? decompressZstd(input) : input);
   if (text.trim() === "") throw new SessionError(0, "the file is empty");
   const strict = options.strict ?? false;

@@ -3,9 +3,9 @@
  * the agents whose store is a database (OpenCode's `opencode.db`, Kilo CLI's
  * `kilo.db`). The same code runs in the worker, the CLI and the tests; only
  * where the WASM bytes come from differs, so the caller hands them in. Loaded
- * on first use: a session that is not a database never pays for it.
+ * on first use (sql.js is imported only then): a session that is not a
+ * database never pays for it.
  */
-import initSqlJs from "sql.js";
 import type { Database, SqlJsStatic } from "sql.js";
 
 export type { Database };
@@ -26,7 +26,7 @@ let engine: Promise<SqlJsStatic> | null = null;
  * fetches them), or without it where sql.js finds its WASM beside its own script (Node).
  */
 export function sqliteEngine(wasm?: () => Promise<Uint8Array> | Uint8Array): Promise<SqlJsStatic> {
-  engine ??= Promise.resolve(wasm?.()).then((bytes) =>
+  engine ??= Promise.all([import("sql.js"), wasm?.()]).then(([{ default: initSqlJs }, bytes]) =>
     bytes ? initSqlJs({ wasmBinary: bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer }) : initSqlJs(),
   );
   engine.catch(() => (engine = null));

@@ -5,6 +5,8 @@
  * request does with a view lives in services/, the request → handler map in
  * handlers.ts.
  */
+import { isSqliteFile } from "../../core/sqlite/engine.ts";
+import { openDatabaseSession } from "./services/database.ts";
 import { fileSha256 } from "../../core/hash.ts";
 import { StreamingSessionLoader } from "../../core/session-stream.ts";
 import { STRATEGIES } from "../../core/strategies/index.ts";
@@ -75,7 +77,8 @@ export class SessionEngine {
     const read = performance.now();
     task.checkCancelled();
     task.progress({ stage: "parsing", loaded: bytes.length, total: bytes.length });
-    const session = several?.session ?? loader.finish(bytes);
+    // A database (OpenCode's store) is opened with SQLite; everything else is what the loader read.
+    const session = several?.session ?? (isSqliteFile(bytes) ? await openDatabaseSession(bytes) : loader.finish(bytes));
     task.checkCancelled();
     const leafId = params.leafId !== null && session.byId.has(params.leafId) ? params.leafId : session.defaultLeafId;
     const preview = { id, model: buildPaneModel(session.branch(leafId)) };

@@ -131,3 +131,10 @@ describe("an OpenCode database", () => {
     expect(missing.stderr).toMatch(/opencode\.db:0: no session "nope" in this database/);
   });
 });
+
+describe("a database where only a session file is read", () => {
+  it("loadSession (the library's reader) says what it is instead of failing on its bytes", async () => {
+    const bytes = opencodeDatabase(engine ?? (await testSqlite()), [composedExport("ses_a", "one")]);
+    expect(() => loadSession(bytes)).toThrow(/a SQLite database \(OpenCode's opencode\.db\?\): open it on its own/);
+  });
+});

@@ -14,6 +14,7 @@ import type { Page } from "playwright-core";
 import { runCli } from "../helpers/cli.ts";
 import { aiderHistory, clineTask, cursorTranscript, geminiJsonl, openCodePruned, qwenChat, rooHistory } from "../helpers/composed-sessions.ts";
 import { describeWithFixtures, fixturePath } from "../helpers/fixtures.ts";
+import { opencodeDatabase, testSqlite, type ExportShape } from "../helpers/opencode-db.ts";
 import { SCREENSHOTS, foreignRequests, openApp, startHarness, type Harness } from "./harness.ts";
 
 let harness: Harness;
@@ -110,6 +111,36 @@ describe("composed shapes of the newer agents", () => {
       await opened.context.close();
     });
   }
+
+  it("an OpenCode database (opencode.db): the latest session, its compactions, and the warning naming which of how many", async () => {
+    const dir = join(temp, "opencode-db");
+    mkdirSync(dir, { recursive: true });
+    const path = join(dir, "opencode.db");
+    const pruned = JSON.parse(openCodePruned()) as ExportShape;
+    const older: ExportShape = {
+      info: { ...pruned.info, id: "ses_old", title: "an older one" },
+      messages: pruned.messages.slice(0, 1).map(({ info, parts }) => ({
+        info: { ...info, id: `${String(info.id)}_old`, sessionID: "ses_old" },
+        parts: parts.map((part) => ({ ...part, id: `${String(part.id)}_old`, messageID: `${String(info.id)}_old`, sessionID: "ses_old" })),
+      })),
+    };
+    // The pruned session is the database's newest (sessions are ordered by when they were updated).
+    writeFileSync(path, opencodeDatabase(await testSqlite(), [older, pruned]));
+    const expected = cliFigures(path);
+    // The same compactions as the session's own export shows.
+    const exported = join(dir, "export.json");
+    writeFileSync(exported, JSON.stringify(pruned));
+    expect(expected).toEqual({ format: "opencode", compactions: cliFigures(exported).compactions });
+    const opened = await openApp(harness);
+    await opened.page.getByTestId("file-input").setInputFiles(path);
+    await expectOnScreen(opened.page, expected);
+    await opened.page.getByText(/1 warning while reading/).click();
+    await opened.page.getByText(/this database holds 2 sessions; showing "composed" \(ses_c/).waitFor();
+    await opened.page.screenshot({ path: join(SCREENSHOTS, "formats-opencode-db-1440-light.png") });
+    expect(foreignRequests(opened.requests, harness.origin)).toEqual([]);
+    expect(opened.errors).toEqual([]);
+    await opened.context.close();
+  });
 
   it("an Aider chat history: its own format, each run a branch, and the timeline says the format records no compactions", async () => {
     const dir = join(temp, "aider");

@@ -24,7 +24,7 @@ export function Toolbar() {
     <div className="toolbar" role="toolbar" aria-label="Session controls">
       <label className="file-button">
         Open session…
-        <input data-testid="file-input" type="file" accept=".jsonl,.json,.zst,.md,application/json,text/plain,text/markdown" onChange={onFile} />
+        <input data-testid="file-input" type="file" accept=".jsonl,.json,.zst,.md,.db,application/json,text/plain,text/markdown,application/vnd.sqlite3" onChange={onFile} />
       </label>
       <FolderButton />
       <label className="field">
