@@ -32,6 +32,14 @@ export function loadOpenCodeDatabase(engine: SqlJsStatic, bytes: Uint8Array, opt
     }
     const strict = options.strict ?? false;
     const session = sessionFromReader(readOpenCode(openCodeExportFromDb(db, chosen.id), strict), strict);
+    // Header bytes 18-19 are 2 in WAL mode: the newest writes may still sit in the -wal file beside it, which is not read.
+    if (bytes[18] === 2 && bytes[19] === 2) {
+      session.warnings.unshift({
+        line: 0,
+        message:
+          "the database is in WAL mode: what OpenCode wrote since its last checkpoint is in the opencode.db-wal file beside it, which is not read here; quit OpenCode (or run sqlite3 on it with PRAGMA wal_checkpoint) to see the latest",
+      });
+    }
     if (sessions.length > 1) {
       session.warnings.unshift({
         line: 0,

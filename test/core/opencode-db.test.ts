@@ -93,6 +93,15 @@ describe("an OpenCode database", () => {
     expect(() => loadOpenCodeDatabase(engine, bytes, { sessionId: "ses_zz" })).toThrow(/no session "ses_zz"/);
   });
 
+  it("says when the newest writes may be in the -wal file beside it (a database in WAL mode)", () => {
+    const bytes = opencodeDatabase(engine, [composedExport("ses_a", "one")]);
+    expect(loadOpenCodeDatabase(engine, bytes).session.warnings).toEqual([]);
+    const wal = bytes.slice();
+    wal[18] = 2;
+    wal[19] = 2;
+    expect(loadOpenCodeDatabase(engine, wal).session.warnings[0]!.message).toMatch(/WAL mode: what OpenCode wrote since its last checkpoint is in the opencode\.db-wal file/);
+  });
+
   it("refuses a database that is not OpenCode's, naming its tables, and bytes that are not a database", () => {
     const db = new engine.Database();
     db.run("CREATE TABLE notes (id TEXT, body TEXT)");
