@@ -47,12 +47,9 @@ async function allRows(page: Page, pane: "original-pane" | "active-pane"): Promi
         if (!list.querySelector(".row-pending, .row-loading")) return;
       }
     };
-    for (let top = 0; ; top += Math.max(100, list.clientHeight * 0.8)) {
-      list.scrollTop = top;
-      await settle();
+    const collect = () => {
       for (const row of list.querySelectorAll<HTMLElement>("[data-testid=message-row]")) {
-        const key = row.dataset.row!;
-        rows.set(key, {
+        rows.set(row.dataset.row!, {
           id: row.dataset.messageId ?? "",
           role: /\brole-(\S+)/.exec(row.className)?.[1] ?? "",
           text: (row.querySelector(".block-text")?.textContent ?? "").trim(),
@@ -60,7 +57,19 @@ async function allRows(page: Page, pane: "original-pane" | "active-pane"): Promi
           summaryBadge: !!row.querySelector(".badge-summary"),
         });
       }
-      if (list.scrollTop + list.clientHeight >= list.scrollHeight - 2) break;
+    };
+    const atEnd = () => list.scrollTop + list.clientHeight >= list.scrollHeight - 2;
+    for (let top = 0; ; top += Math.max(100, list.clientHeight * 0.5)) {
+      list.scrollTop = top;
+      await settle();
+      collect();
+      if (!atEnd()) continue;
+      // Rows measured late can grow the list after the last step: the end is looked at again once it has settled.
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      list.scrollTop = list.scrollHeight;
+      await settle();
+      collect();
+      if (atEnd()) break;
     }
     list.scrollTop = 0;
     return [...rows.values()];
@@ -92,13 +101,17 @@ describeWithFixtures("the audit's invariants on screen", () => {
         const digest = page.getByTestId("dropped-digest");
         await expect.poll(() => digest.textContent(), { timeout: 60_000 }).toMatch(/facts present in context after|no fact/i);
 
-        const before = await allRows(page, "original-pane");
-        const after = await allRows(page, "active-pane");
         const where = `${path} #${index}`;
-        // The walk saw every row the pane titles count.
+        // The walk must see every row the pane's title counts (a virtual list renders rows late: walked again, at most three times).
         const counted = async (pane: string) => Number(((await page.locator(`[data-testid=${pane}] .pane-title .dim`).textContent()) ?? "").replace(/[^\d]/g, ""));
-        expect(before.length, `${where}: rows walked in the before pane`).toBe(await counted("original-pane"));
-        expect(after.length, `${where}: rows walked in the after pane`).toBe(await counted("active-pane"));
+        const walk = async (pane: "original-pane" | "active-pane") => {
+          let rows = await allRows(page, pane);
+          for (let tries = 1; tries < 3 && rows.length !== (await counted(pane)); tries++) rows = await allRows(page, pane);
+          expect(rows.length, `${where}: rows walked in ${pane}`).toBe(await counted(pane));
+          return rows;
+        };
+        const before = await walk("original-pane");
+        const after = await walk("active-pane");
         droppedSeen += before.filter((row) => row.dropped).length;
         expect(
           after.filter((row) => row.dropped).map((row) => row.id),
