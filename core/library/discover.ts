@@ -215,5 +215,8 @@ function reasonNotASession(file: ListedFile): string {
   if (file.bytes === 0) return "empty file";
   const dot = baseName(file.path).lastIndexOf(".");
   const extension = dot > 0 ? baseName(file.path).slice(dot) : "";
+  // OpenCode's (and Kilo's) own store: it holds sessions, but the library does not list a database's sessions yet.
+  if (/^(opencode|kilo)\.db$/.test(baseName(file.path)))
+    return "an OpenCode database: open it on its own (inspect or audit FILE, or drop it in the app); the library does not list its sessions yet";
   return extension ? `not a session file (${extension})` : "not a session file (no extension)";
 }

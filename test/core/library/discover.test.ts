@@ -73,10 +73,12 @@ describe("discoverSessions", () => {
   });
 
   it("skips what is not a session, saying why", () => {
-    const found = discoverSessions([file("a/README.md"), file("a/Makefile"), file("a/empty.jsonl", 0)]);
+    const found = discoverSessions([file("a/README.md"), file("a/Makefile"), file("a/empty.jsonl", 0), file("opencode/opencode.db")]);
     expect(found.skipped).toEqual([
       { path: "a/Makefile", reason: "not a session file (no extension)" },
       { path: "a/README.md", reason: "not a session file (.md)" },
+      // OpenCode's store holds sessions the library does not list yet: it says so, and how to open them.
+      { path: "opencode/opencode.db", reason: expect.stringMatching(/^an OpenCode database: open it on its own .*the library does not list its sessions yet$/) },
     ]);
     // An empty .jsonl is still a candidate: the reader says it is empty, at index time.
     expect(found.sessions.map((s) => s.path)).toEqual(["a/empty.jsonl"]);
