@@ -43,7 +43,7 @@ export function loadOpenCodeDatabase(engine: SqlJsStatic, bytes: Uint8Array, opt
     if (sessions.length > 1) {
       session.warnings.unshift({
         line: 0,
-        message: `this database holds ${sessions.length} sessions; showing "${chosen.title}" (${chosen.id}, ${options.sessionId !== undefined ? "the one asked for" : "the most recently updated with messages"}); the CLI's --session ID opens another (the app opens this one only, for now)`,
+        message: `this database holds ${sessions.length} sessions; showing "${chosen.title}" (${chosen.id}, ${options.sessionId !== undefined ? "the one asked for" : "the most recently updated with messages"}); the app's Session picker and the CLI's --session ID open another`,
       });
     }
     return { session, sessions, chosen };

@@ -100,7 +100,12 @@ export async function loadSource(source: LoadSource, intent: LoadIntent = {}): P
   const name = source.kind === "file" ? source.file.name : source.name;
   const link = get().pendingLink;
   const pending = engine.request(
-    { type: "load", source, params: { strategy: link?.strategy ?? get().strategy, options: compactOptions(), leafId: link?.leaf ?? null } },
+    {
+      type: "load",
+      source,
+      params: { strategy: link?.strategy ?? get().strategy, options: compactOptions(), leafId: link?.leaf ?? null },
+      ...(intent.databaseSession !== undefined ? { databaseSession: intent.databaseSession } : {}),
+    },
     (progress) => {
       const loading = get().loading;
       if (loading?.id !== pending.id) return;
@@ -212,6 +217,12 @@ function clearedBecause(changes: { strategy?: string; proseCap?: number | null; 
   if (changes.proseCap !== undefined) return "the prose cap changed";
   if (changes.leafId !== undefined) return "the branch changed";
   return "the active context changed";
+}
+
+/** Another session of the database on screen (OpenCode's opencode.db holds every session of the machine): the same file, read again. */
+export function openDatabaseSession(id: string): void {
+  const source = get().lastSource;
+  if (source) void loadSource(source, { databaseSession: id });
 }
 
 export function retryAfterCrash(): void {

@@ -10,6 +10,8 @@ import type { LoadSource, SessionSummary } from "../worker/protocol.ts";
 export interface LoadIntent {
   /** The recorded compaction to open on (a library row), 1-based. */
   compaction?: number;
+  /** The session of a database (OpenCode's opencode.db) to open, by id; the latest when absent. */
+  databaseSession?: string;
 }
 
 /** The index of the recorded compaction to audit first, or null for the strategy view. */

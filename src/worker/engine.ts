@@ -66,7 +66,7 @@ export class SessionEngine {
     return STRATEGIES.map(({ name, label, description }) => ({ name, label, description }));
   }
 
-  async load(source: LoadSource, params: Omit<CompactParams, "fromPrevious">, task: TaskContext): Promise<ResponseMap["load"]> {
+  async load(source: LoadSource, params: Omit<CompactParams, "fromPrevious">, task: TaskContext, databaseSession?: string): Promise<ResponseMap["load"]> {
     const started = performance.now();
     const id = this.nextViewId++;
     // JSON Lines are decoded and split into records slice by slice as the bytes come in
@@ -78,13 +78,14 @@ export class SessionEngine {
     task.checkCancelled();
     task.progress({ stage: "parsing", loaded: bytes.length, total: bytes.length });
     // A database (OpenCode's store) is opened with SQLite; everything else is what the loader read.
-    const session = several?.session ?? (isSqliteFile(bytes) ? await openDatabaseSession(bytes) : loader.finish(bytes));
+    const database = !several && isSqliteFile(bytes) ? await openDatabaseSession(bytes, databaseSession) : null;
+    const session = several?.session ?? database?.session ?? loader.finish(bytes);
     task.checkCancelled();
     const leafId = params.leafId !== null && session.byId.has(params.leafId) ? params.leafId : session.defaultLeafId;
     const preview = { id, model: buildPaneModel(session.branch(leafId)) };
     const timings = { readMs: Math.round(read - started), parseMs: Math.round(performance.now() - read) };
     // The first rows go out before the file's hash: on a worker WebCrypto digests on this very thread.
-    const previewSummary = summarizeSession(session, name, bytes.length, "", timings);
+    const previewSummary = { ...summarizeSession(session, name, bytes.length, "", timings), ...(database ? { database: database.database } : {}) };
     this.preview = preview;
     let parallelHash: ReturnType<FileHasher> | undefined;
     try {

@@ -17,7 +17,7 @@ type Handler<T extends Request["type"]> = (engine: SessionEngine, request: Reque
 
 export const HANDLERS: { [T in Request["type"]]: Handler<T> } = {
   strategies: (engine) => engine.strategies(),
-  load: (engine, { source, params }, task) => engine.load(source, params, task),
+  load: (engine, { source, params, databaseSession }, task) => engine.load(source, params, task, databaseSession),
   compact: (engine, { view, params }) => engine.compact(view, params),
   rows: (engine, { view, pane, start, end }) => engine.rows(view, pane, start, end),
   tokens: (engine, { view }, task) => exactTokens(engine.screen(view), cancelSignal(task)),

@@ -40,6 +40,18 @@ export interface SessionSummary {
    * slice by slice), then building the session from the records (the format's reader and the tree).
    */
   timings: { readMs: number; parseMs: number };
+  /** A database holding several sessions (OpenCode's opencode.db): which one is open, and the others to choose from. */
+  database?: { chosen: string; sessions: DatabaseSessionOption[] };
+}
+
+export interface DatabaseSessionOption {
+  id: string;
+  title: string;
+  messages: number;
+  /** Milliseconds since the epoch, as the database records them. */
+  updated: number | null;
+  /** A subagent's session (it names the session that started it). */
+  subagent: boolean;
 }
 
 export interface StrategyOption {
@@ -213,7 +225,8 @@ interface AboutView {
 
 export type Request =
   | { type: "strategies" }
-  | { type: "load"; source: LoadSource; params: Omit<CompactParams, "fromPrevious"> }
+  /** `databaseSession`: which session of a database (OpenCode's opencode.db) to open; the latest by default. */
+  | { type: "load"; source: LoadSource; params: Omit<CompactParams, "fromPrevious">; databaseSession?: string }
   | { type: "cancel"; target: number }
   | ({ type: "compact"; params: CompactParams } & AboutView)
   | ({ type: "rows"; pane: Pane; start: number; end: number } & AboutView)

@@ -129,7 +129,9 @@ describe("an OpenCode database", () => {
     expect(inspected.status).toBe(0);
     expect((JSON.parse(inspected.stdout) as { format: string }).format).toBe("opencode");
     // Which of the database's sessions is shown, and how to open another, on stderr as every reading warning.
-    expect(inspected.stderr).toMatch(/holds 2 sessions; showing "newer" \(ses_b, the most recently updated with messages\); the CLI's --session ID/);
+    expect(inspected.stderr).toMatch(
+      /holds 2 sessions; showing "newer" \(ses_b, the most recently updated with messages\); the app's Session picker and the CLI's --session ID open another/,
+    );
     const asked = runCli(["inspect", file, "--session", "ses_a"]);
     expect(asked.status).toBe(0);
     expect(asked.stderr).toContain('showing "older" (ses_a, the one asked for)');

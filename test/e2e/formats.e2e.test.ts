@@ -137,6 +137,15 @@ describe("composed shapes of the newer agents", () => {
     await opened.page.getByText(/1 warning while reading/).click();
     await opened.page.getByText(/this database holds 2 sessions; showing "composed" \(ses_c/).waitFor();
     await opened.page.screenshot({ path: join(SCREENSHOTS, "formats-opencode-db-1440-light.png") });
+    // The other session of the database, from its picker: read again from the same file.
+    const picker = opened.page.getByTestId("database-session-select");
+    expect(await picker.inputValue()).toBe("ses_c");
+    await picker.selectOption("ses_old");
+    await opened.page.locator("[data-testid=original-pane] .pane-title", { hasText: "1 message" }).waitFor({ timeout: 30_000 });
+    expect(await picker.inputValue()).toBe("ses_old");
+    await opened.page.getByText(/1 warning while reading/).click();
+    await opened.page.getByText(/showing "an older one" \(ses_old, the one asked for\)/).waitFor();
+    await opened.page.screenshot({ path: join(SCREENSHOTS, "formats-opencode-db-other-1440-light.png") });
     expect(foreignRequests(opened.requests, harness.origin)).toEqual([]);
     expect(opened.errors).toEqual([]);
     await opened.context.close();

@@ -2,7 +2,8 @@
 import type { ChangeEvent } from "react";
 import { DEMOS, demoSource } from "../../demos.ts";
 import { FolderButton } from "../library/FolderButton.tsx";
-import { loadSource, recompact, useApp } from "../../store/store.ts";
+import { loadSource, openDatabaseSession, recompact, useApp } from "../../store/store.ts";
+import { formatDate } from "../format.ts";
 import { useLibrary } from "../../store/library.ts";
 import { strategyShortLabel } from "../strategy/guide.ts";
 
@@ -51,6 +52,31 @@ export function Toolbar() {
   );
 }
 
+/** A database holds every session of the machine (OpenCode's opencode.db): which one is open, the newest first. */
+function DatabaseSessionPicker({ disabled }: { disabled: boolean }) {
+  const database = useApp((s) => s.session?.database);
+  if (!database || database.sessions.length < 2) return null;
+  return (
+    <label className="field" title="This database holds several sessions; the one chosen is read again from the same file">
+      <span>Session</span>
+      <select
+        data-testid="database-session-select"
+        className="database-session-select"
+        value={database.chosen}
+        disabled={disabled}
+        onChange={(e) => openDatabaseSession(e.target.value)}
+      >
+        {database.sessions.map((s) => (
+          <option key={s.id} value={s.id} disabled={s.messages === 0}>
+            {s.subagent ? "↳ " : ""}
+            {s.title} ({s.messages} msgs{s.updated !== null ? `, ${formatDate(s.updated)}` : ""})
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}
+
 /** What makes the view of the session on screen: the strategy, the branch, another round. */
 function StrategyControls({ disabled }: { disabled: boolean }) {
   const strategies = useApp((s) => s.strategies);
@@ -70,6 +96,7 @@ function StrategyControls({ disabled }: { disabled: boolean }) {
           ))}
         </select>
       </label>
+      <DatabaseSessionPicker disabled={disabled} />
       <label className="field">
         <span>Branch</span>
         <select

@@ -6,6 +6,7 @@
  */
 import sqlWasm from "sql.js/dist/sql-wasm-browser.wasm?url";
 import type { Session } from "../../../core/model.ts";
+import type { SessionSummary } from "../protocol.ts";
 import { sqliteEngine } from "../../../core/sqlite/engine.ts";
 import { loadOpenCodeDatabase } from "../../../core/sqlite/opencode-session.ts";
 
@@ -15,7 +16,9 @@ async function wasmBytes(): Promise<Uint8Array> {
   return new Uint8Array(await response.arrayBuffer());
 }
 
-/** The session of the database a user most likely means (its warning names which, of how many). */
-export async function openDatabaseSession(bytes: Uint8Array): Promise<Session> {
-  return loadOpenCodeDatabase(await sqliteEngine(wasmBytes), bytes).session;
+/** The session asked for, else the one a user most likely means (its warning names which, of how many), and the list to choose from. */
+export async function openDatabaseSession(bytes: Uint8Array, sessionId?: string): Promise<{ session: Session; database: NonNullable<SessionSummary["database"]> }> {
+  const opened = loadOpenCodeDatabase(await sqliteEngine(wasmBytes), bytes, { sessionId });
+  const sessions = opened.sessions.map((s) => ({ id: s.id, title: s.title, messages: s.messages, updated: s.updated, subagent: s.parentId !== null }));
+  return { session: opened.session, database: { chosen: opened.chosen.id, sessions } };
 }
