@@ -1,6 +1,6 @@
 /** The CLI's input files: the session, read once in pieces, and the others its flags name (Node only). */
 import { createHash } from "node:crypto";
-import { closeSync, fstatSync, openSync, readFileSync, readSync } from "node:fs";
+import { closeSync, existsSync, fstatSync, openSync, readFileSync, readSync } from "node:fs";
 import { isFormatName } from "../formats/detect.ts";
 import { SessionError, type FormatName, type Session } from "../model.ts";
 import { PieceDecoder } from "../decode.ts";
@@ -72,11 +72,16 @@ export function readSessionFile(args: ParsedArgs, pieceBytes = READ_PIECE, optio
   }
 }
 
-/** An OpenCode database: read whole (SQLite needs the whole file), one session of it by --session ID or the latest. */
+/**
+ * An OpenCode database: read whole (SQLite needs the whole file), one session of it by --session ID
+ * or the latest, with the `-wal` file beside it (OpenCode's newest writes, not yet checkpointed).
+ */
 function readDatabaseFile(file: string, args: ParsedArgs): SessionFile {
   const bytes = readFileSync(file);
+  const walFile = `${file}-wal`;
+  const wal = existsSync(walFile) ? readFileSync(walFile) : null;
   try {
-    const { session } = loadOpenCodeDatabase(readySqlite(), bytes, { sessionId: stringFlag(args, "session"), strict: args.flags.has("strict") });
+    const { session } = loadOpenCodeDatabase(readySqlite(), bytes, { sessionId: stringFlag(args, "session"), strict: args.flags.has("strict"), wal });
     lastRead = { file, session };
     return { file, bytes: bytes.length, sha256: createHash("sha256").update(bytes).digest("hex"), session, streamed: false, outlined: false };
   } catch (error) {

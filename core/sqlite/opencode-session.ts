@@ -10,14 +10,38 @@ import { SessionError } from "../model.ts";
 import { readOpenCode } from "../formats/opencode.ts";
 import { latestOpenCodeSession, listOpenCodeSessions, openCodeExportFromDb, type OpenCodeDbSession } from "../formats/opencode-db.ts";
 import { sessionFromReader } from "../session.ts";
+import { isWalMode, mergeWal, type WalMerge } from "./wal.ts";
 
 export interface OpenedDatabase {
   session: Session;
   sessions: OpenCodeDbSession[];
   chosen: OpenCodeDbSession;
+  /** What the write-ahead log beside the database added, where one was handed in. */
+  wal?: Omit<WalMerge, "bytes">;
 }
 
-export function loadOpenCodeDatabase(engine: SqlJsStatic, bytes: Uint8Array, options: { sessionId?: string; strict?: boolean } = {}): OpenedDatabase {
+export interface DatabaseOptions {
+  sessionId?: string;
+  strict?: boolean;
+  /**
+   * The `-wal` file beside the database: its committed writes are read with it. `null` says the caller
+   * looked and there is none (SQLite removes it on a clean close, so nothing is missing); left out,
+   * a database in WAL mode is read with a warning that its newest writes may not be there.
+   */
+  wal?: Uint8Array | null;
+}
+
+export function loadOpenCodeDatabase(engine: SqlJsStatic, file: Uint8Array, options: DatabaseOptions = {}): OpenedDatabase {
+  const walMode = isWalMode(file);
+  let merged: WalMerge | undefined;
+  if (options.wal) {
+    try {
+      merged = mergeWal(file, options.wal);
+    } catch (error) {
+      throw new SessionError(0, `the -wal file handed in with the database cannot be read with it: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+  const bytes = merged?.bytes ?? file;
   let db;
   try {
     db = new engine.Database(bytes);
@@ -32,12 +56,18 @@ export function loadOpenCodeDatabase(engine: SqlJsStatic, bytes: Uint8Array, opt
     }
     const strict = options.strict ?? false;
     const session = sessionFromReader(readOpenCode(openCodeExportFromDb(db, chosen.id), strict), strict);
-    // Header bytes 18-19 are 2 in WAL mode: the newest writes may still sit in the -wal file beside it, which is not read.
-    if (bytes[18] === 2 && bytes[19] === 2) {
+    // In WAL mode the newest writes may still sit in the -wal file beside it: read with it when handed in, said when not.
+    if (walMode && options.wal === undefined) {
       session.warnings.unshift({
         line: 0,
         message:
-          "the database is in WAL mode: what OpenCode wrote since its last checkpoint is in the opencode.db-wal file beside it, which is not read here; quit OpenCode (or run sqlite3 on it with PRAGMA wal_checkpoint) to see the latest",
+          "the database is in WAL mode: what OpenCode wrote since its last checkpoint is in the opencode.db-wal file beside it, which was not handed in; open both files together (the CLI reads it from beside the database) to see the latest",
+      });
+    }
+    if (merged && merged.ignoredFrames > 0) {
+      session.warnings.unshift({
+        line: 0,
+        message: `${merged.ignoredFrames} page${merged.ignoredFrames === 1 ? "" : "s"} at the end of the -wal file belong to no committed write (one in progress, or an older log's leftovers) and were left out, as SQLite leaves them`,
       });
     }
     if (sessions.length > 1) {
@@ -46,7 +76,8 @@ export function loadOpenCodeDatabase(engine: SqlJsStatic, bytes: Uint8Array, opt
         message: `this database holds ${sessions.length} sessions; showing "${chosen.title}" (${chosen.id}, ${options.sessionId !== undefined ? "the one asked for" : "the most recently updated with messages"}); the app's Session picker and the CLI's --session ID open another`,
       });
     }
-    return { session, sessions, chosen };
+    const wal = merged ? { transactions: merged.transactions, frames: merged.frames, ignoredFrames: merged.ignoredFrames } : undefined;
+    return { session, sessions, chosen, ...(wal ? { wal } : {}) };
   } catch (error) {
     if (error instanceof SessionError) throw error;
     // SQLite reads the file lazily: a damaged one fails at the first query ("file is not a database").

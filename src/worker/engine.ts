@@ -23,7 +23,8 @@ import {
   type StrategyOption,
   type ViewSummary,
 } from "./protocol.ts";
-import { readSessionFiles, readSource } from "./read-source.ts";
+import { readDatabaseWithLog, readSessionFiles, readSource } from "./read-source.ts";
+import { SessionError } from "../../core/model.ts";
 import { rowsOf } from "./services/inspect.ts";
 import { withRowTokens } from "./services/tokens.ts";
 import { buildAuditView } from "./services/audit.ts";
@@ -72,13 +73,15 @@ export class SessionEngine {
     // JSON Lines are decoded and split into records slice by slice as the bytes come in
     // (a fetched demo as it downloads; a local file, after its one read, between cancel points).
     const loader = new StreamingSessionLoader();
-    const several = source.kind === "files" ? await readSessionFiles(source, task) : null;
-    const { bytes, name } = several ?? (await readSource(source, task, (chunk) => loader.push(chunk)));
+    const withLog = source.kind === "files" ? await readDatabaseWithLog(source, task) : null;
+    const several = source.kind === "files" && !withLog ? await readSessionFiles(source, task) : null;
+    const { bytes, name } = withLog ?? several ?? (await readSource(source, task, (chunk) => loader.push(chunk)));
     const read = performance.now();
     task.checkCancelled();
     task.progress({ stage: "parsing", loaded: bytes.length, total: bytes.length });
-    // A database (OpenCode's store) is opened with SQLite; everything else is what the loader read.
-    const database = !several && isSqliteFile(bytes) ? await openDatabaseSession(bytes, databaseSession) : null;
+    // A database (OpenCode's store) is opened with SQLite, with its -wal where it came with it; everything else is what the loader read.
+    if (withLog && !isSqliteFile(bytes)) throw new SessionError(0, `${name} came with a -wal file, which belongs to a SQLite database, and is not one`);
+    const database = !several && isSqliteFile(bytes) ? await openDatabaseSession(bytes, databaseSession, withLog?.wal) : null;
     const session = several?.session ?? database?.session ?? loader.finish(bytes);
     task.checkCancelled();
     const leafId = params.leafId !== null && session.byId.has(params.leafId) ? params.leafId : session.defaultLeafId;

@@ -32,6 +32,23 @@ export async function readSource(source: LoadSource, task: TaskContext, onChunk:
 }
 
 /**
+ * A database dropped with the `-wal` file beside it (OpenCode's store while it runs): both read whole,
+ * so the log's committed writes are read with the database. Null for any other set of files.
+ */
+export async function readDatabaseWithLog(source: Extract<LoadSource, { kind: "files" }>, task: TaskContext): Promise<{ bytes: Uint8Array; wal: Uint8Array; name: string } | null> {
+  if (source.files.length !== 2) return null;
+  const [database, log] = source.files as [{ name: string; file: File }, { name: string; file: File }];
+  if (log.name !== `${database.name}-wal`) return null;
+  const total = database.file.size + log.file.size;
+  task.progress({ stage: "reading", loaded: 0, total });
+  const bytes = new Uint8Array(await database.file.arrayBuffer());
+  task.progress({ stage: "reading", loaded: database.file.size, total });
+  const wal = new Uint8Array(await log.file.arrayBuffer());
+  task.checkCancelled();
+  return { bytes, wal, name: database.file.name };
+}
+
+/**
  * A session that is several files (a Cline task folder, a Claude Code session
  * with its subagents): every file is read, then core's loadSessionFiles joins
  * them. The bytes returned are the opening file's (its size and hash name the session).

@@ -151,6 +151,21 @@ describe("composed shapes of the newer agents", () => {
     await opened.context.close();
   });
 
+  it("an OpenCode database chosen with its -wal file: the writes SQLite had not checkpointed are there", async () => {
+    // Written by the real SQLite while its connection was open (scripts/compose-wal-pair.ts): one session checkpointed, one added and one renamed in the log.
+    const pair = join(import.meta.dirname, "../composed/opencode-wal");
+    const opened = await openApp(harness);
+    await opened.page.getByTestId("file-input").setInputFiles([join(pair, "opencode.db"), join(pair, "opencode.db-wal")]);
+    const picker = opened.page.getByTestId("database-session-select");
+    await picker.waitFor({ timeout: 30_000 });
+    expect(await picker.locator("option").allTextContents()).toEqual([expect.stringContaining("older, renamed"), expect.stringContaining("newer")]);
+    await opened.page.getByText(/1 warning while reading/).click();
+    await opened.page.getByText(/this database holds 2 sessions; showing "older, renamed"/).waitFor();
+    expect(await opened.page.getByText(/WAL mode/).count()).toBe(0);
+    expect(opened.errors).toEqual([]);
+    await opened.context.close();
+  });
+
   it("an Aider chat history: its own format, each run a branch, and the timeline says the format records no compactions", async () => {
     const dir = join(temp, "aider");
     mkdirSync(dir, { recursive: true });

@@ -38,6 +38,9 @@ async function open(width: number, height: number, scheme: "light" | "dark", pat
   await page.waitForFunction((name) => document.querySelector(".session-name")?.textContent?.includes(name), path.split("/").pop()!, { timeout: 30_000 });
   await page.getByTestId("load-progress").waitFor({ state: "detached", timeout: 30_000 });
   await page.locator("[data-testid=active-pane] [data-testid=message-row]").first().waitFor();
+  // Measure the settled header: while tokens are still being counted the legend carries a longer
+  // caption and the timeline a placeholder, so the panes' top moves once more (by up to 35 px at 1024).
+  await page.waitForFunction(() => !document.querySelector('[data-estimated="true"], [data-testid=compaction-timeline][aria-busy]'), null, { timeout: 60_000 });
   await page.waitForTimeout(300);
   return page;
 }
@@ -93,6 +96,8 @@ describeWithFixtures("layout on real sessions", () => {
           await page.locator(".pane-title h2", { hasText: /Before compaction #\d+/ }).waitFor({ timeout: 30_000 });
           const digest = page.getByTestId("dropped-digest");
           await expect.poll(() => digest.textContent(), { timeout: 60_000 }).toMatch(/facts present in context after|messages/);
+          // Measured once the timeline has read the file's compactions (its placeholder is a line shorter on a slow machine).
+          await page.locator("[data-testid=compaction-timeline]:not([aria-busy])").waitFor({ timeout: 60_000 });
           await page.waitForTimeout(300);
           await page.screenshot({ path: join(SCREENSHOTS, `layout-${session.name}-${size.width}-${scheme}.png`) });
           const panesTop = await page.getByTestId("original-pane").evaluate((e) => e.getBoundingClientRect().top);

@@ -61,3 +61,35 @@ export function opencodeDatabase(engine: SqlJsStatic, exports: readonly ExportSh
   db.close();
   return bytes;
 }
+
+/** A small export of OpenCode's shape: a question, a step with a tool call and its result, an answer. */
+export function composedExport(id: string, title: string, parentID?: string): ExportShape {
+  const user = `msg_${id}_1`;
+  const assistant = `msg_${id}_2`;
+  return {
+    info: { id, title, directory: "/work/app", ...(parentID ? { parentID } : {}), time: { created: 1_760_000_000_000, updated: 1_760_000_100_000 } },
+    messages: [
+      {
+        info: { id: user, sessionID: id, role: "user", time: { created: 1 } },
+        parts: [{ id: `prt_${id}_1`, sessionID: id, messageID: user, type: "text", text: `Rename the ${title} helper` }],
+      },
+      {
+        info: { id: assistant, sessionID: id, role: "assistant", time: { created: 2 }, tokens: { input: 120, output: 30, reasoning: 0, cache: { read: 0, write: 0 } } },
+        parts: [
+          { id: `prt_${id}_2`, sessionID: id, messageID: assistant, type: "step-start" },
+          {
+            id: `prt_${id}_3`,
+            sessionID: id,
+            messageID: assistant,
+            type: "tool",
+            tool: "read",
+            callID: `call_${id}`,
+            state: { status: "completed", input: { filePath: "/work/app/a.ts" }, output: "export const a = 1;", title: "a.ts", metadata: {}, time: { start: 3, end: 4 } },
+          },
+          { id: `prt_${id}_4`, sessionID: id, messageID: assistant, type: "text", text: "Renamed it." },
+          { id: `prt_${id}_5`, sessionID: id, messageID: assistant, type: "step-finish", tokens: { input: 120, output: 30, reasoning: 0, cache: { read: 0, write: 0 } } },
+        ],
+      },
+    ],
+  };
+}

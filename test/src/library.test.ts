@@ -21,6 +21,13 @@ describe("dropped files", () => {
     expect(oneSessionOf(claude)?.map((f) => f.path)).toEqual(["0b5c2f9e-1111-4222-8333-444455556666.jsonl", "agent-a1.jsonl", "agent-a1.meta.json"]);
   });
 
+  it("opens a database with its -wal (and not its -shm, a lock) as one session, the database first", () => {
+    const store = [file("opencode.db-shm"), file("opencode.db-wal"), file("opencode.db")];
+    expect(oneSessionOf(store)?.map((f) => f.path)).toEqual(["opencode.db", "opencode.db-wal"]);
+    // A -wal with other sessions beside it is a library of them, not a database.
+    expect(oneSessionOf([...store, file("rollout-1.jsonl"), file("rollout-2.jsonl")])).toBeNull();
+  });
+
   it("makes a library of several sessions", () => {
     expect(oneSessionOf([file("a/rollout-1.jsonl"), file("a/rollout-2.jsonl")])).toBeNull();
   });

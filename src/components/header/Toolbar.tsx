@@ -1,7 +1,8 @@
 /** The controls that choose what the panes show: a session, a demo, the strategy and branch, another round. */
 import type { ChangeEvent } from "react";
 import { DEMOS, demoSource } from "../../demos.ts";
-import { FolderButton } from "../library/FolderButton.tsx";
+import { FolderButton, openPickedFiles } from "../library/FolderButton.tsx";
+import { pickedFromInput } from "../library/pick-files.ts";
 import { loadSource, openDatabaseSession, recompact, useApp } from "../../store/store.ts";
 import { formatDate } from "../format.ts";
 import { useLibrary } from "../../store/library.ts";
@@ -15,9 +16,9 @@ export function Toolbar() {
   // On the library screen the session behind it is not shown: controls that would change it stay out of reach.
   const libraryShown = useLibrary((s) => s.folder !== null && s.screen === "library");
 
+  // Several files chosen together (a database and its -wal, a Cline task's files) open as a drop of them would.
   const onFile = (event: ChangeEvent<HTMLInputElement>) => {
-    const file = event.target.files?.[0];
-    if (file) void loadSource({ kind: "file", file });
+    void openPickedFiles(pickedFromInput(event.target.files));
     event.target.value = ""; // the same file can be chosen again
   };
 
@@ -25,7 +26,13 @@ export function Toolbar() {
     <div className="toolbar" role="toolbar" aria-label="Session controls">
       <label className="file-button">
         Open session…
-        <input data-testid="file-input" type="file" accept=".jsonl,.json,.zst,.md,.db,application/json,text/plain,text/markdown,application/vnd.sqlite3" onChange={onFile} />
+        <input
+          data-testid="file-input"
+          type="file"
+          multiple
+          accept=".jsonl,.json,.zst,.md,.db,.db-wal,application/json,text/plain,text/markdown,application/vnd.sqlite3"
+          onChange={onFile}
+        />
       </label>
       <FolderButton />
       <label className="field">

@@ -49,11 +49,20 @@ export async function openDropped(transfer: DataTransfer): Promise<void> {
   // Asked for during the drop event (the browser answers only then): a file dropped alone can be followed.
   const handles = dropHandles(transfer);
   const { files, folder } = await pickedFromDrop(transfer);
+  const handle = files.length === 1 && !folder && handles.length === 1 ? await handles[0]!.catch(() => null) : null;
+  await openPickedFiles(files, folder, handle?.kind === "file" ? (handle as FileSystemFileHandle) : undefined);
+}
+
+/**
+ * Files dropped or chosen together: one opens as before (followable through its handle); several that
+ * are one session (a Cline task's files, a Claude session with its subagents, a database with its
+ * -wal) open in the inspector together; a folder or several sessions become a library.
+ */
+export async function openPickedFiles(files: PickedFile[], folder?: string | null, handle?: FileSystemFileHandle): Promise<void> {
   if (files.length === 0) return;
   await readListing(files);
   if (files.length === 1 && !folder) {
-    const handle = handles.length === 1 ? await handles[0]!.catch(() => null) : null;
-    void loadSource({ kind: "file", file: files[0]!.file, ...(handle?.kind === "file" ? { handle: handle as FileSystemFileHandle } : {}) });
+    void loadSource({ kind: "file", file: files[0]!.file, ...(handle ? { handle } : {}) });
     return;
   }
   const one = oneSessionOf(files);

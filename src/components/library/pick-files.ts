@@ -70,6 +70,11 @@ export async function pickedFromDirectoryPicker(): Promise<{ files: PickedFile[]
  * than one session is a library.
  */
 export function oneSessionOf(files: readonly PickedFile[]): PickedFile[] | null {
+  // A SQLite database dropped with its write-ahead log (OpenCode's opencode.db and opencode.db-wal; its -shm is only a lock).
+  const withLog = files.find((entry) => files.some((other) => other.path === `${entry.path}-wal`));
+  if (withLog && files.every((entry) => [withLog.path, `${withLog.path}-wal`, `${withLog.path}-shm`].includes(entry.path))) {
+    return [withLog, files.find((entry) => entry.path === `${withLog.path}-wal`)!];
+  }
   // Dropped side by side (not in their folders): one Claude Code session file and its agent-*.jsonl / .meta.json.
   const flat = files.every((entry) => !entry.path.includes("/"));
   const agents = files.filter((entry) => /^agent-.+\.(jsonl|meta\.json)$/.test(entry.path));

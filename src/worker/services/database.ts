@@ -16,9 +16,16 @@ async function wasmBytes(): Promise<Uint8Array> {
   return new Uint8Array(await response.arrayBuffer());
 }
 
-/** The session asked for, else the one a user most likely means (its warning names which, of how many), and the list to choose from. */
-export async function openDatabaseSession(bytes: Uint8Array, sessionId?: string): Promise<{ session: Session; database: NonNullable<SessionSummary["database"]> }> {
-  const opened = loadOpenCodeDatabase(await sqliteEngine(wasmBytes), bytes, { sessionId });
+/**
+ * The session asked for, else the one a user most likely means (its warning names which, of how many),
+ * and the list to choose from; with the `-wal` file where it was dropped with the database.
+ */
+export async function openDatabaseSession(
+  bytes: Uint8Array,
+  sessionId?: string,
+  wal?: Uint8Array,
+): Promise<{ session: Session; database: NonNullable<SessionSummary["database"]> }> {
+  const opened = loadOpenCodeDatabase(await sqliteEngine(wasmBytes), bytes, { sessionId, ...(wal ? { wal } : {}) });
   const sessions = opened.sessions.map((s) => ({ id: s.id, title: s.title, messages: s.messages, updated: s.updated, subagent: s.parentId !== null }));
   return { session: opened.session, database: { chosen: opened.chosen.id, sessions } };
 }
