@@ -11,9 +11,13 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { Worker, parentPort, workerData } from "node:worker_threads";
 import type { SessionUnit } from "../library/discover.ts";
-import { indexSession } from "../library/index-session.ts";
+import { indexSession, type IndexOptions } from "../library/index-session.ts";
 import type { SessionRows } from "../library/rows.ts";
 import { useNodeHasher } from "./node-hash.ts";
+import { prepareSqlite } from "./sqlite-node.ts";
+
+/** A database in the folder is read with sql.js, loaded (in each thread) only when one is met. */
+const INDEX_OPTIONS: IndexOptions = { sqlite: prepareSqlite };
 
 export const LIBRARY_WORKER_ROLE = "session-inspector-library-indexer";
 
@@ -41,7 +45,7 @@ export async function indexUnits(root: string, units: readonly SessionUnit[], jo
   const queue = [...units].sort((a, b) => b.bytes - a.bytes);
   if (jobs <= 1 || queue.length <= 1) {
     const read = readerUnder(root);
-    for (const unit of queue) onRows(unit, await indexSession(unit, read));
+    for (const unit of queue) onRows(unit, await indexSession(unit, read, INDEX_OPTIONS));
     return;
   }
   const threads = Math.min(jobs, queue.length);
@@ -90,7 +94,7 @@ export function serveLibraryWorker(): void {
   useNodeHasher();
   const read = readerUnder((workerData as { root: string }).root);
   port.on("message", (job: Job) => {
-    indexSession(job.unit, read).then(
+    indexSession(job.unit, read, INDEX_OPTIONS).then(
       (rows) => port.postMessage({ id: job.id, rows } satisfies Reply),
       (error: unknown) => port.postMessage({ id: job.id, error: error instanceof Error ? error.message : String(error) } satisfies Reply),
     );

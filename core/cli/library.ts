@@ -95,6 +95,12 @@ export async function auditLibrary(
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
+const SESSION_LINE = encoder.encode('{"kind":"session"');
+
+/** A session's row among a unit's lines (rowLines writes `kind` first), told without parsing the line. */
+function isSessionLine(line: Uint8Array): boolean {
+  return line.length > SESSION_LINE.length && SESSION_LINE.every((byte, i) => line[i] === byte);
+}
 
 /**
  * Every row's JSON line (UTF-8) in a fixed order: each session (in the
@@ -151,11 +157,13 @@ export async function runLibraryAudit(args: ParsedArgs, root: string): Promise<n
   } else {
     process.stdout.write(libraryTable(parsedRows(result)) + "\n");
   }
-  const sessions = result.units.filter((unit) => !unit.skipped);
-  const compactions = sessions.reduce((sum, unit) => sum + unit.lines.length - 1, 0);
-  const skipped = result.units.length - sessions.length + result.setAside.length;
+  // Counted from the rows, not the units: a database is one unit and as many sessions as it holds.
+  const indexed = result.units.filter((unit) => !unit.skipped);
+  const sessions = indexed.reduce((sum, unit) => sum + unit.lines.filter(isSessionLine).length, 0);
+  const compactions = indexed.reduce((sum, unit) => sum + unit.lines.length, 0) - sessions;
+  const skipped = result.units.length - indexed.length + result.setAside.length;
   process.stderr.write(
-    `${sessions.length} sessions, ${compactions} recorded compactions, ${skipped} skipped; ${result.cached} of ${result.cached + result.indexed} candidates from the cache; ${((Date.now() - started) / 1000).toFixed(1)} s\n`,
+    `${sessions} sessions, ${compactions} recorded compactions, ${skipped} skipped; ${result.cached} of ${result.cached + result.indexed} candidates from the cache; ${((Date.now() - started) / 1000).toFixed(1)} s\n`,
   );
   return 0;
 }

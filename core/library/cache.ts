@@ -11,15 +11,16 @@
  * The app keeps parsed rows in IndexedDB (CachedRows), which stores objects.
  */
 import type { SessionUnit } from "./discover.ts";
-import type { LibraryRow, SessionRows } from "./rows.ts";
+import { rowsInOrder, type SessionRows } from "./rows.ts";
 
 /**
  * Bump when the rows a session yields change for the same bytes (a new probe,
  * a new reader): cached rows of another version are never served. 3: Gemini
  * restarts are no compactions; rule candidates leave the graded rules; session
- * rows carry the records' first and last times, the model and the cwd.
+ * rows carry the records' first and last times, the model and the cwd. 4: an OpenCode database is
+ * indexed, one row per session it holds.
  */
-export const LIBRARY_INDEX_VERSION = 3;
+export const LIBRARY_INDEX_VERSION = 4;
 
 export interface CachedRows {
   key: string;
@@ -50,8 +51,7 @@ const NEWLINE = 10;
 
 /** A session's rows in output order, each as the one line of JSON the CLI prints for it. */
 export function rowLines(rows: SessionRows): CachedLines["lines"] {
-  const list: LibraryRow[] = "skipped" in rows ? [rows.skipped] : [rows.session, ...rows.compactions];
-  return list.map((row) => encoder.encode(JSON.stringify(row)));
+  return rowsInOrder(rows).map((row) => encoder.encode(JSON.stringify(row)));
 }
 
 /** The lines joined by line breaks, one after each: what `--json` prints, and the cache file's body. */

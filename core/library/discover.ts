@@ -19,9 +19,12 @@ export interface ListedFile {
 /** The agent a layout belongs to, as the file names say (content may still disagree). */
 export type AgentHint = "claude" | "codex" | "pi" | "gemini" | "copilot" | "cline" | "opencode" | "aider" | "qwen" | "cursor" | "unknown";
 
-export type FileRole = "session" | "subagent" | "subagent-meta" | "sidecar" | "task-part";
+export type FileRole = "session" | "subagent" | "subagent-meta" | "sidecar" | "task-part" | "database-log";
 
-/** The roles of the files a reader takes: sidecars (saved tool outputs) are targets of previews, not transcript. */
+/**
+ * The roles of the files a reader takes: sidecars (saved tool outputs) are targets of previews, not
+ * transcript; a database's write-ahead log is laid over the database, not read as a file of its own.
+ */
 export const READ_ROLES: ReadonlySet<FileRole> = new Set<FileRole>(["session", "subagent", "subagent-meta", "task-part"]);
 
 export interface SessionUnit {
@@ -58,6 +61,8 @@ const GEMINI_TOOL_OUTPUT = /^(?:(.*)\/)?tool-outputs\/session-([^/]+)\/[^/]+$/;
 const GEMINI_TOOL_OUTPUT_UNTIED = /(?:^|\/)(?:tool-outputs|tool_output)\/[^/]+\.txt$/;
 const CLINE_PARTS = new Set(["api_conversation_history.json", "ui_messages.json", "task_metadata.json"]);
 // Aider's chat history is Markdown under one name: `.aider.chat.history.md` (other .md files are no sessions).
+// OpenCode's own store and Kilo CLI's (the same tables); a release channel's is opencode-<channel>.db.
+const DATABASE_NAME = /^(?:opencode|kilo)(?:-[\w.]+)?\.db$/;
 const SESSION_EXTENSIONS = /\.(jsonl|json|jsonl\.zst)$|(^|\/)\.aider\.chat\.history\.md$/;
 
 function baseName(path: string): string {
@@ -148,6 +153,22 @@ export function discoverSessions(listing: readonly ListedFile[]): Discovery {
     for (const part of parts) if (part !== history) attach(unit, part, "task-part");
   }
 
+  // OpenCode databases: each a unit whose sessions are listed when it is indexed, with its -wal (its newest
+  // writes) read with it; its -shm is SQLite's lock and index of the log, no data of its own.
+  for (const file of listing) {
+    if (!DATABASE_NAME.test(baseName(file.path))) continue;
+    const unit = addUnit(file);
+    unit.agent = "opencode";
+    unit.project = null;
+    const log = byPath.get(`${file.path}-wal`);
+    if (log) attach(unit, log, "database-log");
+    const shared = byPath.get(`${file.path}-shm`);
+    if (shared) {
+      skipped.push({ path: shared.path, reason: "SQLite's shared-memory index of the database beside it (no data of its own)" });
+      claimed.add(shared.path);
+    }
+  }
+
   // Sessions: every candidate file that is not a sidecar of another.
   for (const file of listing) {
     if (claimed.has(file.path)) continue;
@@ -215,8 +236,6 @@ function reasonNotASession(file: ListedFile): string {
   if (file.bytes === 0) return "empty file";
   const dot = baseName(file.path).lastIndexOf(".");
   const extension = dot > 0 ? baseName(file.path).slice(dot) : "";
-  // OpenCode's (and Kilo's) own store: it holds sessions, but the library does not list a database's sessions yet.
-  if (/^(opencode|kilo)\.db$/.test(baseName(file.path)))
-    return "an OpenCode database: open it on its own (inspect or audit FILE, or drop it in the app); the library does not list its sessions yet";
+  if (/\.db-wal$/.test(file.path)) return "a SQLite write-ahead log whose database is not in the folder";
   return extension ? `not a session file (${extension})` : "not a session file (no extension)";
 }

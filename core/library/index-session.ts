@@ -13,7 +13,10 @@ import type { Session } from "../model.ts";
 import { loadSession } from "../session.ts";
 import { loadSessionFiles } from "../session-files.ts";
 import { READ_ROLES, type SessionUnit } from "./discover.ts";
-import type { LibraryCompactionRow, LibrarySessionRow, SessionRows } from "./rows.ts";
+import type { IndexedSession, LibraryCompactionRow, LibrarySessionRow, SessionRows } from "./rows.ts";
+import type { SqlJsStatic } from "sql.js";
+import { isSqliteFile } from "../sqlite/engine.ts";
+import { openOpenCodeDatabase } from "../sqlite/opencode-session.ts";
 import { sessionRecord } from "./session-record.ts";
 
 /** Reads a file of the unit; the CLI reads the disk, the app a dropped File. */
@@ -27,27 +30,64 @@ async function loadUnit(unit: SessionUnit, read: ReadFile): Promise<Session> {
   return loadSessionFiles(named);
 }
 
-export async function indexSession(unit: SessionUnit, read: ReadFile): Promise<SessionRows> {
+/** What indexing needs beyond the files: the SQLite engine a database is read with (the worker's WASM, the CLI's). */
+export interface IndexOptions {
+  sqlite?: () => Promise<SqlJsStatic>;
+}
+
+export async function indexSession(unit: SessionUnit, read: ReadFile, options: IndexOptions = {}): Promise<SessionRows> {
+  const opening = unit.files[0]!;
   let session: Session;
   try {
+    const log = unit.files.find((file) => file.role === "database-log");
+    if (log || /\.db$/.test(opening.path)) {
+      const bytes = await read(opening.path);
+      if (isSqliteFile(bytes)) return await indexDatabase(unit, bytes, log ? await read(log.path) : null, options);
+    }
     session = await loadUnit(unit, read);
   } catch (error) {
     return { skipped: { kind: "skipped", path: unit.path, reason: reasonOf(error) } };
   }
+  return await sessionRows(session, unit, unit.path);
+}
+
+/**
+ * Every session of an OpenCode database, each audited as a file of its own would be and let go before
+ * the next is read; the database is opened once. A row's path is the database's and the session's id.
+ */
+async function indexDatabase(unit: SessionUnit, bytes: Uint8Array, wal: Uint8Array | null, options: IndexOptions): Promise<SessionRows> {
+  if (!options.sqlite) throw new Error("an OpenCode database, and no SQLite engine was handed to the indexer");
+  const database = openOpenCodeDatabase(await options.sqlite(), bytes, { wal });
+  try {
+    const sessions: IndexedSession[] = [];
+    for (const listed of database.sessions) {
+      if (listed.messages === 0) continue;
+      const rows = await sessionRows(database.read(listed.id), unit, `${unit.path}#${listed.id}`);
+      rows.session.database = { path: unit.path, sessionId: listed.id, title: listed.title };
+      sessions.push(rows);
+    }
+    if (sessions.length === 0) throw new Error("an OpenCode database with no session that has messages");
+    return { database: unit.path, sessions };
+  } finally {
+    database.close();
+  }
+}
+
+async function sessionRows(session: Session, unit: SessionUnit, path: string): Promise<IndexedSession> {
   const leaf = session.defaultLeafId;
   // The literal reader: the library never calls a model (facts present in context).
   // Its rows carry no sizes, so the audit's are estimated (the o200k count would be most of the time).
   const audit = await auditSession(session, { leafId: leaf, reader: "literal", sizeTokenizer: CHARS_QUARTER });
   const compactions: LibraryCompactionRow[] = audit.compactions.map((one) => {
     const { kind, viewTokensBefore: _before, viewTokensAfter: _after, viewTokensUnit: _unit, ...row } = compactionRow(one);
-    return { kind: "compaction", path: unit.path, compactionKind: kind, ...row };
+    return { kind: "compaction", path, compactionKind: kind, ...row };
   });
   const tokens = currentContextTokens(session, leaf);
   const worst = worstCompaction(compactions);
   const record = sessionRecord(session);
   const row: LibrarySessionRow = {
     kind: "session",
-    path: unit.path,
+    path,
     agent: unit.agent === "unknown" ? session.format : unit.agent,
     format: session.format,
     // The working directory the session recorded; else the folder the agent filed it under.

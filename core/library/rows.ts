@@ -8,7 +8,10 @@ import type { CompactionRow } from "../audit/rows.ts";
 
 export interface LibrarySessionRow {
   kind: "session";
+  /** The file the session opens from; for a session of a database, `<database path>#<session id>`. */
   path: string;
+  /** A session of a database (OpenCode's store): its id there and its title, the database being `path` up to the "#". */
+  database?: { path: string; sessionId: string; title: string };
   /** The agent the layout names; `format` is what the reader found in the content. */
   agent: string;
   format: string;
@@ -55,8 +58,29 @@ export interface LibrarySkippedRow {
 
 export type LibraryRow = LibrarySessionRow | LibraryCompactionRow | LibrarySkippedRow;
 
-/** The rows of one session: its own row first, then one per compaction; or why it was skipped. */
-export type SessionRows = { session: LibrarySessionRow; compactions: LibraryCompactionRow[] } | { skipped: LibrarySkippedRow };
+/** One session's rows: its own, then one per compaction. */
+export interface IndexedSession {
+  session: LibrarySessionRow;
+  compactions: LibraryCompactionRow[];
+}
+
+/**
+ * The rows of one unit of the folder: a session's, a database's (one per session it holds, the unit
+ * being `database`, its path), or why it was skipped.
+ */
+export type SessionRows = IndexedSession | { database: string; sessions: IndexedSession[] } | { skipped: LibrarySkippedRow };
+
+/** The sessions a unit's rows hold (none for a skipped one). */
+export function indexedSessions(rows: SessionRows): IndexedSession[] {
+  if ("skipped" in rows) return [];
+  return "database" in rows ? rows.sessions : [rows];
+}
+
+/** A unit's rows in output order: each session's own row followed by its compactions; or the skipped row. */
+export function rowsInOrder(rows: SessionRows): LibraryRow[] {
+  if ("skipped" in rows) return [rows.skipped];
+  return indexedSessions(rows).flatMap(({ session, compactions }) => [session, ...compactions]);
+}
 
 /** One CSV line per session or compaction (`audit <folder> --csv`); fields that hold lists are JSON. */
 export const CSV_COLUMNS = [

@@ -78,7 +78,8 @@ export function libraryReportHtml(input: LibraryReportInput): string {
     .join("\n");
   // By path, as `audit <folder> --json` orders them.
   const skipped = [...input.skipped].sort((a, b) => compareText(a.path, b.path));
-  const bytes = input.sessions.reduce((sum, row) => sum + row.bytes, 0);
+  // A database's size once, however many of its sessions are rows.
+  const bytes = [...new Map(input.sessions.map((row) => [row.database?.path ?? row.path, row.bytes])).values()].reduce((sum, size) => sum + size, 0);
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta http-equiv="Content-Security-Policy" content="${csp}">
 <meta name="viewport" content="width=device-width, initial-scale=1"><title>Session library: ${e(input.folder)}</title><style>${PAGE_STYLE}</style></head>

@@ -8,7 +8,7 @@
 import { create } from "zustand";
 import { unitKey } from "../../core/library/cache.ts";
 import { discoverSessions, READ_ROLES, type ListedFile, type SessionUnit, type SkippedFile } from "../../core/library/discover.ts";
-import type { LibraryCompactionRow, LibrarySessionRow, SessionRows } from "../../core/library/rows.ts";
+import { indexedSessions, type LibraryCompactionRow, type LibrarySessionRow, type SessionRows } from "../../core/library/rows.ts";
 import { indexInPool, type IndexJob, type IndexRun } from "../worker/library-client.ts";
 import { forgetFolderCache, openFolderCache, type FolderCache } from "./library-cache.ts";
 import { loadSource } from "./load.ts";
@@ -108,9 +108,16 @@ function flush(): void {
       byPath.delete(rows.skipped.path);
       delete pending[rows.skipped.path];
     } else {
-      byPath.set(rows.session.path, rows.session);
-      compactions[rows.session.path] = rows.compactions;
-      delete pending[rows.session.path];
+      // A database's listed row gives way to one row per session it holds.
+      if ("database" in rows) {
+        byPath.delete(rows.database);
+        delete pending[rows.database];
+      }
+      for (const one of indexedSessions(rows)) {
+        byPath.set(one.session.path, one.session);
+        compactions[one.session.path] = one.compactions;
+        delete pending[one.session.path];
+      }
     }
   }
   const progress = state.progress && { ...state.progress, ...bufferedProgress, unreadable: state.progress.unreadable + unreadable };
@@ -225,13 +232,25 @@ export async function openLibrary(picked: readonly PickedFile[], folder = folder
       bytesCached += unit.bytes;
     } else jobs.push({ unit, files });
   }
-  for (const rows of hits) push(rows, { done, cached, bytesDone, bytesCached });
+  // A database is one unit to index and as many sessions as it holds: the count grows by the others as each is read.
+  let total = units.size;
+  const counted = (rows: SessionRows): number => {
+    const extra = "database" in rows ? rows.sessions.length - 1 : 0;
+    total += extra;
+    return 1 + extra;
+  };
+  for (const rows of hits) {
+    const n = counted(rows);
+    cached += n - 1;
+    done += n - 1;
+    push(rows, { done, cached, bytesDone, bytesCached, total });
+  }
   jobs.sort((a, b) => b.unit.bytes - a.unit.bytes);
   const started = (run = indexInPool(jobs, (job, rows) => {
-    done++;
+    done += counted(rows);
     bytesDone += job.unit.bytes;
     folderCache.put(job.unit.path, { key: unitKey(job.unit), rows });
-    push(rows, { done, bytesDone });
+    push(rows, { done, bytesDone, total });
   }));
   await started.done;
   if (run !== started) return;
@@ -296,15 +315,18 @@ export function toggleLibraryRow(path: string): void {
 
 /** Opens a session of the library in the inspector (its File(s) go to the session worker), on a compaction if one is given. */
 export function openFromLibrary(path: string, compactionIndex?: number): void {
-  const entry = units.get(path);
+  // A session of a database opens from the database (and its log), that session chosen.
+  const database = get().sessions.find((row) => row.path === path)?.database;
+  const entry = units.get(database?.path ?? path);
   if (!entry) return;
   set({ screen: "inspector", openedPath: path, pendingCompaction: compactionIndex === undefined ? null : { path, index: compactionIndex } });
-  const readable = entry.files.filter((_, i) => READ_ROLES.has(entry.unit.files[i]!.role));
+  // A database goes with its write-ahead log, which the worker lays over it.
+  const readable = entry.files.filter((_, i) => READ_ROLES.has(entry.unit.files[i]!.role) || entry.unit.files[i]!.role === "database-log");
   const name = entry.unit.path.slice(entry.unit.path.lastIndexOf("/") + 1);
   const source =
     readable.length === 1 ? { kind: "file" as const, file: readable[0]!.file } : { kind: "files" as const, name, files: readable.map(({ path: p, file }) => ({ name: p, file })) };
   // A compaction row opens on that compaction's audit; a session row on its last compaction's, as any dropped file does.
-  void loadSource(source, { compaction: compactionIndex });
+  void loadSource(source, { compaction: compactionIndex, ...(database ? { databaseSession: database.sessionId } : {}) });
 }
 
 export function backToLibrary(): void {

@@ -7,6 +7,7 @@
  */
 import { indexSession } from "../../core/library/index-session.ts";
 import type { LibraryWorkerRequest, LibraryWorkerReply } from "./library-client.ts";
+import { appSqlite } from "./services/database.ts";
 
 declare const self: DedicatedWorkerGlobalScope;
 
@@ -20,7 +21,7 @@ self.onmessage = async (event: MessageEvent<LibraryWorkerRequest>) => {
   };
   let reply: LibraryWorkerReply;
   try {
-    reply = { id, rows: await indexSession(unit, read) };
+    reply = { id, rows: await indexSession(unit, read, { sqlite: appSqlite }) };
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
     reply = { id, rows: { skipped: { kind: "skipped", path: unit.path, reason: `the audit failed: ${reason.slice(0, 300)}` } } };

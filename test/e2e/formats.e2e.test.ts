@@ -6,7 +6,7 @@
  * compactions the CLI's `audit` lists; a file with compactions opens on the
  * audit of the last one.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -161,6 +161,34 @@ describe("composed shapes of the newer agents", () => {
     expect(await picker.locator("option").allTextContents()).toEqual([expect.stringContaining("older, renamed"), expect.stringContaining("newer")]);
     await opened.page.getByText(/1 warning while reading/).click();
     await opened.page.getByText(/this database holds 2 sessions; showing "older, renamed"/).waitFor();
+    expect(await opened.page.getByText(/WAL mode/).count()).toBe(0);
+    expect(opened.errors).toEqual([]);
+    await opened.context.close();
+  });
+
+  it("an OpenCode database in a folder: the library lists each of its sessions, and a row opens that session", async () => {
+    const folder = join(temp, "opencode-share", "opencode");
+    mkdirSync(folder, { recursive: true });
+    const pair = join(import.meta.dirname, "../composed/opencode-wal");
+    for (const name of ["opencode.db", "opencode.db-wal"]) writeFileSync(join(folder, name), readFileSync(join(pair, name)));
+    writeFileSync(join(folder, "opencode.db-shm"), new Uint8Array(32768));
+    const opened = await openApp(harness);
+    await opened.page.getByTestId("folder-input").setInputFiles(dirname(folder));
+    await opened.page.locator("[data-testid=library-progress]", { hasText: "· done" }).waitFor({ timeout: 60_000 });
+    const rows = opened.page.getByTestId("library-row");
+    expect((await rows.evaluateAll((elements) => elements.map((el) => el.getAttribute("data-path")))).sort()).toEqual([
+      "opencode-share/opencode/opencode.db#ses_a",
+      "opencode-share/opencode/opencode.db#ses_b",
+    ]);
+    // The progress line counts the database's sessions, as the table does; the -shm is skipped with its reason.
+    expect(await opened.page.getByTestId("library-progress").textContent()).toContain("2 of 2 sessions");
+    await expect.poll(() => opened.page.getByTestId("library-skipped").textContent()).toContain("shared-memory index");
+    await opened.page.screenshot({ path: join(SCREENSHOTS, "library-opencode-db-1440-light.png") });
+    await rows.filter({ hasText: "newer" }).click();
+    const picker = opened.page.getByTestId("database-session-select");
+    await picker.waitFor({ timeout: 30_000 });
+    await expect.poll(() => picker.inputValue()).toBe("ses_b");
+    // Opened with its -wal: no word of WAL mode (the session itself is only in the log).
     expect(await opened.page.getByText(/WAL mode/).count()).toBe(0);
     expect(opened.errors).toEqual([]);
     await opened.context.close();

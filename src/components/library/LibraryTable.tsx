@@ -186,7 +186,8 @@ function Row({ index, style }: RowComponentProps<RowProps>) {
   }
   const r = item.row;
   if (isPending) return <PendingRow row={r} style={style} />;
-  const name = r.path.slice(r.path.lastIndexOf("/") + 1);
+  // A session of a database: the database's name and the session's title (its id is in the row's path).
+  const name = r.database ? `${r.database.path.slice(r.database.path.lastIndexOf("/") + 1)} · ${r.database.title}` : r.path.slice(r.path.lastIndexOf("/") + 1);
   const open = () => openFromLibrary(r.path, r.worstCompaction?.index);
   return (
     <div
@@ -223,7 +224,9 @@ function Row({ index, style }: RowComponentProps<RowProps>) {
         {r.date.slice(0, 10)}
         {r.dateFrom === "records" ? "" : "*"}
       </span>
-      <span className="cell num">{formatBytes(r.bytes)}</span>
+      <span className="cell num" title={r.database ? "the size of the whole database (and its -wal), which holds this session among others" : undefined}>
+        {formatBytes(r.bytes)}
+      </span>
       <span className="cell num">{formatCount(r.messages)}</span>
       <span className="cell num" title={r.tokenizer}>
         {/* The file's own figure is shown as is; an estimate says so. */}

@@ -10,6 +10,9 @@ import type { SessionSummary } from "../protocol.ts";
 import { sqliteEngine } from "../../../core/sqlite/engine.ts";
 import { loadOpenCodeDatabase } from "../../../core/sqlite/opencode-session.ts";
 
+/** The engine, its WASM fetched from the app's origin on first use (the session worker and the library's share this). */
+export const appSqlite = () => sqliteEngine(wasmBytes);
+
 async function wasmBytes(): Promise<Uint8Array> {
   const response = await fetch(sqlWasm);
   if (!response.ok) throw new Error(`the SQLite engine could not be loaded (${response.status} ${response.statusText})`);
@@ -25,7 +28,7 @@ export async function openDatabaseSession(
   sessionId?: string,
   wal?: Uint8Array,
 ): Promise<{ session: Session; database: NonNullable<SessionSummary["database"]> }> {
-  const opened = loadOpenCodeDatabase(await sqliteEngine(wasmBytes), bytes, { sessionId, ...(wal ? { wal } : {}) });
+  const opened = loadOpenCodeDatabase(await appSqlite(), bytes, { sessionId, ...(wal ? { wal } : {}) });
   const sessions = opened.sessions.map((s) => ({ id: s.id, title: s.title, messages: s.messages, updated: s.updated, subagent: s.parentId !== null }));
   return { session: opened.session, database: { chosen: opened.chosen.id, sessions } };
 }

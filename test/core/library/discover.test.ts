@@ -73,15 +73,34 @@ describe("discoverSessions", () => {
   });
 
   it("skips what is not a session, saying why", () => {
-    const found = discoverSessions([file("a/README.md"), file("a/Makefile"), file("a/empty.jsonl", 0), file("opencode/opencode.db")]);
+    const found = discoverSessions([file("a/README.md"), file("a/Makefile"), file("a/empty.jsonl", 0), file("a/other.db"), file("b/opencode.db-wal")]);
     expect(found.skipped).toEqual([
       { path: "a/Makefile", reason: "not a session file (no extension)" },
       { path: "a/README.md", reason: "not a session file (.md)" },
-      // OpenCode's store holds sessions the library does not list yet: it says so, and how to open them.
-      { path: "opencode/opencode.db", reason: expect.stringMatching(/^an OpenCode database: open it on its own .*the library does not list its sessions yet$/) },
+      { path: "a/other.db", reason: "not a session file (.db)" },
+      { path: "b/opencode.db-wal", reason: "a SQLite write-ahead log whose database is not in the folder" },
     ]);
     // An empty .jsonl is still a candidate: the reader says it is empty, at index time.
     expect(found.sessions.map((s) => s.path)).toEqual(["a/empty.jsonl"]);
+  });
+
+  it("takes OpenCode's and Kilo's databases (a channel's too) as units, each with its -wal; the -shm is no data", () => {
+    const found = discoverSessions([
+      file("opencode/opencode.db", 4096),
+      file("opencode/opencode.db-wal", 8272, 1_700_000_000_500),
+      file("opencode/opencode.db-shm", 32768),
+      file("kilo/kilo.db"),
+      file("beta/opencode-beta.db"),
+    ]);
+    expect(found.sessions.map((s) => [s.path, s.agent, s.files.map((f) => f.role)])).toEqual([
+      ["beta/opencode-beta.db", "opencode", ["session"]],
+      ["kilo/kilo.db", "opencode", ["session"]],
+      ["opencode/opencode.db", "opencode", ["session", "database-log"]],
+    ]);
+    // The log's bytes and time are the unit's: a write to the log re-indexes the database.
+    const opencode = found.sessions.find((s) => s.path === "opencode/opencode.db")!;
+    expect([opencode.bytes, opencode.mtimeMs]).toEqual([4096 + 8272, 1_700_000_000_500]);
+    expect(found.skipped).toEqual([{ path: "opencode/opencode.db-shm", reason: "SQLite's shared-memory index of the database beside it (no data of its own)" }]);
   });
 });
 
