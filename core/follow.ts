@@ -8,10 +8,12 @@
  * one record at a time) is then grown in place: each new record is read into
  * its entry, the tree takes the new entries, and the default branch is the
  * last one plus what was added below it, so taking in a growth costs what the
- * growth holds. Other formats, and a Pi tree whose parents stop coming first,
- * are rebuilt from the records already parsed, so the format's reader sees
- * exactly what a fresh read of the file would give it. Either way the
- * followed session equals a fresh read.
+ * growth holds. Claude Code and Codex files, whose readers also take one
+ * record at a time, go the same way once their first records have named the
+ * format (the 50 a fresh read decides by). Other formats, and a tree whose
+ * parents stop coming first, are rebuilt from what was already parsed, so the
+ * format's reader sees exactly what a fresh read of the file would give it.
+ * Either way the followed session equals a fresh read.
  *
  * What cannot be followed is said, never guessed: a file that shrank, or
  * whose bytes already read changed (a rewrite in place), starts over; a file
@@ -23,6 +25,10 @@ import { readJsonLinesRecords } from "./formats/detect.ts";
 import { loadSession, sessionFromReader, sessionOverTree, type BranchSeed, type LoadOptions } from "./session.ts";
 import type { Session } from "./model.ts";
 import { looksLikePi, PiReader } from "./formats/pi.ts";
+import { ClaudeReader } from "./formats/claude.ts";
+import { CodexReader } from "./formats/codex.ts";
+import { acceptingJsonLines, DETECTION_RECORDS } from "./formats/recognise.ts";
+import type { ReaderOutput } from "./formats/common.ts";
 import { buildTree, GrowingTree } from "./tree.ts";
 
 /** Bytes kept from the end of what was read: compared on each look to catch a rewrite in place. */
@@ -47,7 +53,9 @@ export class FollowedFile {
   private isJsonLines: boolean | null = null;
   private recordsTaken = 0;
   /** A Pi file, read a record at a time into a tree grown in place (null: records kept and read whole). */
-  private pi: { reader: PiReader; tree: GrowingTree; seed?: BranchSeed } | null = null;
+  private pi: GrownInPlace | null = null;
+  /** A Claude Code or Codex file, the same way once its format is named by its first records. */
+  private byRecord: GrownInPlace | null = null;
 
   constructor(private readonly options: LoadOptions = {}) {
     this.parser = this.newParser();
@@ -60,10 +68,32 @@ export class FollowedFile {
   private take(record: JsonLine): void {
     this.recordsTaken++;
     if (this.pi) return this.pi.reader.add(record);
+    if (this.byRecord) return this.byRecord.reader.add(record);
     if (this.records.length === 0 && looksLikePi(record.value) && (this.options.format ?? "pi") === "pi") {
       this.pi = { reader: new PiReader(record, false), tree: new GrowingTree() };
     }
     this.records.push(record);
+    if (!this.pi && this.records.length === DETECTION_RECORDS) this.startReadingByRecord();
+  }
+
+  /**
+   * The first records decide a JSON Lines file's format whatever follows (DETECTION_RECORDS), so once
+   * they name Claude Code or Codex alone its reader takes the records so far and each one after.
+   */
+  private startReadingByRecord(): void {
+    const accepted = acceptingJsonLines(this.records);
+    const format = accepted.length === 1 ? accepted[0]! : null;
+    if (format !== "claude" && format !== "codex") return;
+    if (this.options.format !== undefined && this.options.format !== format) return;
+    const reader = format === "claude" ? new ClaudeReader(false) : new CodexReader(false);
+    for (const record of this.records) reader.add(record);
+    this.records = [];
+    this.byRecord = { reader, tree: new GrowingTree() };
+  }
+
+  /** Whether each growth is taken in place (Pi, Claude Code, Codex) rather than rebuilt from every record read. */
+  get growsInPlace(): boolean {
+    return this.pi !== null || this.byRecord !== null;
   }
 
   /** How far the file has been read. */
@@ -96,6 +126,7 @@ export class FollowedFile {
     this.whole = [];
     this.isJsonLines = null;
     this.pi = null;
+    this.byRecord = null;
     this.recordsTaken = 0;
     return { kind: "rewritten", why };
   }
@@ -108,7 +139,7 @@ export class FollowedFile {
     if (this.whole) this.whole.push(chunk.slice());
     const before = this.recordsTaken;
     this.parser.push(this.decoder.decode(chunk, { stream: true }));
-    if (this.isJsonLines === null && this.records.length > 0) this.isJsonLines = this.parser.firstLineIsJson;
+    if (this.isJsonLines === null && this.recordsTaken > 0) this.isJsonLines = this.parser.firstLineIsJson;
     // JSON Lines: the records are all that is needed from here on.
     if (this.isJsonLines) this.whole = null;
     const records = this.recordsTaken - before;
@@ -119,17 +150,18 @@ export class FollowedFile {
   /** The session as the complete lines read so far stand (the line being written waits). */
   session(): Session {
     if (this.isJsonLines !== true) return loadSession(concat(this.whole ?? []), this.options);
-    if (this.pi) return this.piSession(this.pi);
+    const grown = this.pi ?? this.byRecord;
+    if (grown) return this.grownSession(grown);
     const output = readJsonLinesRecords({ records: this.records, warnings: [...this.parser.warningsSoFar] }, { format: this.options.format, strict: false });
     return sessionFromReader(output, false);
   }
 
-  /** The Pi session grown in place; the tree built whole (as a fresh read builds it) once parents stop coming first. */
-  private piSession(pi: NonNullable<FollowedFile["pi"]>): Session {
-    const output = pi.reader.finish();
+  /** The session grown in place; the tree built whole (as a fresh read builds it) once parents stop coming first. */
+  private grownSession(grown: GrownInPlace): Session {
+    const output = grown.reader.finish();
     const readerWarnings = [...this.parser.warningsSoFar, ...output.warnings];
-    pi.tree.take(output.entries);
-    if (!pi.tree.inOrder) {
+    grown.tree.take(output.entries);
+    if (!grown.tree.inOrder) {
       // buildTree repairs entries in place (a missing parent becomes a root): on copies, so the next look
       // repairs (and warns) again, as a fresh read would. (A v1 file, whose compactions find their target
       // by entry, never gets here: its entries are linked line to line, so its parents always come first.)
@@ -137,10 +169,17 @@ export class FollowedFile {
       const entries = output.entries.map((entry) => ({ ...entry }));
       return sessionOverTree({ ...output, entries, warnings }, buildTree(entries, false, warnings));
     }
-    const session = sessionOverTree({ ...output, warnings: [...readerWarnings, ...pi.tree.warnings] }, pi.tree, pi.seed);
-    if (session.defaultLeafId !== null) pi.seed = { leafId: session.defaultLeafId, path: session.path(null), messages: session.branch(null) };
+    const session = sessionOverTree({ ...output, warnings: [...readerWarnings, ...grown.tree.warnings] }, grown.tree, grown.seed);
+    if (session.defaultLeafId !== null) grown.seed = { leafId: session.defaultLeafId, path: session.path(null), messages: session.branch(null) };
     return session;
   }
+}
+
+/** A file whose reader takes one record at a time, and the tree its entries grow. */
+interface GrownInPlace {
+  reader: { add(record: JsonLine): void; finish(): ReaderOutput };
+  tree: GrowingTree;
+  seed?: BranchSeed;
 }
 
 function sameBytes(a: Uint8Array, b: Uint8Array): boolean {

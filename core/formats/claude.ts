@@ -43,7 +43,10 @@ export class ClaudeReader {
   private header: unknown;
   private defaultLeafId: string | null = null;
   /** Compact boundaries: where they point, and the last main-chain message before them. */
-  private readonly logicalLinks: { line: number; logicalParent: string; fallback: string | null }[] = [];
+  /** The ids of the entries kept, up to `knownUpTo` (kept across calls of finish on a followed file). */
+  private known: Set<string> | null = null;
+  private knownUpTo = 0;
+  private readonly logicalLinks: { line: number; logicalParent: string; fallback: string | null; entry: Entry | null }[] = [];
 
   constructor(
     private readonly strict: boolean,
@@ -63,29 +66,32 @@ export class ClaudeReader {
     if (typeof value.version === "string") this.version = value.version;
     this.header ??= { sessionId: value.sessionId, cwd: value.cwd, version: value.version, gitBranch: value.gitBranch };
     let parentId = typeof value.parentUuid === "string" ? value.parentUuid : null;
-    if (parentId === null && typeof value.logicalParentUuid === "string") {
-      parentId = value.logicalParentUuid;
-      this.logicalLinks.push({ line, logicalParent: parentId, fallback: this.defaultLeafId });
-    }
+    const logicalLink = parentId === null && typeof value.logicalParentUuid === "string";
+    if (logicalLink) parentId = value.logicalParentUuid as string;
+    const fallback = this.defaultLeafId;
     const entry: Entry = { id: value.uuid, parentId, line, type: entryType(value), messages: claudeMessages(value, line, this.toolCallIds) };
     if (value.isSidechain === true) entry.sidechain = true;
     if (entry.messages.length === 0) entry.data = without(value, "message");
     const kept = this.mapEntry ? this.mapEntry(entry) : entry;
     if (kept) this.entries.push(kept);
+    // The entry itself, not its line: finish() is called on every look at a followed file.
+    if (logicalLink) this.logicalLinks.push({ line, logicalParent: parentId!, fallback, entry: kept });
     if (entry.messages.length > 0 && !entry.sidechain) this.defaultLeafId = entry.id;
   }
 
+  /** The output so far; called again after more records (a followed file), it says each repair once. */
   finish(): ReaderOutput {
-    const { entries, warnings } = this;
+    const { entries } = this;
+    const warnings = [...this.warnings];
     // Real files name a logicalParentUuid that was never written (seen in Claude
     // Code 2.1.33). The history before the boundary is still the same
     // conversation, so link to the last message line before it, and say so.
     if (this.logicalLinks.length > 0) {
-      const known = new Set(entries.map((entry) => entry.id));
+      const known = (this.known ??= new Set());
+      for (; this.knownUpTo < entries.length; this.knownUpTo++) known.add(entries[this.knownUpTo]!.id);
       for (const link of this.logicalLinks) {
-        if (known.has(link.logicalParent)) continue;
-        const entry = entries.find((e) => e.line === link.line)!;
-        entry.parentId = link.fallback;
+        if (known.has(link.logicalParent) || !link.entry) continue;
+        link.entry.parentId = link.fallback;
         warnings.push({
           line: link.line,
           message: `compact boundary's logicalParentUuid "${link.logicalParent}" names no line; linked to the last message before it`,

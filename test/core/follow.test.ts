@@ -12,6 +12,7 @@ import type { Session } from "../../core/model.ts";
 import { allFixtures, describeWithFixtures, readFixture } from "../helpers/fixtures.ts";
 import { composedBytes } from "../helpers/composed-sessions.ts";
 import { piSession } from "../helpers/generated-pi.ts";
+import { claudeSession, codexRollout } from "../helpers/generated-transcripts.ts";
 
 /** What a reader of the session sees: the tree, the default branch, the recorded compactions and usage. */
 function shape(session: Session): unknown {
@@ -81,6 +82,38 @@ describe("a followed generated Pi tree equals a fresh read", () => {
       }),
       { numRuns: 200 },
     );
+  });
+});
+
+describe("a followed generated Claude Code transcript or Codex rollout equals a fresh read", () => {
+  // Both grow in place once their first 50 records name the format: streamed lines sharing a message id,
+  // results beside the path, sidechains, boundaries whose logical parent was never written, duplicates.
+  it.each([
+    ["Claude Code transcripts", claudeSession],
+    ["Codex rollouts", codexRollout],
+  ] as const)("%s, cut anywhere, looked at along the way", (_, transcripts) => {
+    const encoder = new TextEncoder();
+    fc.assert(
+      fc.property(transcripts, fc.array(fc.nat(), { minLength: 1, maxLength: 10 }), fc.integer({ min: 1, max: 3 }), (text, cuts, lookEvery) => {
+        const bytes = encoder.encode(text);
+        const fresh = shape(loadSession(bytes));
+        expect(shape(follow(bytes, cuts, lookEvery).session())).toEqual(fresh);
+      }),
+      { numRuns: 120 },
+    );
+  });
+
+  it("a Claude Code transcript is read record by record once its format is named, not rebuilt", () => {
+    const lines = fc.sample(claudeSession, { numRuns: 1, seed: 7 })[0]!;
+    const follower = new FollowedFile();
+    follower.append(new TextEncoder().encode(lines));
+    follower.session();
+    expect(follower.growsInPlace).toBe(true);
+    // Under 50 records the format is not named yet: rebuilt from the records, as a fresh read decides.
+    const short = new FollowedFile();
+    short.append(new TextEncoder().encode(lines.split("\n").slice(0, 10).join("\n") + "\n"));
+    short.session();
+    expect(short.growsInPlace).toBe(false);
   });
 });
 
