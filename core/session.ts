@@ -21,7 +21,7 @@ export interface LoadOptions {
 export function loadSession(input: Uint8Array | string, options: LoadOptions = {}): Session {
   // A database needs SQLite, which loads asynchronously: the app's and the CLI's file readers open it (core/sqlite/).
   if (typeof input !== "string" && isSqliteFile(input)) {
-    throw new SessionError(0, "a SQLite database (OpenCode's opencode.db?): it is read with SQLite (core/sqlite/), which the app, the CLI and the library load for it, not by loadSession");
+    throw new SessionError(0, "a SQLite database (OpenCode's opencode.db?): this command reads session files only; open the database in the app, with inspect or audit FILE, or in a library");
   }
   const text = typeof input === "string" ? stripBom(input) : decodeSessionBytes(isZstd(input) ? decompressZstd(input) : input);
   if (text.trim() === "") throw new SessionError(0, "the file is empty");
