@@ -48,6 +48,13 @@ const rawDir = resolve(process.argv[2] ?? "../blind-labels");
 const setName = process.argv[3] ?? "blind-2";
 const outDir = join(root, "test/labels", setName);
 
+/** An anchor's words: `text` (rounds 1 and 2) or `quote` (round 3's brief); one with neither is refused, never hashed as "". */
+function anchorText(anchor: Quoted): string {
+  const words = anchor.text ?? anchor.quote;
+  if (!words) throw new Error(`an anchor without its words (text or quote) at ${JSON.stringify(anchor.ref)}`);
+  return words;
+}
+
 function rawFiles(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
     const path = join(dir, name);
@@ -106,8 +113,8 @@ for (const file of rawFiles(rawDir).sort()) {
     method: `Labelled blind (LABELS.md and the file only, without the project's code, before the extractor was run on it): ${raw.method ?? ""}`.trim(),
     rules,
     notRules,
-    anchors: raw.anchors.map((a) => ({ sha256: sha256(a.text ?? ""), ...(a.note ? { note: a.note } : {}) })),
-    notAnchors: raw.not_anchors.map((a) => ({ sha256: sha256(a.text ?? ""), ...(a.note ? { note: a.note } : {}) })),
+    anchors: raw.anchors.map((a) => ({ sha256: sha256(anchorText(a)), ...(a.note ? { note: a.note } : {}) })),
+    notAnchors: raw.not_anchors.map((a) => ({ sha256: sha256(anchorText(a)), ...(a.note ? { note: a.note } : {}) })),
     verify: verify && verifyIds.length ? { messageIds: verifyIds, passed: verify.outcome === "passed", ...(verify.note ? { note: verify.note } : {}) } : null,
     error: raw.unresolved_error && !error ? undefined : error,
     files: [...new Set(raw.modified_files.map((f) => sha256(f.path.replace(/\\/g, "/"))))],
