@@ -61,10 +61,12 @@ for (const set of [...BLIND_SETS.map((b) => b.name), "tuned"] as const) {
     });
     console.log([name, ...cells].join(" ") + (fixture.stale.length ? `  STALE LABELS: ${fixture.stale.join(", ")}` : ""));
   }
+  const devSessions = fixtures.filter((fixture) => !fixture.pending && !held.has(fixture.fixture)).length;
   if (held.size > 0) {
     console.log(`(${held.size} sessions held out: their rows are not printed, so that no one changing the extractor reads why they fail)`);
-    printTotals("dev", devTotal);
+    // A set held out whole has no dev half: its empty totals would print as a perfect 1.00.
+    if (devSessions > 0) printTotals("dev", devTotal);
     printTotals("held out", heldTotal);
   }
-  printTotals(held.size > 0 ? "all" : "probe", total);
+  if (held.size === 0 || devSessions > 0) printTotals(held.size > 0 ? "all" : "probe", total);
 }
