@@ -85,7 +85,10 @@ describeWithFixtures("the audit's invariants on screen", () => {
       page.on("pageerror", (error) => errors.push(error.message));
       await page.goto(`${harness.origin}/`);
       await page.getByTestId("file-input").setInputFiles(fixturePath(path));
+      // The demo session opened first stays on screen (its timeline too) until the file has loaded: wait for the file's own.
+      await page.waitForFunction((name) => document.querySelector(".session-name")?.textContent?.includes(name), path.split("/").pop()!, { timeout: 60_000 });
       await page.getByTestId("load-progress").waitFor({ state: "detached", timeout: 60_000 });
+      await page.locator("[data-testid=compaction-timeline]:not([aria-busy])").waitFor({ timeout: 60_000 });
       const marks = page.getByTestId("compaction-timeline").locator(".timeline-mark");
       await marks.first().waitFor({ timeout: 60_000 });
       const count = await marks.count();
