@@ -170,7 +170,9 @@ export class FollowedFile {
       return sessionOverTree({ ...output, entries, warnings }, buildTree(entries, false, warnings));
     }
     const session = sessionOverTree({ ...output, warnings: [...readerWarnings, ...grown.tree.warnings] }, grown.tree, grown.seed);
-    if (session.defaultLeafId !== null) grown.seed = { leafId: session.defaultLeafId, path: session.path(null), messages: session.branch(null) };
+    if (session.defaultLeafId !== null) {
+      grown.seed = { leafId: session.defaultLeafId, path: session.path(null), messages: session.branch(null), entries: grown.tree.entries.length };
+    }
     return session;
   }
 }

@@ -21,7 +21,10 @@ export interface LoadOptions {
 export function loadSession(input: Uint8Array | string, options: LoadOptions = {}): Session {
   // A database needs SQLite, which loads asynchronously: the app's and the CLI's file readers open it (core/sqlite/).
   if (typeof input !== "string" && isSqliteFile(input)) {
-    throw new SessionError(0, "a SQLite database (OpenCode's opencode.db?): this command reads session files only; open the database in the app, with inspect or audit FILE, or in a library");
+    throw new SessionError(
+      0,
+      "a SQLite database (OpenCode's opencode.db?): this command reads session files only; open the database in the app, with inspect or audit FILE, or in a library",
+    );
   }
   const text = typeof input === "string" ? stripBom(input) : decodeSessionBytes(isZstd(input) ? decompressZstd(input) : input);
   if (text.trim() === "") throw new SessionError(0, "the file is empty");
@@ -45,6 +48,8 @@ export interface BranchSeed {
   leafId: string;
   path: readonly Entry[];
   messages: readonly Message[];
+  /** How many entries the tree held when the seed was made (a format whose branch is more than its path resumes from it). */
+  entries?: number;
 }
 
 /** The Session over a tree already built (by `buildTree`, or grown in place by a follower); `output.warnings` holds the tree's too. */
@@ -84,9 +89,12 @@ export function sessionOverTree(output: ReaderOutput, tree: EntryTree, seed?: Br
       let messages = branchCache.get(key);
       if (!messages) {
         const id = leafId ?? defaultLeafId;
-        const seeded = seed && id !== null && !output.branchMessages && tree.byId.has(id) ? seededPath(tree, id, seed) : null;
-        if (seeded) messages = seed!.messages.concat(messagesOf(seeded.added));
-        else {
+        const seeded = seed && id !== null && tree.byId.has(id) ? seededPath(tree, id, seed) : null;
+        if (seeded && !output.branchMessages) messages = seed!.messages.concat(messagesOf(seeded.added));
+        else if (seeded && output.resumeBranch && seed!.entries !== undefined) {
+          messages = output.resumeBranch({ messages: seed!.messages, entries: seed!.entries }, seeded.added, tree.entries) ?? undefined;
+        }
+        if (!messages) {
           const path = pathFor(leafId);
           messages = output.branchMessages ? output.branchMessages(path, context) : messagesOf(path);
         }

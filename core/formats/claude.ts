@@ -111,6 +111,7 @@ export class ClaudeReader {
       isLeafCandidate: (entry) => entry.messages.length > 0 && entry.messages.some((m) => m.role !== "toolResult"),
       branchEntries: claudeBranchEntries,
       branchMessages: claudeBranch,
+      resumeBranch: claudeResumeBranch,
       recorded: (path, context) => claudeCompactionHistory(path, claudeBranch(path, context), context).recorded,
       compactions: (path, context) => claudeCompactionHistory(path, claudeBranch(path, context), context).compactions,
       usage: claudeUsage,
@@ -189,6 +190,34 @@ function claudeBranch(path: Entry[], context: BranchContext): Message[] {
   return out;
 }
 
+/**
+ * A followed file's branch, from the one served before it grew: the merge picks up where that branch
+ * ended (the last assistant message and the results after it may still be extended by a later line),
+ * and takes the messages of the path's new entries. Null, for a branch made whole, where the growth
+ * could change what came before: a path entry that is not new (it may have been taken beside the
+ * path), or a new entry off the path made only of tool results (it may be a parallel result beside it).
+ */
+function claudeResumeBranch(seed: { messages: readonly Message[]; entries: number }, added: readonly Entry[], entries: readonly Entry[]): Message[] | null {
+  const onAdded = new Set(added.map((entry) => entry.id));
+  let newOnPath = 0;
+  for (let i = seed.entries; i < entries.length; i++) {
+    const entry = entries[i]!;
+    if (onAdded.has(entry.id)) newOnPath++;
+    else if (entry.messages.length > 0 && entry.messages.every((m) => m.role === "toolResult")) return null;
+  }
+  if (newOnPath !== added.length) return null;
+  const { messages } = seed;
+  let end = messages.length;
+  while (end > 0 && messages[end - 1]!.role === "toolResult") end--;
+  // What StreamedLinesMerge still held when that branch was finished: an assistant message and the results after it.
+  const heldFrom = end > 0 && messages[end - 1]!.role === "assistant" ? end - 1 : messages.length;
+  const merge = StreamedLinesMerge.holding(messages.slice(heldFrom));
+  const out = messages.slice(0, heldFrom);
+  for (const entry of added) for (const message of entry.messages) out.push(...merge.add(message));
+  out.push(...merge.finish());
+  return out;
+}
+
 /** The entries whose messages make the branch: the path and the parallel tool results beside it that answer its calls, in file order. */
 function claudeBranchEntries(path: Entry[], context: BranchContext): Entry[] {
   const onPath = new Set(path.map((entry) => entry.id));
@@ -218,6 +247,13 @@ function claudeBranchEntries(path: Entry[], context: BranchContext): Entry[] {
 export class StreamedLinesMerge {
   /** Messages not handed back yet; the first is the assistant message later lines may still extend. */
   private held: Message[] = [];
+
+  /** A merge that goes on from where another stopped, holding what that one held (a followed file's branch). */
+  static holding(held: readonly Message[]): StreamedLinesMerge {
+    const merge = new StreamedLinesMerge();
+    merge.held = [...held];
+    return merge;
+  }
 
   add(message: Message): Message[] {
     const open = this.held[0];

@@ -63,6 +63,12 @@ export interface ReaderOutput {
   branchEntries?(path: Entry[], context: BranchContext): Entry[];
   /** Branch messages for a root → leaf path (default: the entries' messages in order). */
   branchMessages?(path: Entry[], context: BranchContext): Message[];
+  /**
+   * A followed file's branch from the one served before it grew (`seed`, made when the file held
+   * `seed.entries` entries) and the path's entries added below its leaf; null where it must be made whole
+   * (the growth touches what came before). Only with `branchMessages`: without it the branch is the path's.
+   */
+  resumeBranch?(seed: { messages: readonly Message[]; entries: number }, added: readonly Entry[], entries: readonly Entry[]): Message[] | null;
   /** The agent's own context for a root → leaf path after its recorded compactions. */
   recorded(path: Entry[], context: BranchContext): RecordedContext;
   /** Every compaction recorded on a root → leaf path (default: none). */

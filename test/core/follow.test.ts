@@ -90,6 +90,21 @@ describe("a followed generated session equals a fresh read", () => {
     );
   });
 
+  // Each look after the first 50 records goes on from the branch served before (the streamed lines' merge
+  // resumed where it stopped), unless the growth could change what came before: equal to a fresh read at every look.
+  it("a Claude Code transcript grown a few lines at a time equals a fresh read of what is there at every look", () => {
+    const encoder = new TextEncoder();
+    for (const text of fc.sample(claudeSession, { numRuns: 40, seed: 3 })) {
+      const lines = text.split("\n").slice(0, -1);
+      const follower = new FollowedFile();
+      for (let at = 0; at < lines.length; at += 5) {
+        follower.append(encoder.encode(lines.slice(at, at + 5).join("\n") + "\n"));
+        const sofar = encoder.encode(lines.slice(0, at + 5).join("\n") + "\n");
+        expect(shape(follower.session())).toEqual(shape(loadSession(sofar)));
+      }
+    }
+  });
+
   it("a Claude Code transcript is read record by record once its format is named, not rebuilt", () => {
     const lines = fc.sample(claudeSession, { numRuns: 1, seed: 7 })[0]!;
     const follower = new FollowedFile();
