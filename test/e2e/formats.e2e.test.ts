@@ -190,6 +190,15 @@ describe("composed shapes of the newer agents", () => {
     await expect.poll(() => picker.inputValue()).toBe("ses_b");
     // Opened with its -wal: no word of WAL mode (the session itself is only in the log).
     expect(await opened.page.getByText(/WAL mode/).count()).toBe(0);
+    // Opened again, unchanged: both sessions come from the cache, counted as two.
+    await opened.page.getByTestId("folder-input").setInputFiles(dirname(folder));
+    await opened.page.locator("[data-testid=library-progress]", { hasText: "2 unchanged, from the cache" }).waitFor({ timeout: 60_000 });
+    await opened.page.locator("[data-testid=library-progress]", { hasText: "· done" }).waitFor({ timeout: 60_000 });
+    expect(await opened.page.getByTestId("library-progress").textContent()).toContain("2 of 2 sessions");
+    expect(await opened.page.getByTestId("library-row").count()).toBe(2);
+    await opened.page.setViewportSize({ width: 1024, height: 768 });
+    await opened.page.emulateMedia({ colorScheme: "dark" });
+    await opened.page.screenshot({ path: join(SCREENSHOTS, "library-opencode-db-1024-dark.png") });
     expect(opened.errors).toEqual([]);
     await opened.context.close();
   });

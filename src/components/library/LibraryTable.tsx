@@ -186,8 +186,9 @@ function Row({ index, style }: RowComponentProps<RowProps>) {
   }
   const r = item.row;
   if (isPending) return <PendingRow row={r} style={style} />;
-  // A session of a database: the database's name and the session's title (its id is in the row's path).
-  const name = r.database ? `${r.database.path.slice(r.database.path.lastIndexOf("/") + 1)} · ${r.database.title}` : r.path.slice(r.path.lastIndexOf("/") + 1);
+  // A session of a database: its title first (what tells two rows of one database apart when the cell is
+  // cut), then the database's name; its id is in the row's path and its tooltip.
+  const name = r.database ? `${r.database.title} · ${r.database.path.slice(r.database.path.lastIndexOf("/") + 1)}` : r.path.slice(r.path.lastIndexOf("/") + 1);
   const open = () => openFromLibrary(r.path, r.worstCompaction?.index);
   return (
     <div
