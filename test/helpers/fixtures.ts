@@ -18,12 +18,17 @@ export const BLIND_FIXTURES = process.env.SESSION_BLIND_FIXTURES ? resolve(proce
 interface ProvenanceEntry {
   file: string;
   sha256: string;
+  /** Found after the shared set: tested where present, never required by the suites that need every fixture. */
+  optional?: boolean;
 }
 
-/** Every fixture file the project knows of (test/fixtures.provenance.json). */
-export const KNOWN_FIXTURES: readonly string[] = (JSON.parse(readFileSync(join(ROOT, "test/fixtures.provenance.json"), "utf8")) as { files: ProvenanceEntry[] }).files.map(
-  (f) => f.file,
-);
+const PROVENANCE = (JSON.parse(readFileSync(join(ROOT, "test/fixtures.provenance.json"), "utf8")) as { files: ProvenanceEntry[] }).files;
+
+/** Every fixture file the project needs (test/fixtures.provenance.json, the optional ones left out). */
+export const KNOWN_FIXTURES: readonly string[] = PROVENANCE.filter((f) => !f.optional).map((f) => f.file);
+
+/** The optional fixtures that are there to read (`npm run fixtures` fetches them with the others). */
+export const PRESENT_OPTIONAL_FIXTURES: readonly string[] = PROVENANCE.filter((f) => f.optional && existsSync(join(FIXTURES, f.file))).map((f) => f.file);
 
 /** True when every known fixture is there to read. */
 export const fixturesPresent = KNOWN_FIXTURES.every((file) => existsSync(join(FIXTURES, file)));
