@@ -112,8 +112,8 @@ describe("an OpenCode database", () => {
 });
 
 describe("a database where only a session file is read", () => {
-  it("loadSession (the library's reader) says what it is instead of failing on its bytes", async () => {
+  it("loadSession (which reads session files only) says what it is and where it is read, instead of failing on its bytes", async () => {
     const bytes = opencodeDatabase(engine ?? (await testSqlite()), [composedExport("ses_a", "one")]);
-    expect(() => loadSession(bytes)).toThrow(/a SQLite database \(OpenCode's opencode\.db\?\): open it on its own/);
+    expect(() => loadSession(bytes)).toThrow(/a SQLite database \(OpenCode's opencode\.db\?\): this command reads session files only; open the database in the app, with inspect or audit FILE, or in a library/);
   });
 });
