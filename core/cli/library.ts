@@ -96,10 +96,12 @@ export async function auditLibrary(
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 const SESSION_LINE = encoder.encode('{"kind":"session"');
+const COMPACTION_LINE = encoder.encode('{"kind":"compaction"');
+const SKIPPED_LINE = encoder.encode('{"kind":"skipped"');
 
-/** A session's row among a unit's lines (rowLines writes `kind` first), told without parsing the line. */
-function isSessionLine(line: Uint8Array): boolean {
-  return line.length > SESSION_LINE.length && SESSION_LINE.every((byte, i) => line[i] === byte);
+/** Whether a row's line is of a kind (rowLines writes `kind` first), told without parsing it. */
+function startsWith(line: Uint8Array, prefix: Uint8Array): boolean {
+  return line.length > prefix.length && prefix.every((byte, i) => line[i] === byte);
 }
 
 /**
@@ -111,7 +113,13 @@ export function orderedLines(result: LibraryResult): Uint8Array[] {
   const skipped: { path: string; line: Uint8Array }[] = result.setAside.map((row) => ({ path: row.path, line: encoder.encode(JSON.stringify(row)) }));
   for (const unit of result.units) {
     if (unit.skipped) skipped.push({ path: unit.path, line: unit.lines[0]! });
-    else out.push(...unit.lines);
+    else {
+      // A database's unit ends with the sessions of it that could not be read: they go with the skipped.
+      for (const line of unit.lines) {
+        if (startsWith(line, SKIPPED_LINE)) skipped.push({ path: (JSON.parse(decoder.decode(line)) as LibrarySkippedRow).path, line });
+        else out.push(line);
+      }
+    }
   }
   skipped.sort((a, b) => a.path.localeCompare(b.path));
   for (const { line } of skipped) out.push(line);
@@ -159,9 +167,10 @@ export async function runLibraryAudit(args: ParsedArgs, root: string): Promise<n
   }
   // Counted from the rows, not the units: a database is one unit and as many sessions as it holds.
   const indexed = result.units.filter((unit) => !unit.skipped);
-  const sessions = indexed.reduce((sum, unit) => sum + unit.lines.filter(isSessionLine).length, 0);
-  const compactions = indexed.reduce((sum, unit) => sum + unit.lines.length, 0) - sessions;
-  const skipped = result.units.length - indexed.length + result.setAside.length;
+  const count = (prefix: Uint8Array) => indexed.reduce((sum, unit) => sum + unit.lines.filter((line) => startsWith(line, prefix)).length, 0);
+  const sessions = count(SESSION_LINE);
+  const compactions = count(COMPACTION_LINE);
+  const skipped = result.units.length - indexed.length + result.setAside.length + count(SKIPPED_LINE);
   process.stderr.write(
     `${sessions} sessions, ${compactions} recorded compactions, ${skipped} skipped; ${result.cached} of ${result.cached + result.indexed} candidates from the cache; ${((Date.now() - started) / 1000).toFixed(1)} s\n`,
   );

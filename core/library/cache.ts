@@ -87,7 +87,7 @@ export class LibraryCache {
   }
 
   set(unit: SessionUnit, rows: SessionRows): CachedLines {
-    const entry: CachedLines = { key: unitKey(unit), skipped: "skipped" in rows, lines: rowLines(rows) };
+    const entry: CachedLines = { key: unitKey(unit), skipped: !("database" in rows) && "skipped" in rows, lines: rowLines(rows) };
     this.entries.set(unit.path, entry);
     this.changed = true;
     return entry;

@@ -13,7 +13,7 @@ import type { Session } from "../model.ts";
 import { loadSession } from "../session.ts";
 import { loadSessionFiles } from "../session-files.ts";
 import { READ_ROLES, type SessionUnit } from "./discover.ts";
-import type { IndexedSession, LibraryCompactionRow, LibrarySessionRow, SessionRows } from "./rows.ts";
+import type { IndexedSession, LibraryCompactionRow, LibrarySessionRow, LibrarySkippedRow, SessionRows } from "./rows.ts";
 import type { SqlJsStatic } from "sql.js";
 import { isSqliteFile } from "../sqlite/engine.ts";
 import { openOpenCodeDatabase } from "../sqlite/opencode-session.ts";
@@ -60,14 +60,24 @@ async function indexDatabase(unit: SessionUnit, bytes: Uint8Array, wal: Uint8Arr
   const database = openOpenCodeDatabase(await options.sqlite(), bytes, { wal });
   try {
     const sessions: IndexedSession[] = [];
-    for (const listed of database.sessions) {
-      if (listed.messages === 0) continue;
-      const rows = await sessionRows(database.read(listed.id), unit, `${unit.path}#${listed.id}`);
+    const skipped: LibrarySkippedRow[] = [];
+    const withMessages = database.sessions.filter((listed) => listed.messages > 0);
+    if (withMessages.length === 0) throw new Error("an OpenCode database with no session that has messages");
+    for (const listed of withMessages) {
+      const path = `${unit.path}#${listed.id}`;
+      let session: Session;
+      try {
+        session = database.read(listed.id);
+      } catch (error) {
+        // One session its reader refuses leaves the others listed.
+        skipped.push({ kind: "skipped", path, reason: reasonOf(error) });
+        continue;
+      }
+      const rows = await sessionRows(session, unit, path);
       rows.session.database = { path: unit.path, sessionId: listed.id, title: listed.title };
       sessions.push(rows);
     }
-    if (sessions.length === 0) throw new Error("an OpenCode database with no session that has messages");
-    return { database: unit.path, sessions };
+    return { database: unit.path, sessions, skipped };
   } finally {
     database.close();
   }

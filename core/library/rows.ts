@@ -66,20 +66,22 @@ export interface IndexedSession {
 
 /**
  * The rows of one unit of the folder: a session's, a database's (one per session it holds, the unit
- * being `database`, its path), or why it was skipped.
+ * being `database`, its path; a session of it that cannot be read is skipped on its own, with why), or
+ * why the unit was skipped.
  */
-export type SessionRows = IndexedSession | { database: string; sessions: IndexedSession[] } | { skipped: LibrarySkippedRow };
+export type SessionRows = IndexedSession | { database: string; sessions: IndexedSession[]; skipped: LibrarySkippedRow[] } | { skipped: LibrarySkippedRow };
 
 /** The sessions a unit's rows hold (none for a skipped one). */
 export function indexedSessions(rows: SessionRows): IndexedSession[] {
-  if ("skipped" in rows) return [];
-  return "database" in rows ? rows.sessions : [rows];
+  if ("database" in rows) return rows.sessions;
+  return "skipped" in rows ? [] : [rows];
 }
 
-/** A unit's rows in output order: each session's own row followed by its compactions; or the skipped row. */
+/** A unit's rows in output order: each session's own row followed by its compactions, then what was skipped. */
 export function rowsInOrder(rows: SessionRows): LibraryRow[] {
-  if ("skipped" in rows) return [rows.skipped];
-  return indexedSessions(rows).flatMap(({ session, compactions }) => [session, ...compactions]);
+  if (!("database" in rows) && "skipped" in rows) return [rows.skipped];
+  const sessions = indexedSessions(rows).flatMap(({ session, compactions }): LibraryRow[] => [session, ...compactions]);
+  return "database" in rows ? [...sessions, ...rows.skipped] : sessions;
 }
 
 /** One CSV line per session or compaction (`audit <folder> --csv`); fields that hold lists are JSON. */

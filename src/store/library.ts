@@ -102,16 +102,18 @@ function flush(): void {
   const skipped = [...state.skipped];
   let unreadable = 0;
   for (const rows of batch) {
-    if ("skipped" in rows) {
+    if (!("database" in rows) && "skipped" in rows) {
       unreadable++;
       skipped.push({ path: rows.skipped.path, reason: rows.skipped.reason });
       byPath.delete(rows.skipped.path);
       delete pending[rows.skipped.path];
     } else {
-      // A database's listed row gives way to one row per session it holds.
+      // A database's listed row gives way to one row per session it holds; a session it cannot read is skipped on its own.
       if ("database" in rows) {
         byPath.delete(rows.database);
         delete pending[rows.database];
+        unreadable += rows.skipped.length;
+        skipped.push(...rows.skipped.map(({ path, reason }) => ({ path, reason })));
       }
       for (const one of indexedSessions(rows)) {
         byPath.set(one.session.path, one.session);

@@ -14,7 +14,7 @@ import { discoverSessions } from "../../../core/library/discover.ts";
 import { indexSession } from "../../../core/library/index-session.ts";
 import { indexedSessions, rowsInOrder } from "../../../core/library/rows.ts";
 import { runCli } from "../../helpers/cli.ts";
-import { testSqlite } from "../../helpers/opencode-db.ts";
+import { composedExport, opencodeDatabase, testSqlite } from "../../helpers/opencode-db.ts";
 
 const pair = resolve(import.meta.dirname, "../../composed/opencode-wal");
 const read = async (path: string) => new Uint8Array(readFileSync(join(pair, path.slice(path.lastIndexOf("/") + 1))));
@@ -50,6 +50,39 @@ describe("indexing an OpenCode database", () => {
     };
     const rows = await indexSession(unit!, damaged, { sqlite: testSqlite });
     expect(rows).toEqual({ skipped: { kind: "skipped", path: "opencode/opencode.db", reason: expect.stringContaining("-wal file") } });
+  });
+});
+
+describe("a session of a database that cannot be read", () => {
+  it("is skipped on its own, with why; the database's other sessions are listed, and audit <folder> counts each where it belongs", async () => {
+    const engine = await testSqlite();
+    const db = new engine.Database(opencodeDatabase(engine, [composedExport("ses_a", "fine"), composedExport("ses_b", "broken")]));
+    db.run("UPDATE message SET data = '{' WHERE session_id = 'ses_b'");
+    const bytes = db.export();
+    db.close();
+    const [unit] = discoverSessions([{ path: "opencode.db", bytes: bytes.length, mtimeMs: 1_700_000_000_000 }]).sessions;
+    const rows = await indexSession(unit!, async () => bytes, { sqlite: testSqlite });
+    expect(indexedSessions(rows).map(({ session }) => session.path)).toEqual(["opencode.db#ses_a"]);
+    expect(rowsInOrder(rows).filter((row) => row.kind === "skipped")).toEqual([{ kind: "skipped", path: "opencode.db#ses_b", reason: expect.stringContaining("its data is not a JSON object") }]);
+
+    const temp = mkdtempSync(join(tmpdir(), "si-library-db-broken-"));
+    try {
+      writeFileSync(join(temp, "opencode.db"), bytes);
+      const result = runCli(["audit", temp, "--json", "--no-cache"]);
+      expect(result.status).toBe(0);
+      const printed = result.stdout
+        .split("\n")
+        .filter(Boolean)
+        .map((line) => JSON.parse(line) as { kind: string; path: string });
+      // The skipped come after every session, as for any folder.
+      expect(printed.map((row) => [row.kind, row.path])).toEqual([
+        ["session", "opencode.db#ses_a"],
+        ["skipped", "opencode.db#ses_b"],
+      ]);
+      expect(result.stderr).toMatch(/^1 sessions, 0 recorded compactions, 1 skipped;/m);
+    } finally {
+      rmSync(temp, { recursive: true, force: true });
+    }
   });
 });
 
