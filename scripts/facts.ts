@@ -5,10 +5,13 @@
  * issue #27; the project's measure), then the older set its authors tuned
  * to (kept as regression tests). A blind set may hold sessions out
  * (`split: "held-out"` in its provenance): those are scored in total only.
+ * `--write` also writes the measure set's totals to core/checkride/key-measure.json,
+ * which the app's score card shows beside each probe (how far to trust the key).
  */
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { addScores, emptyScores, precision, recall, TALLIES, type Scores } from "../core/checkride/label-score.ts";
+import type { KeyMeasure } from "../core/checkride/key-measure.ts";
 import { BLIND_SETS, scoreLabelledSet } from "../test/helpers/labelled-set.ts";
 
 const root = resolve(import.meta.dirname, "..");
@@ -69,4 +72,24 @@ for (const set of [...BLIND_SETS.map((b) => b.name), "tuned"] as const) {
     printTotals("held out", heldTotal);
   }
   if (held.size === 0 || devSessions > 0) printTotals(held.size > 0 ? "all" : "probe", total);
+}
+
+// The measure set's totals, for the app's score card: only from a run where all its sessions were scored.
+if (process.argv.includes("--write")) {
+  const measure = BLIND_SETS[0];
+  const { fixtures, total } = scoreLabelledSet(measure.name);
+  const pending = fixtures.filter((fixture) => fixture.pending);
+  if (fixtures.length === 0 || pending.length > 0) {
+    console.error(`not written: ${pending.length} of ${fixtures.length} sessions of ${measure.name} were not scored (SESSION_BLIND_FIXTURES names their folder)`);
+    process.exit(1);
+  }
+  const out: KeyMeasure = {
+    set: measure.name,
+    sessions: fixtures.length,
+    measured: new Date().toISOString().slice(0, 10),
+    command: "SESSION_BLIND_FIXTURES=../blind-fixtures npm run facts",
+    probes: Object.fromEntries(TALLIES.map((probe) => [probe, { ...total[probe] }])) as KeyMeasure["probes"],
+  };
+  writeFileSync(join(root, "core/checkride/key-measure.json"), JSON.stringify(out, null, 2) + "\n");
+  console.log(`\nwrote core/checkride/key-measure.json (${measure.name}, ${fixtures.length} sessions)`);
 }

@@ -91,6 +91,11 @@ describeWithFixtures("checkride in the app", () => {
     expect(await panel.textContent()).toContain("facts present in context");
     expect(await panel.locator(".matrix tbody tr").count()).toBe(7);
     await page.screenshot({ path: join(SCREENSHOTS, "08-checkride.png") });
+    // Beside the key, how often it is right on blind-labelled sessions (the answer key's own measure).
+    const rulesRow = panel.locator('section.score-card[aria-label="Checkride of transparent"] [data-probe-id=rules]');
+    await rulesRow.scrollIntoViewIfNeeded();
+    expect(await rulesRow.getByTestId("key-trust").textContent()).toMatch(/this key measured on blind-labelled sessions: right \d+%, finds \d+%/);
+    await rulesRow.screenshot({ path: join(SCREENSHOTS, "08-checkride-rules-probe.png") });
     await panel.locator('section.score-card[aria-label="Checkride of transparent"] [data-probe-id=rules] .evidence button').first().click();
     await page.locator("[data-testid=active-pane] .row.selected[data-message-id=a0000003]").waitFor();
     expect(foreignRequests(opened.requests, harness.origin)).toEqual([]);

@@ -49,6 +49,15 @@ describeWithFixtures("checkride cards", () => {
     expect(card("handoff · summary alone").querySelectorAll("[data-testid=probe-row]").length).toBe(0);
   });
 
+  it("says beside each probe's key how often that key is right on blind-labelled sessions", async () => {
+    await run();
+    const rules = within(row("transparent", "rules")).getByTestId("key-trust");
+    expect(rules.textContent).toMatch(/on blind-labelled sessions: right \d+%, finds \d+%/);
+    expect(rules.getAttribute("title")).toContain("labelled blind");
+    // Intent is not scored by the labels: no figure is claimed for it.
+    expect(within(row("transparent", "intent")).queryByTestId("key-trust")).toBeNull();
+  });
+
   it("clicking a source focuses the fact and shows its quote highlighted", async () => {
     await run();
     const link = within(row("transparent", "rules")).getAllByTestId("fact-source")[0]!;

@@ -12,6 +12,7 @@ import { CandidateList } from "./CandidateList.tsx";
 import { readerHeading, VERDICT_LABELS, type Verdict } from "../../../core/checkride/verdict.ts";
 import { sourceLabel } from "./source-label.ts";
 import { GLOSSARY } from "../glossary.ts";
+import { probeTrust } from "../../../core/checkride/key-measure.ts";
 
 const STATUS_LABEL: Record<ProbeResult["status"], string> = { pass: "pass", fail: "fail", skipped: "skipped", inconclusive: "no answer" };
 /** The paper's measure in words: a wrong answer misleads, a "don't know" only leaves the next agent asking. */
@@ -134,6 +135,20 @@ function AddFact({ probe }: { probe: string }) {
   );
 }
 
+/**
+ * How often this probe's key is right on sessions labelled blind (core/checkride/key-measure.ts): said
+ * beside the key, so a probe the key often gets wrong reads as the key's reading, not the truth.
+ */
+function KeyTrust({ probe }: { probe: string }) {
+  const trust = probeTrust(probe);
+  if (!trust) return null;
+  return (
+    <span className={`key-trust${trust.meets ? "" : " key-trust-low"}`} data-testid="key-trust" title={trust.explanation}>
+      · this key measured on blind-labelled sessions: right {Math.round(trust.precision * 100)}%, finds {Math.round(trust.recall * 100)}%
+    </span>
+  );
+}
+
 function ProbeRow({ strategy, probe }: { strategy: string; probe: ProbeResult }) {
   const edits = useApp((s) => s.checkride.edits);
   const struckHere = edits.struck.filter((s) => s.probe === probe.id);
@@ -154,7 +169,9 @@ function ProbeRow({ strategy, probe }: { strategy: string; probe: ProbeResult })
       </div>
       <div className="probe-body">
         <div className="probe-key">
-          <div className="col-label">answer key (from the record)</div>
+          <div className="col-label">
+            answer key (from the record) <KeyTrust probe={probe.id} />
+          </div>
           {shown.length + struckFacts.length > 0 ? (
             <ul className="key-facts">
               {shown.map((fact, i) => (

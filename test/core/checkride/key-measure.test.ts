@@ -1,0 +1,39 @@
+/**
+ * The answer key's measure the score card shows (core/checkride/key-measure.json)
+ * is the measure set's own score: written by `npm run facts -- --write`, it must
+ * name the set the project measures by and its number of labelled sessions, and,
+ * where those sessions are present, equal the score they give now (so it cannot
+ * go stale when the extractor or the labels change).
+ */
+import { describe, expect, it } from "vitest";
+import { KEY_MEASURE, probeTrust } from "../../../core/checkride/key-measure.ts";
+import { TALLIES } from "../../../core/checkride/label-score.ts";
+import { allLabels, BLIND_SETS, scoreLabelledSet } from "../../helpers/labelled-set.ts";
+
+const measure = BLIND_SETS[0];
+const scored = scoreLabelledSet(measure.name);
+const present = scored.fixtures.length > 0 && scored.fixtures.every((fixture) => !fixture.pending);
+
+describe("the answer key's measure", () => {
+  it("is of the set the project measures by, with all its labelled sessions", () => {
+    expect(KEY_MEASURE.set).toBe(measure.name);
+    expect(KEY_MEASURE.sessions).toBe(allLabels(measure.labels).length);
+    expect(Object.keys(KEY_MEASURE.probes).sort()).toEqual([...TALLIES].sort());
+  });
+
+  it.skipIf(!present)(`equals the score its sessions give now (\`npm run facts -- --write\` writes it again)`, () => {
+    expect(KEY_MEASURE.probes).toEqual(scored.total);
+  });
+
+  it("says per probe how often the key is right and finds what a reviewer expects, against the targets", () => {
+    const rules = probeTrust("rules")!;
+    const tally = KEY_MEASURE.probes.rules;
+    expect(rules.precision).toBeCloseTo(tally.right / tally.given);
+    expect(rules.recall).toBeCloseTo(tally.found / tally.expected);
+    expect(rules.meets).toBe(rules.precision >= 0.9 && rules.recall >= 0.8);
+    expect(rules.explanation).toContain(`${tally.right} of the ${tally.given} facts`);
+    expect(rules.explanation).toContain(KEY_MEASURE.command);
+    // The labels score no intent: nothing is claimed for it.
+    expect(probeTrust("intent")).toBeNull();
+  });
+});
