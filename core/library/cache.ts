@@ -11,7 +11,7 @@
  * The app keeps parsed rows in IndexedDB (CachedRows), which stores objects.
  */
 import type { SessionUnit } from "./discover.ts";
-import { rowsInOrder, type SessionRows } from "./rows.ts";
+import { isSkippedUnit, rowsInOrder, type SessionRows } from "./rows.ts";
 
 /**
  * Bump when the rows a session yields change for the same bytes (a new probe,
@@ -87,7 +87,7 @@ export class LibraryCache {
   }
 
   set(unit: SessionUnit, rows: SessionRows): CachedLines {
-    const entry: CachedLines = { key: unitKey(unit), skipped: !("database" in rows) && "skipped" in rows, lines: rowLines(rows) };
+    const entry: CachedLines = { key: unitKey(unit), skipped: isSkippedUnit(rows), lines: rowLines(rows) };
     this.entries.set(unit.path, entry);
     this.changed = true;
     return entry;

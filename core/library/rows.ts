@@ -71,15 +71,20 @@ export interface IndexedSession {
  */
 export type SessionRows = IndexedSession | { database: string; sessions: IndexedSession[]; skipped: LibrarySkippedRow[] } | { skipped: LibrarySkippedRow };
 
+/** Whether the unit itself was skipped (a database whose sessions are skipped one by one is not). */
+export function isSkippedUnit(rows: SessionRows): rows is { skipped: LibrarySkippedRow } {
+  return !("database" in rows) && "skipped" in rows;
+}
+
 /** The sessions a unit's rows hold (none for a skipped one). */
 export function indexedSessions(rows: SessionRows): IndexedSession[] {
   if ("database" in rows) return rows.sessions;
-  return "skipped" in rows ? [] : [rows];
+  return isSkippedUnit(rows) ? [] : [rows];
 }
 
 /** A unit's rows in output order: each session's own row followed by its compactions, then what was skipped. */
 export function rowsInOrder(rows: SessionRows): LibraryRow[] {
-  if (!("database" in rows) && "skipped" in rows) return [rows.skipped];
+  if (isSkippedUnit(rows)) return [rows.skipped];
   const sessions = indexedSessions(rows).flatMap(({ session, compactions }): LibraryRow[] => [session, ...compactions]);
   return "database" in rows ? [...sessions, ...rows.skipped] : sessions;
 }

@@ -8,7 +8,7 @@
 import { create } from "zustand";
 import { unitKey } from "../../core/library/cache.ts";
 import { discoverSessions, READ_ROLES, type ListedFile, type SessionUnit, type SkippedFile } from "../../core/library/discover.ts";
-import { indexedSessions, type LibraryCompactionRow, type LibrarySessionRow, type SessionRows } from "../../core/library/rows.ts";
+import { indexedSessions, isSkippedUnit, type LibraryCompactionRow, type LibrarySessionRow, type SessionRows } from "../../core/library/rows.ts";
 import { indexInPool, type IndexJob, type IndexRun } from "../worker/library-client.ts";
 import { forgetFolderCache, openFolderCache, type FolderCache } from "./library-cache.ts";
 import { loadSource } from "./load.ts";
@@ -102,7 +102,7 @@ function flush(): void {
   const skipped = [...state.skipped];
   let unreadable = 0;
   for (const rows of batch) {
-    if (!("database" in rows) && "skipped" in rows) {
+    if (isSkippedUnit(rows)) {
       unreadable++;
       skipped.push({ path: rows.skipped.path, reason: rows.skipped.reason });
       byPath.delete(rows.skipped.path);
