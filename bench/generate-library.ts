@@ -50,7 +50,29 @@ export interface GeneratedLibrary {
   files: string[];
 }
 
-export function generateLibrary(fixtures: string, out: string, options: { sessions: number; minBytes: number }): GeneratedLibrary {
+/** Two copies in three are an earlier moment of their session (JSON Lines only): the share of its lines kept. */
+function keptShare(source: Source, copy: number): number {
+  return source.jsonLines && copy % 3 !== 0 ? 0.35 + ((copy * 37) % 66) / 100 : 1;
+}
+
+/** The copy's text: the source cut after `share` of its lines (at least 2), with fresh ids. */
+function copyText(source: Source, copy: number, share: number): string {
+  let text = source.text;
+  if (share < 1) {
+    const lines = text.split("\n");
+    const keep = Math.max(2, Math.round(lines.length * share));
+    text = lines.slice(0, keep).join("\n") + "\n";
+  }
+  const fresh = new Map<string, string>();
+  return text.replace(UUID, (found) => {
+    const key = found.toLowerCase();
+    let id = fresh.get(key);
+    if (!id) fresh.set(key, (id = freshUuid(copy, key)));
+    return id;
+  });
+}
+
+function readSources(fixtures: string): (Source & { dir: string })[] {
   const sources: (Source & { dir: string })[] = [];
   for (const dir of readdirSync(fixtures, { withFileTypes: true })) {
     if (!dir.isDirectory()) continue;
@@ -59,30 +81,42 @@ export function generateLibrary(fixtures: string, out: string, options: { sessio
       sources.push({ dir: dir.name, name, text: readFileSync(join(fixtures, dir.name, name), "utf8"), jsonLines: name.endsWith(".jsonl") });
     }
   }
+  return sources;
+}
+
+export interface GeneratedLibrary {
+  sessions: number;
+  bytes: number;
+  files: string[];
+  /**
+   * A day's work on the library: every `every`-th session among those cut to an earlier moment is
+   * written again `growth` of its source's lines longer (up to the whole session), as its agent would
+   * have appended them; returns the files that grew.
+   */
+  grow(every: number, growth: number): string[];
+}
+
+export function generateLibrary(fixtures: string, out: string, options: { sessions: number; minBytes: number }): GeneratedLibrary {
+  const sources = readSources(fixtures);
   const files: string[] = [];
+  const copies: { path: string; source: Source; copy: number }[] = [];
   let bytes = 0;
   for (let copy = 0; copy < options.sessions || bytes < options.minBytes; copy++) {
     const source = sources[copy % sources.length]!;
-    let text = source.text;
-    if (source.jsonLines && copy % 3 !== 0) {
-      // Two copies in three are an earlier moment of the session: cut after 35–100% of its lines.
-      const lines = text.split("\n");
-      const keep = Math.max(2, Math.round(lines.length * (0.35 + ((copy * 37) % 66) / 100)));
-      text = lines.slice(0, keep).join("\n") + "\n";
-    }
-    const fresh = new Map<string, string>();
-    text = text.replace(UUID, (found) => {
-      const key = found.toLowerCase();
-      let id = fresh.get(key);
-      if (!id) fresh.set(key, (id = freshUuid(copy, key)));
-      return id;
-    });
+    const text = copyText(source, copy, keptShare(source, copy));
     const id = freshUuid(copy, "session");
     const path = placeFor(source.dir, copy, id, source.name.endsWith(".jsonl") ? ".jsonl" : ".json");
     mkdirSync(join(out, path, ".."), { recursive: true });
     writeFileSync(join(out, path), text);
     files.push(path);
+    copies.push({ path, source, copy });
     bytes += Buffer.byteLength(text);
   }
-  return { sessions: files.length, bytes, files };
+  const grow = (every: number, growth: number): string[] => {
+    const cut = copies.filter(({ source, copy }) => keptShare(source, copy) < 1);
+    const grown = cut.filter((_, i) => i % every === 0);
+    for (const { path, source, copy } of grown) writeFileSync(join(out, path), copyText(source, copy, Math.min(1, keptShare(source, copy) + growth)));
+    return grown.map(({ path }) => path);
+  };
+  return { sessions: files.length, bytes, files, grow };
 }

@@ -4,13 +4,16 @@
  * process, as a ratio to the single-threaded parse floor of the same files
  * measured in the same run (read + JSON.parse of every line, or of the whole
  * file for one-value JSON). Then a second run over the unchanged folder (the
- * cache). Peak memory is the CLI process's maximum resident set, read by
+ * cache), a third after a day's work (one session in ten of those cut short
+ * grown by a tenth of its lines: their unchanged compactions are taken from
+ * the last audit), and those grown sessions alone with no cache, which is what
+ * re-reading them cost before. Peak memory is the CLI process's maximum resident set, read by
  * GNU time. No figure is asserted: the ratios are the result.
  *
  *   npm run bench:library [-- --sessions N --mb M --jobs J]
  */
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { generateLibrary } from "./generate-library.ts";
@@ -49,11 +52,13 @@ interface AuditRun {
   sessions: number;
   compactions: number;
   skipped: number;
+  /** Compaction rows the run took from the cache's last audit of a changed session (its summary line says how many). */
+  reused: number;
 }
 
-function auditProcess(root: string, cacheDir: string, jobs: number): AuditRun {
+function auditProcess(root: string, cacheDir: string, jobs: number, extra: string[] = []): AuditRun {
   const time = existsSync("/usr/bin/time") ? ["/usr/bin/time", "-f", "%M %U %S"] : [];
-  const command = [...time, process.execPath, join(ROOT, "bin/session-inspector.mjs"), "audit", root, "--json", "--jobs", String(jobs)];
+  const command = [...time, process.execPath, join(ROOT, "bin/session-inspector.mjs"), "audit", root, "--json", "--jobs", String(jobs), ...extra];
   const started = performance.now();
   const result = spawnSync(command[0]!, command.slice(1), { cwd: ROOT, encoding: "utf8", maxBuffer: 1 << 30, env: { ...process.env, SESSION_INSPECTOR_CACHE_DIR: cacheDir } });
   const ms = performance.now() - started;
@@ -63,6 +68,7 @@ function auditProcess(root: string, cacheDir: string, jobs: number): AuditRun {
     .filter(Boolean)
     .map((line) => JSON.parse(line) as { kind: string });
   const [peakKb, user, system] = time.length ? result.stderr.trim().split("\n").pop()!.split(" ").map(Number) : [];
+  const reused = /(\d+) compactions of changed sessions taken from their last audit/.exec(result.stderr);
   return {
     ms,
     cpuMs: user !== undefined && system !== undefined && Number.isFinite(user + system) ? (user + system) * 1000 : null,
@@ -70,6 +76,7 @@ function auditProcess(root: string, cacheDir: string, jobs: number): AuditRun {
     sessions: rows.filter((row) => row.kind === "session").length,
     compactions: rows.filter((row) => row.kind === "compaction").length,
     skipped: rows.filter((row) => row.kind === "skipped").length,
+    reused: reused ? Number(reused[1]) : 0,
   };
 }
 
@@ -93,6 +100,16 @@ try {
   const loadBefore = load();
   const first = auditProcess(library, cache, jobs);
   const second = auditProcess(library, cache, jobs);
+  // A day's work: one session in ten of those cut short grows by a tenth of its session's lines.
+  const grownFiles = generated.grow(10, 0.1);
+  const grown = auditProcess(library, cache, jobs);
+  // What those sessions cost read whole, each audit made again (the library before rows were taken from the last audit).
+  const alone = join(work, "grown-alone");
+  for (const path of grownFiles) {
+    mkdirSync(join(alone, path, ".."), { recursive: true });
+    copyFileSync(join(library, path), join(alone, path));
+  }
+  const grownWhole = auditProcess(alone, join(work, "no-cache"), jobs, ["--no-cache"]);
   const ratio = (ms: number) => `${(ms / floor).toFixed(2)}×`;
   console.log(
     `library: ${generated.sessions} sessions, ${(generated.bytes / 1e6).toFixed(0)} MB; ${first.sessions} sessions indexed, ${first.compactions} recorded compactions, ${first.skipped} skipped; --jobs ${jobs}\n`,
@@ -103,6 +120,12 @@ try {
   console.log(`| parse floor (one thread: read + JSON.parse of every line) | ${floor.toFixed(0)} | 1.00× | – | – |`);
   console.log(`| audit <folder>, first run (whole process) | ${first.ms.toFixed(0)} | ${ratio(first.ms)} | ${cpu(first)} | ${first.peakMb?.toFixed(0) ?? "–"} |`);
   console.log(`| audit <folder>, unchanged folder (cache) | ${second.ms.toFixed(0)} | ${ratio(second.ms)} | ${cpu(second)} | ${second.peakMb?.toFixed(0) ?? "–"} |`);
+  console.log(
+    `| audit <folder>, ${grownFiles.length} sessions grown (cache; ${grown.reused} compactions taken from their last audit) | ${grown.ms.toFixed(0)} | ${ratio(grown.ms)} | ${cpu(grown)} | ${grown.peakMb?.toFixed(0) ?? "–"} |`,
+  );
+  console.log(
+    `| the ${grownFiles.length} grown sessions alone, every audit made again (--no-cache) | ${grownWhole.ms.toFixed(0)} | ${ratio(grownWhole.ms)} | ${cpu(grownWhole)} | ${grownWhole.peakMb?.toFixed(0) ?? "–"} |`,
+  );
   console.log(`\nload average (1, 5, 15 min) before the first run: ${loadBefore}; after the second: ${load()}; ${cpus().length} cores`);
 } finally {
   rmSync(work, { recursive: true, force: true });

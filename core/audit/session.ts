@@ -30,9 +30,14 @@ async function resolveOptions(session: Session, options: Partial<AuditOptions>):
   };
 }
 
-export async function auditSession(session: Session, options: Partial<AuditOptions> & { leafId?: string | null } = {}): Promise<SessionAudit> {
+/**
+ * `only`: the indexes of the compactions to audit (the library re-opening a grown session
+ * audits only those whose inputs changed); default every one.
+ */
+export async function auditSession(session: Session, options: Partial<AuditOptions> & { leafId?: string | null; only?: ReadonlySet<number> } = {}): Promise<SessionAudit> {
   const leafId = options.leafId ?? session.defaultLeafId;
-  const compactions = session.recordedCompactions(leafId);
+  const only = options.only;
+  const compactions = session.recordedCompactions(leafId).filter((compaction) => !only || only.has(compaction.index));
   if (compactions.length === 0) return { leafId, compactions: [] };
   const branch = session.branch(leafId);
   const resolved = await resolveOptions(session, options);

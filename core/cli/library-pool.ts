@@ -12,7 +12,7 @@ import { join } from "node:path";
 import { Worker, parentPort, workerData } from "node:worker_threads";
 import type { SessionUnit } from "../library/discover.ts";
 import { indexSession, type IndexOptions } from "../library/index-session.ts";
-import type { SessionRows } from "../library/rows.ts";
+import type { LibraryCompactionRow, SessionRows } from "../library/rows.ts";
 import { useNodeHasher } from "./node-hash.ts";
 import { prepareSqlite } from "./sqlite-node.ts";
 
@@ -24,6 +24,8 @@ export const LIBRARY_WORKER_ROLE = "session-inspector-library-indexer";
 interface Job {
   id: number;
   unit: SessionUnit;
+  /** IndexOptions.reuse as entries (a Map crosses to a thread too, but entries say what is sent). */
+  reuse: [string, LibraryCompactionRow][];
 }
 type Reply = { id: number; rows: SessionRows } | { id: number; error: string };
 
@@ -41,11 +43,17 @@ export function readerUnder(root: string): (path: string) => Promise<Uint8Array>
  * completion order). Largest sessions go first so no thread is left with a
  * big one at the end.
  */
-export async function indexUnits(root: string, units: readonly SessionUnit[], jobs: number, onRows: (unit: SessionUnit, rows: SessionRows) => void): Promise<void> {
+export async function indexUnits(
+  root: string,
+  units: readonly SessionUnit[],
+  jobs: number,
+  reuseOf: (unit: SessionUnit) => ReadonlyMap<string, LibraryCompactionRow> | undefined,
+  onRows: (unit: SessionUnit, rows: SessionRows) => void,
+): Promise<void> {
   const queue = [...units].sort((a, b) => b.bytes - a.bytes);
   if (jobs <= 1 || queue.length <= 1) {
     const read = readerUnder(root);
-    for (const unit of queue) onRows(unit, await indexSession(unit, read, INDEX_OPTIONS));
+    for (const unit of queue) onRows(unit, await indexSession(unit, read, { ...INDEX_OPTIONS, reuse: reuseOf(unit) }));
     return;
   }
   const threads = Math.min(jobs, queue.length);
@@ -63,7 +71,8 @@ export async function indexUnits(root: string, units: readonly SessionUnit[], jo
               void worker.terminate().then(() => resolve());
               return;
             }
-            const job: Job = { id: next, unit: queue[next]! };
+            const unit = queue[next]!;
+            const job: Job = { id: next, unit, reuse: [...(reuseOf(unit) ?? [])] };
             next++;
             pending.set(job.id, job.unit);
             worker.postMessage(job);
@@ -94,7 +103,7 @@ export function serveLibraryWorker(): void {
   useNodeHasher();
   const read = readerUnder((workerData as { root: string }).root);
   port.on("message", (job: Job) => {
-    indexSession(job.unit, read, INDEX_OPTIONS).then(
+    indexSession(job.unit, read, { ...INDEX_OPTIONS, reuse: new Map(job.reuse) }).then(
       (rows) => port.postMessage({ id: job.id, rows } satisfies Reply),
       (error: unknown) => port.postMessage({ id: job.id, error: error instanceof Error ? error.message : String(error) } satisfies Reply),
     );

@@ -8,7 +8,7 @@ import { createHash } from "node:crypto";
 import { mkdirSync, readFileSync, realpathSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { availableParallelism, homedir } from "node:os";
 import { basename, join } from "node:path";
-import { joinLines, LibraryCache, type CachedLines } from "../library/cache.ts";
+import { flatAuditInputs, joinLines, LibraryCache, startsWithBytes, type CachedLines } from "../library/cache.ts";
 import { discoverSessions, type SessionUnit } from "../library/discover.ts";
 import { CSV_COLUMNS, csvLine, type LibraryCompactionRow, type LibraryRow, type LibrarySessionRow, type LibrarySkippedRow } from "../library/rows.ts";
 import { byFactsDropped, summarizeByAgent } from "../library/summary.ts";
@@ -32,6 +32,8 @@ export interface LibraryResult {
   /** Sessions served from the cache, and read anew. */
   cached: number;
   indexed: number;
+  /** Of the sessions read anew, compaction rows taken from their previous index (inputs unchanged: the session grew after them). */
+  reused: number;
 }
 
 /** Where the CLI keeps a folder's cache: SESSION_INSPECTOR_CACHE_DIR, else the user's cache folder. */
@@ -71,25 +73,40 @@ export async function auditLibrary(
   cache.keepOnly(found.sessions.map((unit) => unit.path));
   const results = new Map<string, CachedLines>();
   const toIndex: SessionUnit[] = [];
+  const reuse = new Map<string, Map<string, LibraryCompactionRow>>();
   for (const unit of found.sessions) {
     const hit = cache.get(unit);
     if (hit) results.set(unit.path, hit);
-    else toIndex.push(unit);
+    else {
+      toIndex.push(unit);
+      const previous = cache.reusable(unit);
+      if (previous.size > 0) reuse.set(unit.path, previous);
+    }
   }
   let done = 0;
   let bytes = 0;
-  await indexUnits(root, toIndex, options.jobs, (unit, rows) => {
-    results.set(unit.path, cache.set(unit, rows));
-    done++;
-    bytes += unit.bytes;
-    options.onProgress?.(done, toIndex.length, bytes);
-  });
+  let reused = 0;
+  await indexUnits(
+    root,
+    toIndex,
+    options.jobs,
+    (unit) => reuse.get(unit.path),
+    (unit, rows) => {
+      const previous = reuse.get(unit.path);
+      if (previous) reused += flatAuditInputs(rows).filter((fingerprint) => previous.has(fingerprint)).length;
+      results.set(unit.path, cache.set(unit, rows));
+      done++;
+      bytes += unit.bytes;
+      options.onProgress?.(done, toIndex.length, bytes);
+    },
+  );
   saveCache(options.cacheFile, cache);
   return {
     units: found.sessions.map((unit) => ({ path: unit.path, ...results.get(unit.path)! })),
     setAside: [...walk.skipped, ...found.skipped].map((skip) => ({ kind: "skipped", ...skip })),
     cached: found.sessions.length - toIndex.length,
     indexed: toIndex.length,
+    reused,
   };
 }
 
@@ -98,11 +115,6 @@ const decoder = new TextDecoder();
 const SESSION_LINE = encoder.encode('{"kind":"session"');
 const COMPACTION_LINE = encoder.encode('{"kind":"compaction"');
 const SKIPPED_LINE = encoder.encode('{"kind":"skipped"');
-
-/** Whether a row's line is of a kind (rowLines writes `kind` first), told without parsing it. */
-function startsWith(line: Uint8Array, prefix: Uint8Array): boolean {
-  return line.length > prefix.length && prefix.every((byte, i) => line[i] === byte);
-}
 
 /**
  * Every row's JSON line (UTF-8) in a fixed order: each session (in the
@@ -116,7 +128,7 @@ export function orderedLines(result: LibraryResult): Uint8Array[] {
     else {
       // A database's unit ends with the sessions of it that could not be read: they go with the skipped.
       for (const line of unit.lines) {
-        if (startsWith(line, SKIPPED_LINE)) skipped.push({ path: (JSON.parse(decoder.decode(line)) as LibrarySkippedRow).path, line });
+        if (startsWithBytes(line, SKIPPED_LINE)) skipped.push({ path: (JSON.parse(decoder.decode(line)) as LibrarySkippedRow).path, line });
         else out.push(line);
       }
     }
@@ -167,12 +179,13 @@ export async function runLibraryAudit(args: ParsedArgs, root: string): Promise<n
   }
   // Counted from the rows, not the units: a database is one unit and as many sessions as it holds.
   const indexed = result.units.filter((unit) => !unit.skipped);
-  const count = (prefix: Uint8Array) => indexed.reduce((sum, unit) => sum + unit.lines.filter((line) => startsWith(line, prefix)).length, 0);
+  const count = (prefix: Uint8Array) => indexed.reduce((sum, unit) => sum + unit.lines.filter((line) => startsWithBytes(line, prefix)).length, 0);
   const sessions = count(SESSION_LINE);
   const compactions = count(COMPACTION_LINE);
   const skipped = result.units.length - indexed.length + result.setAside.length + count(SKIPPED_LINE);
+  const reused = result.reused > 0 ? `, ${result.reused} compactions of changed sessions taken from their last audit (what they read is unchanged)` : "";
   process.stderr.write(
-    `${sessions} sessions, ${compactions} recorded compactions, ${skipped} skipped; ${result.cached} of ${result.cached + result.indexed} candidates from the cache; ${((Date.now() - started) / 1000).toFixed(1)} s\n`,
+    `${sessions} sessions, ${compactions} recorded compactions, ${skipped} skipped; ${result.cached} of ${result.cached + result.indexed} candidates from the cache${reused}; ${((Date.now() - started) / 1000).toFixed(1)} s\n`,
   );
   return 0;
 }

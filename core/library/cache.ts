@@ -11,7 +11,7 @@
  * The app keeps parsed rows in IndexedDB (CachedRows), which stores objects.
  */
 import type { SessionUnit } from "./discover.ts";
-import { isSkippedUnit, rowsInOrder, type SessionRows } from "./rows.ts";
+import { indexedSessions, isSkippedUnit, rowsInOrder, type LibraryCompactionRow, type SessionRows } from "./rows.ts";
 
 /**
  * Bump when the rows a session yields change for the same bytes (a new probe,
@@ -37,12 +37,24 @@ export interface CachedLines {
   key: string;
   skipped: boolean;
   lines: Uint8Array[];
+  /** The fingerprint of each compaction line's audit inputs, in the lines' order (IndexedSession.auditInputs). */
+  auditInputs: string[];
 }
 
 /** Equal keys mean the same files, unchanged, audited by the same version. */
 export function unitKey(unit: SessionUnit): string {
   const files = unit.files.map((file) => `${file.path}\u0000${file.bytes}\u0000${file.mtimeMs}`).sort();
   return `${LIBRARY_INDEX_VERSION}\u0001${files.join("\u0001")}`;
+}
+
+/** Whether a cached key was written by this version of the audit (rows of another are never reused, not even in part). */
+export function isCurrentVersion(key: string): boolean {
+  return key.startsWith(`${LIBRARY_INDEX_VERSION}\u0001`);
+}
+
+/** Every compaction's audit-input fingerprint of a unit's rows, in output order ("" where a row has none). */
+export function flatAuditInputs(rows: SessionRows): string[] {
+  return indexedSessions(rows).flatMap(({ compactions, auditInputs }) => compactions.map((_, i) => auditInputs?.[i] ?? ""));
 }
 
 const encoder = new TextEncoder();
@@ -74,6 +86,7 @@ interface EntryHeader {
   key: string;
   skipped: boolean;
   rows: number;
+  auditInputs?: string[];
 }
 
 /** An in-memory view of a cache file's content: lookups by the unit's path, hits only on an equal key. */
@@ -86,8 +99,26 @@ export class LibraryCache {
     return entry && entry.key === unitKey(unit) ? entry : undefined;
   }
 
+  /**
+   * The compaction rows a changed unit's previous entry holds, by their audit inputs' fingerprint
+   * (IndexOptions.reuse): a grown session is then audited only where it changed. Empty when there
+   * is no previous entry, or one from another version of the audit.
+   */
+  reusable(unit: SessionUnit): Map<string, LibraryCompactionRow> {
+    const out = new Map<string, LibraryCompactionRow>();
+    const entry = this.entries.get(unit.path);
+    if (!entry || entry.skipped || !isCurrentVersion(entry.key)) return out;
+    let compaction = 0;
+    for (const line of entry.lines) {
+      if (!startsWithBytes(line, COMPACTION_ROW_START)) continue;
+      const fingerprint = entry.auditInputs[compaction++];
+      if (fingerprint) out.set(fingerprint, JSON.parse(decoder.decode(line)) as LibraryCompactionRow);
+    }
+    return out;
+  }
+
   set(unit: SessionUnit, rows: SessionRows): CachedLines {
-    const entry: CachedLines = { key: unitKey(unit), skipped: isSkippedUnit(rows), lines: rowLines(rows) };
+    const entry: CachedLines = { key: unitKey(unit), skipped: isSkippedUnit(rows), lines: rowLines(rows), auditInputs: flatAuditInputs(rows) };
     this.entries.set(unit.path, entry);
     this.changed = true;
     return entry;
@@ -116,7 +147,8 @@ export class LibraryCache {
   toBytes(): Uint8Array {
     const lines: Uint8Array[] = [encoder.encode(FILE_HEADER)];
     for (const [path, entry] of this.entries) {
-      lines.push(encoder.encode(JSON.stringify({ path, key: entry.key, skipped: entry.skipped, rows: entry.lines.length } satisfies EntryHeader)), ...entry.lines);
+      const header: EntryHeader = { path, key: entry.key, skipped: entry.skipped, rows: entry.lines.length, auditInputs: entry.auditInputs };
+      lines.push(encoder.encode(JSON.stringify(header)), ...entry.lines);
     }
     return joinLines(lines);
   }
@@ -149,7 +181,8 @@ export class LibraryCache {
           if (row === null || !looksLikeOneRow(row)) return new LibraryCache();
           rows.push(row);
         }
-        cache.entries.set(header.path, { key: header.key, skipped: header.skipped === true, lines: rows });
+        const auditInputs = Array.isArray(header.auditInputs) ? header.auditInputs.filter((one): one is string => typeof one === "string") : [];
+        cache.entries.set(header.path, { key: header.key, skipped: header.skipped === true, lines: rows, auditInputs });
       }
     } catch {
       return new LibraryCache();
@@ -159,11 +192,17 @@ export class LibraryCache {
 }
 
 const ROW_START = encoder.encode('{"kind":"');
+const COMPACTION_ROW_START = encoder.encode('{"kind":"compaction"');
 const CLOSING_BRACE = 125;
+
+/** Whether a row's line begins with these bytes (rowLines writes `kind` first): its kind told without parsing it. */
+export function startsWithBytes(line: Uint8Array, prefix: Uint8Array): boolean {
+  if (line.length <= prefix.length) return false;
+  for (let i = 0; i < prefix.length; i++) if (line[i] !== prefix[i]) return false;
+  return true;
+}
 
 /** A row's line as rowLines writes it: one JSON object. (Parsing each would cost what this cache saves.) */
 function looksLikeOneRow(line: Uint8Array): boolean {
-  if (line.length <= ROW_START.length || line[line.length - 1] !== CLOSING_BRACE) return false;
-  for (let i = 0; i < ROW_START.length; i++) if (line[i] !== ROW_START[i]) return false;
-  return true;
+  return line[line.length - 1] === CLOSING_BRACE && startsWithBytes(line, ROW_START);
 }

@@ -13,7 +13,10 @@ import type { Session } from "../model.ts";
 import { loadSession } from "../session.ts";
 import { loadSessionFiles } from "../session-files.ts";
 import { READ_ROLES, type SessionUnit } from "./discover.ts";
-import type { IndexedSession, LibraryCompactionRow, LibrarySessionRow, LibrarySkippedRow, SessionRows } from "./rows.ts";
+import { indexedSessions, type IndexedSession, type LibraryCompactionRow, type LibrarySessionRow, type LibrarySkippedRow, type SessionRows } from "./rows.ts";
+import { compactionFingerprints } from "./audit-inputs.ts";
+import { headerIds } from "../checkride/session.ts";
+import { sessionCwd } from "../session-info.ts";
 import type { SqlJsStatic } from "sql.js";
 import { isSqliteFile } from "../sqlite/engine.ts";
 import { openOpenCodeDatabase } from "../sqlite/opencode-session.ts";
@@ -33,6 +36,12 @@ async function loadUnit(unit: SessionUnit, read: ReadFile): Promise<Session> {
 /** What indexing needs beyond the files: the SQLite engine a database is read with (the worker's WASM, the CLI's). */
 export interface IndexOptions {
   sqlite?: () => Promise<SqlJsStatic>;
+  /**
+   * The compaction rows of the unit's previous index, by the fingerprint of what each audit read
+   * (core/library/audit-inputs.ts): a compaction whose inputs are unchanged takes its row from here
+   * instead of being audited again. Built by reusableAudits from the cached rows.
+   */
+  reuse?: ReadonlyMap<string, LibraryCompactionRow>;
 }
 
 export async function indexSession(unit: SessionUnit, read: ReadFile, options: IndexOptions = {}): Promise<SessionRows> {
@@ -48,7 +57,7 @@ export async function indexSession(unit: SessionUnit, read: ReadFile, options: I
   } catch (error) {
     return { skipped: { kind: "skipped", path: unit.path, reason: reasonOf(error) } };
   }
-  return await sessionRows(session, unit, unit.path);
+  return await sessionRows(session, unit, unit.path, options.reuse);
 }
 
 /**
@@ -73,7 +82,7 @@ async function indexDatabase(unit: SessionUnit, bytes: Uint8Array, wal: Uint8Arr
         skipped.push({ kind: "skipped", path, reason: reasonOf(error) });
         continue;
       }
-      const rows = await sessionRows(session, unit, path);
+      const rows = await sessionRows(session, unit, path, options.reuse);
       rows.session.database = { path: unit.path, sessionId: listed.id, title: listed.title };
       sessions.push(rows);
     }
@@ -83,15 +92,27 @@ async function indexDatabase(unit: SessionUnit, bytes: Uint8Array, wal: Uint8Arr
   }
 }
 
-async function sessionRows(session: Session, unit: SessionUnit, path: string): Promise<IndexedSession> {
+async function sessionRows(session: Session, unit: SessionUnit, path: string, reuse?: ReadonlyMap<string, LibraryCompactionRow>): Promise<IndexedSession> {
   const leaf = session.defaultLeafId;
+  const recorded = session.recordedCompactions(leaf);
+  const cwd = sessionCwd(session);
+  const auditInputs = compactionFingerprints(session.branch(leaf), recorded, { path, format: session.format, cwd, sessionIds: headerIds(session.header) });
+  const reused = new Map<number, LibraryCompactionRow>();
+  recorded.forEach((compaction, i) => {
+    const row = reuse?.get(auditInputs[i]!);
+    if (row) reused.set(compaction.index, row);
+  });
+  const toAudit = new Set(recorded.map((compaction) => compaction.index).filter((index) => !reused.has(index)));
   // The literal reader: the library never calls a model (facts present in context).
   // Its rows carry no sizes, so the audit's are estimated (the o200k count would be most of the time).
-  const audit = await auditSession(session, { leafId: leaf, reader: "literal", sizeTokenizer: CHARS_QUARTER });
-  const compactions: LibraryCompactionRow[] = audit.compactions.map((one) => {
-    const { kind, viewTokensBefore: _before, viewTokensAfter: _after, viewTokensUnit: _unit, ...row } = compactionRow(one);
-    return { kind: "compaction", path, compactionKind: kind, ...row };
-  });
+  const audit = toAudit.size === 0 ? { compactions: [] } : await auditSession(session, { leafId: leaf, reader: "literal", sizeTokenizer: CHARS_QUARTER, cwd, only: toAudit });
+  const audited = new Map<number, LibraryCompactionRow>(
+    audit.compactions.map((one) => {
+      const { kind, viewTokensBefore: _before, viewTokensAfter: _after, viewTokensUnit: _unit, ...row } = compactionRow(one);
+      return [one.index, { kind: "compaction", path, compactionKind: kind, ...row }];
+    }),
+  );
+  const compactions = recorded.map((compaction) => reused.get(compaction.index) ?? audited.get(compaction.index)!);
   const tokens = currentContextTokens(session, leaf);
   const worst = worstCompaction(compactions);
   const record = sessionRecord(session);
@@ -117,7 +138,17 @@ async function sessionRows(session: Session, unit: SessionUnit, path: string): P
     factsDropped: compactions.reduce((sum, compaction) => sum + compaction.dropped.facts.length, 0),
     warnings: session.warnings.length,
   };
-  return { session: row, compactions };
+  return { session: row, compactions, auditInputs };
+}
+
+/** The previous index's compaction rows by the fingerprint of their inputs, for IndexOptions.reuse. */
+export function reusableAudits(previous: SessionRows): Map<string, LibraryCompactionRow> {
+  const out = new Map<string, LibraryCompactionRow>();
+  for (const { compactions, auditInputs } of indexedSessions(previous)) {
+    if (!auditInputs || auditInputs.length !== compactions.length) continue;
+    compactions.forEach((row, i) => out.set(auditInputs[i]!, row));
+  }
+  return out;
 }
 
 /**

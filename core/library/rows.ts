@@ -62,6 +62,11 @@ export type LibraryRow = LibrarySessionRow | LibraryCompactionRow | LibrarySkipp
 export interface IndexedSession {
   session: LibrarySessionRow;
   compactions: LibraryCompactionRow[];
+  /**
+   * Per compaction (same order), the fingerprint of what its audit read (core/library/audit-inputs.ts):
+   * kept with the cached rows, so that re-indexing a grown session audits only what changed. Not a row.
+   */
+  auditInputs?: string[];
 }
 
 /**

@@ -6,7 +6,7 @@
  * (handles, not bytes); the rows hold derived figures only.
  */
 import { create } from "zustand";
-import { unitKey } from "../../core/library/cache.ts";
+import { isCurrentVersion, unitKey } from "../../core/library/cache.ts";
 import { discoverSessions, READ_ROLES, type ListedFile, type SessionUnit, type SkippedFile } from "../../core/library/discover.ts";
 import { indexedSessions, isSkippedUnit, type LibraryCompactionRow, type LibrarySessionRow, type SessionRows } from "../../core/library/rows.ts";
 import { indexInPool, type IndexJob, type IndexRun } from "../worker/library-client.ts";
@@ -232,7 +232,7 @@ export async function openLibrary(picked: readonly PickedFile[], folder = folder
       cached++;
       bytesDone += unit.bytes;
       bytesCached += unit.bytes;
-    } else jobs.push({ unit, files });
+    } else jobs.push({ unit, files, previous: entry && isCurrentVersion(entry.key) ? entry.rows : undefined });
   }
   // A database is one unit to index and as many sessions as it holds: the count grows by the others as each is read.
   let total = units.size;

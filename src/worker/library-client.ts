@@ -11,6 +11,8 @@ export interface LibraryWorkerRequest {
   id: number;
   unit: SessionUnit;
   files: { path: string; file: File }[];
+  /** The unit's rows from its last index by this version, if any: its unchanged compactions are not audited again. */
+  previous?: SessionRows;
 }
 
 export interface LibraryWorkerReply {
@@ -21,6 +23,7 @@ export interface LibraryWorkerReply {
 export interface IndexJob {
   unit: SessionUnit;
   files: { path: string; file: File }[];
+  previous?: SessionRows;
 }
 
 export interface IndexRun {
@@ -75,7 +78,7 @@ export function indexInPool(jobs: readonly IndexJob[], onRows: (job: IndexJob, r
       workers.push(fresh);
       feed(fresh);
     };
-    worker.postMessage({ id, unit: job.unit, files: job.files } satisfies LibraryWorkerRequest);
+    worker.postMessage({ id, unit: job.unit, files: job.files, previous: job.previous } satisfies LibraryWorkerRequest);
   };
 
   const size = Math.min(poolSize(), queue.length);

@@ -5,14 +5,14 @@
  * time, reading its files from the File objects the page handed over, and
  * posts back the derived rows only. The session is let go after each unit.
  */
-import { indexSession } from "../../core/library/index-session.ts";
+import { indexSession, reusableAudits } from "../../core/library/index-session.ts";
 import type { LibraryWorkerRequest, LibraryWorkerReply } from "./library-client.ts";
 import { appSqlite } from "./services/database.ts";
 
 declare const self: DedicatedWorkerGlobalScope;
 
 self.onmessage = async (event: MessageEvent<LibraryWorkerRequest>) => {
-  const { id, unit, files } = event.data;
+  const { id, unit, files, previous } = event.data;
   const byPath = new Map(files.map((file) => [file.path, file.file]));
   const read = async (path: string): Promise<Uint8Array> => {
     const file = byPath.get(path);
@@ -21,7 +21,7 @@ self.onmessage = async (event: MessageEvent<LibraryWorkerRequest>) => {
   };
   let reply: LibraryWorkerReply;
   try {
-    reply = { id, rows: await indexSession(unit, read, { sqlite: appSqlite }) };
+    reply = { id, rows: await indexSession(unit, read, { sqlite: appSqlite, reuse: previous && reusableAudits(previous) }) };
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
     reply = { id, rows: { skipped: { kind: "skipped", path: unit.path, reason: `the audit failed: ${reason.slice(0, 300)}` } } };

@@ -40,7 +40,7 @@ describe("LibraryCache", () => {
     cache.set(unit("a.jsonl"), sessionRows);
     cache.set(unit("b.json"), skippedRows);
     const read = LibraryCache.fromBytes(cache.toBytes());
-    expect(read.get(unit("a.jsonl"))).toEqual({ key: unitKey(unit("a.jsonl")), skipped: false, lines: rowLines(sessionRows) });
+    expect(read.get(unit("a.jsonl"))).toEqual({ key: unitKey(unit("a.jsonl")), skipped: false, lines: rowLines(sessionRows), auditInputs: [] });
     expect(read.get(unit("b.json"))!.skipped).toBe(true);
     // A reason with a line break is still one line of JSON.
     expect(JSON.parse(new TextDecoder().decode(read.get(unit("b.json"))!.lines[0]!))).toEqual(skippedRows.skipped);

@@ -63,7 +63,9 @@ describe("a session of a database that cannot be read", () => {
     const [unit] = discoverSessions([{ path: "opencode.db", bytes: bytes.length, mtimeMs: 1_700_000_000_000 }]).sessions;
     const rows = await indexSession(unit!, async () => bytes, { sqlite: testSqlite });
     expect(indexedSessions(rows).map(({ session }) => session.path)).toEqual(["opencode.db#ses_a"]);
-    expect(rowsInOrder(rows).filter((row) => row.kind === "skipped")).toEqual([{ kind: "skipped", path: "opencode.db#ses_b", reason: expect.stringContaining("its data is not a JSON object") }]);
+    expect(rowsInOrder(rows).filter((row) => row.kind === "skipped")).toEqual([
+      { kind: "skipped", path: "opencode.db#ses_b", reason: expect.stringContaining("its data is not a JSON object") },
+    ]);
 
     const temp = mkdtempSync(join(tmpdir(), "si-library-db-broken-"));
     try {
