@@ -36,6 +36,21 @@ export function readOpenCode(value: unknown, strict: boolean): ReaderOutput {
   const toolCallIds = new Set<string>();
   const entries: Entry[] = [];
   let previousId: string | null = null;
+  // An export whose ids were redacted (Entire writes "REDACTED" for ids it scrubs) repeats them: each
+  // message is still one of a linear list, so a repeated id is named by its position, not dropped.
+  const used = new Set<string>();
+  let repeated = 0;
+  const unique = (id: string, line: number): string => {
+    if (!used.has(id)) {
+      used.add(id);
+      return id;
+    }
+    repeated++;
+    let n = line;
+    while (used.has(`${id}@${n}`)) n++;
+    used.add(`${id}@${n}`);
+    return `${id}@${n}`;
+  };
   value.messages.forEach((item, index) => {
     const line = index + 1;
     if (!isOpenCodeMessage(item)) {
@@ -44,9 +59,12 @@ export function readOpenCode(value: unknown, strict: boolean): ReaderOutput {
       return;
     }
     const { info, parts } = item as { info: Record<string, unknown> & { id: string; role: string }; parts: unknown[] };
-    entries.push({ id: info.id, parentId: previousId, line, type: info.role, messages: openCodeMessages(info, parts, line, toolCallIds) });
-    previousId = info.id;
+    const id = unique(info.id, line);
+    const messages = openCodeMessages(info, parts, line, toolCallIds, id).map((message) => (message.id === id ? message : { ...message, id: unique(message.id, line) }));
+    entries.push({ id, parentId: previousId, line, type: info.role, messages });
+    previousId = id;
   });
+  if (repeated > 0) warnings.push({ line: 0, message: `${repeated} message or part ids repeat an earlier one (a redacted export?): each is named by its position (id@line)` });
   const info = value.info as Record<string, unknown>;
   return {
     format: "opencode",
@@ -62,7 +80,7 @@ export function readOpenCode(value: unknown, strict: boolean): ReaderOutput {
   };
 }
 
-function openCodeMessages(info: Record<string, unknown> & { id: string; role: string }, parts: unknown[], line: number, toolCallIds: Set<string>): Message[] {
+function openCodeMessages(info: Record<string, unknown> & { id: string; role: string }, parts: unknown[], line: number, toolCallIds: Set<string>, id = info.id): Message[] {
   const role = info.role === "user" ? "user" : info.role === "assistant" ? (info.summary === true ? "summary" : "assistant") : "custom";
   const out: Message[] = [];
   let blocks: Block[] = [];
@@ -71,7 +89,7 @@ function openCodeMessages(info: Record<string, unknown> & { id: string; role: st
   let step = 0;
   const flush = () => {
     if (blocks.length === 0 && hidden.length === 0 && results.length === 0) return;
-    out.push({ id: step === 0 ? info.id : `${info.id}#s${step}`, role, meta: { ...info, parts: hidden }, blocks, line }, ...results);
+    out.push({ id: step === 0 ? id : `${id}#s${step}`, role, meta: { ...info, parts: hidden }, blocks, line }, ...results);
     step++;
     blocks = [];
     hidden = [];
@@ -92,14 +110,14 @@ function openCodeMessages(info: Record<string, unknown> & { id: string; role: st
     } else if (part.type === "tool" && typeof part.callID === "string" && typeof part.tool === "string" && isRecord(part.state)) {
       toolCallIds.add(part.callID);
       blocks.push(withExtra({ type: "toolCall", id: part.callID, name: part.tool, arguments: part.state.input }, { part: without(part, "state", "callID", "tool") }));
-      results.push(toolResult(part as Record<string, unknown> & { callID: string; tool: string; state: Record<string, unknown> }, info.id, line));
+      results.push(toolResult(part as Record<string, unknown> & { callID: string; tool: string; state: Record<string, unknown> }, id, line));
     } else {
       // file, compaction, agent-specific parts: kept whole.
       blocks.push({ type: "raw", value: part });
     }
   }
   flush();
-  if (out.length === 0) out.push({ id: info.id, role, meta: { ...info, parts: [] }, blocks: [], line });
+  if (out.length === 0) out.push({ id, role, meta: { ...info, parts: [] }, blocks: [], line });
   return role === "user" ? out.flatMap(splitSynthetic) : out;
 }
 

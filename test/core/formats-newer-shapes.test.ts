@@ -97,3 +97,27 @@ describe("Pi", () => {
     ]);
   });
 });
+
+describe("OpenCode", () => {
+  it("an export whose ids were redacted (the same id on several messages and parts) keeps every message, in order, each named by its position", () => {
+    const message = (role: string, text: string, partId = "REDACTED") => ({
+      info: { id: "REDACTED", role, sessionID: "ses_1", time: { created: 1 } },
+      parts: [{ id: partId, type: "text", text }],
+    });
+    const exported = {
+      info: { id: "ses_1", version: "1.2.0", title: "t" },
+      messages: [message("user", "first question"), message("assistant", "first answer"), message("user", "second question"), message("assistant", "second answer")],
+    };
+    const session = loadSession(new TextEncoder().encode(JSON.stringify(exported)));
+    const branch = session.branch(session.defaultLeafId);
+    expect(branch.map((m) => [m.role, m.blocks.map((b) => (b.type === "text" ? b.text : "")).join("")])).toEqual([
+      ["user", "first question"],
+      ["assistant", "first answer"],
+      ["user", "second question"],
+      ["assistant", "second answer"],
+    ]);
+    expect(new Set(branch.map((m) => m.id)).size).toBe(4);
+    expect(session.leaves).toHaveLength(1);
+    expect(session.warnings.map((w) => w.message)).toEqual([expect.stringContaining("3 message or part ids repeat an earlier one")]);
+  });
+});
