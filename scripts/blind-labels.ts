@@ -115,7 +115,8 @@ for (const file of rawFiles(rawDir).sort()) {
     notRules,
     anchors: raw.anchors.map((a) => ({ sha256: sha256(anchorText(a)), ...(a.note ? { note: a.note } : {}) })),
     notAnchors: raw.not_anchors.map((a) => ({ sha256: sha256(anchorText(a)), ...(a.note ? { note: a.note } : {}) })),
-    verify: verify && verifyIds.length ? { messageIds: verifyIds, passed: verify.outcome === "passed", ...(verify.note ? { note: verify.note } : {}) } : null,
+    // A verification the labeller found but that cannot be located is not assessed (undefined), never "none" (null).
+    verify: !verify ? null : verifyIds.length ? { messageIds: verifyIds, passed: verify.outcome === "passed", ...(verify.note ? { note: verify.note } : {}) } : undefined,
     error: raw.unresolved_error && !error ? undefined : error,
     files: [...new Set(raw.modified_files.map((f) => sha256(f.path.replace(/\\/g, "/"))))],
     ...(unlocatedRules ? { unlocatedRules } : {}),

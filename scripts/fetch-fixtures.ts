@@ -35,7 +35,9 @@ const target = blind
     : resolve(root, "../shared/fixtures");
 const checkOnly = process.argv.includes("--check");
 // The blind sets, every round of them (see test/helpers/labelled-set.ts, BLIND_SETS).
-const provenance = blind ? ["test/blind.provenance.json", "test/blind-2.provenance.json", "test/blind-3.provenance.json"] : ["test/fixtures.provenance.json"];
+const provenance = blind
+  ? ["test/blind.provenance.json", "test/blind-2.provenance.json", "test/blind-3.provenance.json", "test/blind-4.provenance.json"]
+  : ["test/fixtures.provenance.json"];
 const files = provenance.filter((file) => existsSync(join(root, file))).flatMap((file) => (JSON.parse(readFileSync(join(root, file), "utf8")) as { files: Entry[] }).files);
 
 const sha256 = (bytes: Uint8Array) => createHash("sha256").update(bytes).digest("hex");
