@@ -75,7 +75,7 @@ export function readOpenCode(value: unknown, strict: boolean): ReaderOutput {
     toolCallIds,
     offTreeRecords: {},
     defaultLeafId: previousId,
-    ...replayedHistory(contextItems, prunedIdentity),
+    ...replayedHistory(contextItems),
     usage: openCodeUsage,
   };
 }
@@ -172,10 +172,8 @@ function hasCompactionPart(message: Message): boolean {
   return message.role === "user" && message.blocks.some((b) => b.type === "raw" && isRecord(b.value) && b.value.type === "compaction");
 }
 
-/** A pruned result is still sent, as a placeholder: it counts as dropped at the prune that cleared it. */
-function prunedIdentity(message: Message): string {
-  return message.meta.opencodePruned === true ? `${message.id}~pruned` : message.id;
-}
+/** A pruned output's placeholder: the id of the output it replaces, and this. */
+const PRUNED_SUFFIX = "~pruned";
 
 function contextItems(path: Entry[]): (Message | CompactionStep)[] {
   const items: (Message | CompactionStep)[] = [];
@@ -241,7 +239,10 @@ function pruneStep([at, ids]: [number, Set<string>], entry: Entry): CompactionSt
     tokensBefore: null,
     tokensAfter: null,
     summary: null,
-    apply: (before) => before.map((m) => (ids.has(m.id) ? { ...m, meta: { ...m.meta, opencodePruned: true }, blocks: [{ type: "text", text: PRUNED_OUTPUT }] } : m)),
+    // The placeholder is another message than the output it stands for (its own id): the output is
+    // dropped at this prune, the placeholder is what the model reads from then on.
+    apply: (before) =>
+      before.map((m) => (ids.has(m.id) ? { ...m, id: `${m.id}${PRUNED_SUFFIX}`, meta: { ...m.meta, opencodePruned: true }, blocks: [{ type: "text", text: PRUNED_OUTPUT }] } : m)),
   };
 }
 

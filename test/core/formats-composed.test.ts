@@ -179,7 +179,8 @@ describe("OpenCode export with a pruned tool output (stands for state.time.compa
     expect(more).toHaveLength(0);
     expect(prune).toMatchObject({ kind: "opencode-prune", entryId: "msg_3", droppedMessageIds: ["prt_msg_2_2"], timestamp: new Date(5000).toISOString() });
     const recorded = session.recordedContext(null);
-    expect(ids(recorded.messages)).toEqual(["msg_1", "msg_2", "prt_msg_2_2", "msg_2#s1", "msg_3"]);
+    // The placeholder is its own message (the output it stands for, dropped, keeps its id).
+    expect(ids(recorded.messages)).toEqual(["msg_1", "msg_2", "prt_msg_2_2~pruned", "msg_2#s1", "msg_3"]);
     expect(texts(recorded.messages[2]!)).toEqual([PRUNED_OUTPUT]);
     expect(recorded.droppedMessageIds).toEqual(["prt_msg_2_2"]);
   });
