@@ -39,24 +39,27 @@ export const ID_FRAGMENT_MIN = 7;
 
 const PLACEHOLDER_HEX = /deadbeef|cafebabe|0123456|1234567|abcdef|a1b2c3|fedcba|badc0de|c0ffee|feedface|00000000/;
 const UUID = /(?<![0-9a-f])[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}(?![0-9a-f])/gi;
-const URL = /https?:\/\/[^\s<>"'`)\]\\]+/g;
+/** A URL ends at a space, a quote or bracket, and at CJK text or full-width punctuation ("…/dashboard，在你的"). */
+const URL = /https?:\/\/[^\s<>"'`)\]\\\u3000-\u9fff\uac00-\ud7af\uff00-\uffef]+/g;
 const BOILERPLATE_URL =
-  /^https?:\/\/([\w-]+\.)*(example\.(com|org|net)|opensource\.org|apache\.org\/licenses|gnu\.org\/licenses|creativecommons\.org|json-schema\.org|w3\.org|schemas?\.[\w.-]+|spdx\.org|localhost|127\.0\.0\.1|0\.0\.0\.0)\b|^https?:\/\/(10\.\d+|192\.168|172\.(1[6-9]|2\d|3[01]))\.\d+\.\d+\b|\/licenses?\b|LICENSE|\$schema|\.xsd$|schema\.json$/i;
+  /^https?:\/\/([\w-]+\.)*(example\.(com|org|net)|opensource\.org|apache\.org\/licenses|gnu\.org\/licenses|creativecommons\.org|json-schema\.org|w3\.org|schemas?\.[\w.-]+|spdx\.org|localhost|127\.0\.0\.1|0\.0\.0\.0)\b|^https?:\/\/(10\.\d+|192\.168|172\.(1[6-9]|2\d|3[01]))\.\d+\.\d+\b|\/licenses?\b|LICENSE|\$schema|\.xsd$|schema\.json$|^https?:\/\/(claude\.(com|ai)|(www\.)?anthropic\.com)\/claude-code\b/i;
 /** A URL with placeholders ("{port}", "$p", "xxxxx") is a template in code or an example, not a place. */
 const TEMPLATE_URL = /[{}$<>]|x{4,}|X{4,}|\.\.\./;
 /** An API endpoint in a command is plumbing; the page a person reads is the anchor. */
 const API_URL = /^https?:\/\/(api\.|[^/]+\/api\/)/;
 /** git commit's first line: "[main 1a2b3c4] subject" (also "[main (root-commit) 1a2b3c4]"). */
 const COMMIT_MADE = /^\[[^\]\s]+(?: \([\w-]+\))? ([0-9a-f]{7,12})\] /gm;
+
 const REF = /(?:^|[\s(])(#\d{2,6})\b/g;
 const PR_OR_ISSUE = /\b(?:PR|pull request|issue)\s+#?(\d{2,6})\b/gi;
 /**
  * Error codes with a shape: TypeScript, rustc, C#, errno names, npm's (not ELIFECYCLE: it says only
  * that a script exited non-zero, like "exit code 1"), HTTP statuses, gRPC (Google Cloud) statuses,
- * GitHub's push refusals, security advisories.
+ * GitHub's push refusals, security advisories, markdownlint's rules, Node's and pnpm's ERR_ codes,
+ * Python's errno and Windows' error numbers.
  */
 export const ERROR_CODE =
-  /\b(TS\d{4,5}|E\d{4}|CS\d{4}|E(?:NOENT|ACCES|PERM|EXIST|NOTDIR|ISDIR|ADDRINUSE|CONNREFUSED|CONNRESET|TIMEDOUT|NOTFOUND|PIPE|MFILE|NOTEMPTY|BUSY|AI_AGAIN|HOSTUNREACH|NETUNREACH|INVAL|NOSPC|ROFS|XDEV|RESOLVE|INTEGRITY)|HTTP [45]\d\d|Error [45]\d\d|PERMISSION_DENIED|UNAUTHENTICATED|RESOURCE_EXHAUSTED|DEADLINE_EXCEEDED|FAILED_PRECONDITION|GH\d{3}|GO-\d{4}-\d{4,}|CVE-\d{4}-\d{4,}|GHSA(?:-[23456789cfghjmpqrvwx]{4}){3})\b/g;
+  /\b(TS\d{4,5}|E\d{4}|CS\d{4}|E(?:NOENT|ACCES|PERM|EXIST|NOTDIR|ISDIR|ADDRINUSE|CONNREFUSED|CONNRESET|TIMEDOUT|NOTFOUND|PIPE|MFILE|NOTEMPTY|BUSY|AI_AGAIN|HOSTUNREACH|NETUNREACH|INVAL|NOSPC|ROFS|XDEV|RESOLVE|INTEGRITY)|HTTP [45]\d\d|Error [45]\d\d|PERMISSION_DENIED|UNAUTHENTICATED|RESOURCE_EXHAUSTED|DEADLINE_EXCEEDED|FAILED_PRECONDITION|GH\d{3}|GO-\d{4}-\d{4,}|CVE-\d{4}-\d{4,}|GHSA(?:-[23456789cfghjmpqrvwx]{4}){3}|MD\d{3}|ERR_[A-Z][A-Z0-9_]{2,}|Errno \d+|Win32 error \d+)\b/g;
 const GIT_CONTEXT = /\bgit\b|\bcommit|\bsha\b|\brebase\b|\bcherry-pick\b|\brevert\b|\bHEAD\b/i;
 
 /** Every id the session gives its own records, and their hex fragments. */

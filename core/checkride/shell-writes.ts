@@ -3,7 +3,8 @@
  * files): output redirection (`> f`, `>> f`, `cat > f <<EOF`), `tee [-a] f`,
  * in-place edits (`sed -i`, `perl -pi`), the file a move, rename or copy
  * writes (`mv`, `git mv`, `cp`, and Windows' `move`, `ren`, `copy`) and a
- * file `touch` creates. A file moved away or deleted is not one the agent
+ * file `touch` creates, and the files a formatter or fixer rewrites in its writing mode
+ * (`prettier --write a.ts`, `eslint --fix a.ts`). A file moved away or deleted is not one the agent
  * wrote (LABELS.md counts files written; one it wrote and then deleted still
  * counts, by its write). Only what the command line itself names: a
  * script's writes are not in the record. Quoted text and heredoc bodies are
@@ -73,10 +74,78 @@ function looksLikeFolder(path: string): boolean {
 /** A `sed` script given without -e (`sed -i s/a/b/ f`): a substitution, or an address and a command. */
 const SED_SCRIPT = /^(s(.).*\2.*\2[gipI0-9]*|\d*,?\d*[dpaic].*|\/.*\/[dp])$/;
 
+/** Runners that start a program by name: `pnpm exec prettier …` writes what `prettier …` writes. */
+const RUNNERS: Record<string, number> = {
+  npx: 1,
+  bunx: 1,
+  pnpx: 1,
+  "pnpm exec": 2,
+  "pnpm dlx": 2,
+  "yarn dlx": 2,
+  "yarn exec": 2,
+  "npm exec": 2,
+  "uv run": 2,
+  "poetry run": 2,
+  "pipenv run": 2,
+  "bundle exec": 2,
+};
+
+/**
+ * Formatters and fixers in their writing mode rewrite the files they are given (LABELS.md: files the
+ * agent wrote by a program it ran): `prettier --write a.ts`, `oxfmt a.ts` (which writes unless told
+ * `--check`), `eslint --fix a.ts`, `black a.py`, `gofmt -w a.go`. The files named only: a folder or
+ * `.` names no file, and a check (`--check`, `--list-different`) writes nothing.
+ */
+function formatterWrites(name: string, options: readonly string[], operands: readonly string[]): string[] | null {
+  const has = (...flags: string[]) => options.some((o) => flags.includes(o.replace(/=.*$/, "")));
+  const checking = has("--check", "-c", "--list-different", "-l", "--diff", "--dry-run");
+  let writes: boolean;
+  let files = operands;
+  switch (name) {
+    case "prettier":
+      writes = has("--write", "-w");
+      break;
+    case "oxfmt":
+    case "black":
+    case "isort":
+    case "rustfmt":
+    case "autopep8":
+      writes = !checking && (name !== "autopep8" || has("--in-place", "-i"));
+      break;
+    case "eslint":
+    case "oxlint":
+    case "stylelint":
+    case "markdownlint":
+    case "markdownlint-cli2":
+      writes = has("--fix");
+      break;
+    case "biome":
+      writes = ["format", "check", "lint"].includes(operands[0] ?? "") && has("--write", "--apply", "--apply-unsafe", "--fix");
+      files = operands.slice(1);
+      break;
+    case "ruff":
+      writes = (operands[0] === "format" && !checking) || (operands[0] === "check" && has("--fix"));
+      files = operands.slice(1);
+      break;
+    case "gofmt":
+    case "goimports":
+      writes = has("-w");
+      break;
+    case "clang-format":
+      writes = has("-i");
+      break;
+    default:
+      return null;
+  }
+  return writes && !checking ? files.filter((file) => !looksLikeFolder(file)) : [];
+}
+
 /** The files one simple command (no `;`, `&&`, `|`) names as written, moved or deleted. */
 function commandWrites(words: string[]): string[] {
   // Leading variable assignments and `sudo` change nothing about what is written.
   while (words.length > 0 && (/^\w+=/.test(words[0]!) || words[0] === "sudo" || words[0] === "command")) words.shift();
+  const runner = RUNNERS[words.slice(0, 2).join(" ")] ?? RUNNERS[words[0] ?? ""];
+  if (runner) words = words.slice(runner);
   let [name = "", ...args] = words;
   name = name.toLowerCase().replace(/\.exe$/, "");
   if (name === "git" && (args[0] === "mv" || args[0] === "rm")) {
@@ -87,6 +156,8 @@ function commandWrites(words: string[]): string[] {
   const options = args.filter((a) => a.startsWith("-"));
   const operands = args.filter((a) => !a.startsWith("-"));
   const recursive = options.some((o) => /^-[a-zA-Z]*[rRa]|^--recursive/.test(o) && !/^-i/.test(o));
+  const formatted = formatterWrites(name.replace(/^.*[\\/]/, ""), options, operands);
+  if (formatted) return formatted;
   switch (name) {
     case "mv":
     case "git mv":

@@ -29,6 +29,9 @@ const CHECK_STEP: RegExp[] = [
   /^(python3?|py|uv run|poetry run|pipenv run)\s+(-m\s+(pytest|unittest|mypy|ruff|compileall)|\S+\.py)\b/,
   /^(node|deno|bun|tsx|ts-node)\s+(test\s+|run\s+|check\s+)?\S+\.(m?[jt]s|cjs)\b/,
   /^deno\s+(test|check|lint)\b/,
+  // Framework builds run directly (or from node_modules/.bin): a build checks the work whatever starts it.
+  /^((npx|pnpx|bunx|(pnpm|npm|yarn)\s+(exec|dlx))\s+)?((astro|vite|next|nuxt|remix|svelte-kit|gatsby|ng|vue-cli-service|webpack|rollup|parcel)\s+build\b|ng\s+test\b|wrangler\s+(deploy|publish)\b.*\s--dry-run\b)/,
+
   // make/just run their default or a checking target; formatting, cleaning and installing check nothing.
   /^(make|just)\b(?!\s+(-\S+\s+)*(fmt|format|clean|install|setup|deps|fix|docs?|release|deploy|publish|bump)\b)/,
   /^(ninja|cmake\s+--build|bazel\s+(build|test|run)|gradle|\.\/gradlew|gradlew(\.bat)?|mvn|mvnw|\.\/mvnw)\b/,
@@ -41,11 +44,11 @@ const CHECK_STEP: RegExp[] = [
 ];
 
 /** Filters after a pipe hide the exit code of the step before them. */
-const OUTPUT_FILTER = /\|\s*(head|tail|tee|grep|rg|less|more|sed|awk|cut|sort|uniq|wc|jq|cat)\b|\|\|\s*(true|:|echo)\b|;\s*(echo|true)\b/;
+const OUTPUT_FILTER = /\|\s*(head|tail|tee|grep|rg|less|more|sed|awk|cut|sort|uniq|wc|jq|cat|findstr|select-string|sls|out-string)\b|\|\|\s*(true|:|echo)\b|;\s*(echo|true)\b/i;
 
 /** A program named by its path (`./venv/Scripts/python.exe`, `node_modules/.bin/vitest`) is that program. */
 const PATH_TO_PROGRAM =
-  /^(?:"[^"]*[\\/]|\S*[\\/])(python3?|py|node|npm|npx|pnpm|yarn|bun|deno|tsx|ts-node|tsc|vitest|jest|mocha|eslint|pytest|mypy|ruff|go|cargo|dotnet|mvn|gradle|make)(?:\.exe|\.cmd|\.bat)?"?(?=\s|$)/;
+  /^(?:"[^"]*[\\/]|\S*[\\/])(python3?|py|node|npm|npx|pnpm|yarn|bun|deno|tsx|ts-node|tsc|vitest|jest|mocha|eslint|pytest|mypy|ruff|go|cargo|dotnet|mvn|gradle|make)(?:\.exe|\.cmd|\.bat)?"?(?=\s|$)|^(?:\.\/)?node_modules\/\.bin\/([\w.-]+)(?=\s|$)/;
 
 /** One step of a command line, without comments, `cd`, `env` and variable assignments. */
 function cleanStep(step: string): string {
@@ -53,7 +56,7 @@ function cleanStep(step: string): string {
   out = out.replace(/^(\(|\{)\s*/, "");
   for (;;) {
     const next = out
-      .replace(PATH_TO_PROGRAM, "$1")
+      .replace(PATH_TO_PROGRAM, (_, program?: string, binary?: string) => program ?? binary ?? "")
       // Windows' launchers: npm.cmd, npx.cmd, python.exe.
       .replace(/^([\w-]+)\.(cmd|exe|bat)(?=\s|$)/i, "$1")
       .replace(/^(export\s+)?[A-Za-z_][A-Za-z0-9_]*=("[^"]*"|'[^']*'|\S*)\s+/, "")
@@ -101,7 +104,38 @@ function splitOutsideQuotes(text: string): string[] {
 
 /** True when some step of the command builds, tests, lints, type-checks or runs the program. */
 export function isVerification(command: string): boolean {
-  return commandSteps(command).some((step) => CHECK_STEP.some((pattern) => pattern.test(step)));
+  return commandSteps(command).some((step) => CHECK_STEP.some((pattern) => pattern.test(step)) || isInlineCheck(step));
+}
+
+/** `python -c "…"`, `node -e "…"`: a program the agent wrote on the command line. */
+const INLINE_PROGRAM = /^(?:(python3?|py|uv run python3?)\s+-c|(node|bun|ts-node|tsx)\s+(?:-e|--eval))\s+(["'])([\s\S]*)\3\s*$/;
+/** Modules that read, encode or print data: a program that imports only these makes content, it checks nothing of the work. */
+const DATA_MODULES = new Set(
+  "os sys io re json csv math time datetime pathlib base64 hashlib random string textwrap pprint glob shutil subprocess collections itertools functools typing struct zlib gzip PIL numpy pandas yaml toml tomllib fs path child_process util crypto".split(
+    " ",
+  ),
+);
+
+/**
+ * A program written on the command line that checks the work (LABELS.md: "a script the agent wrote
+ * to check its result"): it asserts, loads the project's own code (a relative import, or a module
+ * other than the standard library's and the usual data ones), or talks to a service it set up
+ * (a query, a connection, a request). One that only prints or encodes data is not a check.
+ */
+export function isInlineCheck(step: string): boolean {
+  const match = INLINE_PROGRAM.exec(step);
+  if (!match) return false;
+  const code = match[4]!;
+  if (/\bassert\b/.test(code)) return true;
+  if (match[1]) {
+    for (const imported of code.matchAll(/^\s*(?:from\s+([\w.]+)\s+import|import\s+([\w.]+(?:\s*,\s*[\w.]+)*))/gm)) {
+      const modules = (imported[1] ?? imported[2]!).split(/\s*,\s*/).map((name) => name.split(".")[0]!);
+      if (modules.some((name) => name !== "" && !DATA_MODULES.has(name))) return true;
+    }
+    return false;
+  }
+  if (/require\(\s*["'`]\.{1,2}\/|\bfrom\s+["'`]\.{1,2}\//.test(code)) return true;
+  return /\.(query|connect)\(|\bfetch\(/.test(code);
 }
 
 /** "cd dir && npm test" is the run of "npm test": the cd only says where. */
@@ -126,6 +160,10 @@ const FAILURE_LINES: RegExp[] = [
   /\bBUILD FAILED\b|\bCompilation failed\b|\bBuild failed\b/,
   /^\s*✗|^\s*×/m,
 ];
+/** "Error: read ECONNRESET", "TypeError: …", "fatal: …" at the start of a line. */
+export const NAMED_ERROR_LINE = /^\s*(\w*Error|error|fatal|FATAL)(\[\w+\])?:\s/m;
+/** A script run by its interpreter (`python check.py`, `node verify.mjs`): most often one the agent wrote. */
+const AGENT_SCRIPT = /^(python3?|py|uv run|poetry run|pipenv run|node|deno run|bun|tsx|ts-node)\s+(?!-)\S+\.(py|m?[jt]s|cjs)\b/;
 /** Lines that say it passed: a count of passes with no failures, or a clean finish. */
 const SUCCESS_LINES = /\b\d+ (passed|passing)\b|\bFinished\b.*\btarget|\bBuild succeeded\b|\b0 errors?\b|\ball tests passed\b|^ok\b/im;
 
@@ -142,6 +180,10 @@ export function outputSaysFailed(output: string): boolean {
  * filtered or the code is missing; then the output's own lines decide.
  */
 export function verificationOutcome(command: string, isError: boolean | undefined, output: string): boolean | undefined {
+  // A program the agent wrote reports its own failure and may still exit 0 (a caught error printed):
+  // its output decides (LABELS.md: "outcome from the output, not only the exit code").
+  if (isError !== true && commandSteps(command).some((step) => isInlineCheck(step) || AGENT_SCRIPT.test(step)) && (outputSaysFailed(output) || NAMED_ERROR_LINE.test(output)))
+    return false;
   const filtered = pipesOutput(command);
   if (isError !== undefined && (!filtered || isError)) return !isError;
   if (outputSaysFailed(output)) return false;

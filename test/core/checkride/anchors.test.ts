@@ -44,6 +44,28 @@ describe("anchors", () => {
     expect(anchors(branch).sort()).toEqual(["CVE-2024-12345", "ERESOLVE", "Error 403", "GO-2026-4918", "PERMISSION_DENIED", "https://github.com/o/r/pull/5"]);
   });
 
+  it("markdownlint rules, Node's and pnpm's ERR_ codes, Python's errno and Windows' error numbers behind a failure are anchors", () => {
+    const branch = [
+      shell("c1", "npx markdownlint-cli2 docs"),
+      output("c1", "docs/a.md:3 MD013/line-length Line length", true),
+      shell("c2", "pnpm build"),
+      output("c2", " ERR_PNPM_ABORTED_REMOVE_MODULES_DIR_NO_TTY  Aborted removal of modules directory due to no TTY", true),
+      shell("c3", "python gui.py"),
+      output("c3", "PermissionError: [Errno 13] Permission denied: '/sys/x'", true),
+      shell("c4", "bash export.sh"),
+      output("c4", "CreateFileMapping: Win32 error 5", true),
+    ];
+    expect(anchors(branch).sort()).toEqual(["ERR_PNPM_ABORTED_REMOVE_MODULES_DIR_NO_TTY", "Errno 13", "MD013", "Win32 error 5"]);
+  });
+
+  it("a URL ends where CJK text or full-width punctuation begins; Claude Code's commit trailer link is boilerplate", () => {
+    const branch = [
+      say("a1", "assistant", "打开 https://entire.io/dashboard，在你的仓库里看"),
+      shell("c1", 'git commit -m "fix\n\nGenerated with [Claude Code](https://claude.com/claude-code)"'),
+    ];
+    expect(anchors(branch)).toEqual(["https://entire.io/dashboard"]);
+  });
+
   it("a format that records no error flag (Cline) shows its failures by their output", () => {
     const failed: Message = {
       id: "r-c1",

@@ -29,6 +29,14 @@ describe("shellWrittenPaths", () => {
     ["cd packages/app/src\nsed -i '' 's|a|b|g' main.ts && cd .. && echo x > notes.md", ["packages/app/src/main.ts", "packages/app/notes.md"]],
     ["cd /repo/src && touch a.ts", ["/repo/src/a.ts"]],
     ["$s = @'\nopen(p, 'w').write(f\"{x}\") > {body}\n'@; python -c $s", []],
+    // Formatters and fixers in their writing mode rewrite the files named (LABELS.md: a program the agent ran wrote them).
+    ["npx prettier --write src/a.ts README.md && prettier --check src/b.ts", ["src/a.ts", "README.md"]],
+    ["pnpm exec oxfmt package.json .oxlintrc.json && pnpm exec oxfmt --check src", ["package.json", ".oxlintrc.json"]],
+    ["eslint --fix src/a.ts; eslint src/b.ts", ["src/a.ts"]],
+    ["uv run ruff format app/main.py && ruff check --fix app/x.py && ruff format --check app/y.py", ["app/main.py", "app/x.py"]],
+    ["gofmt -w cmd/main.go && gofmt -l .", ["cmd/main.go"]],
+    ["./node_modules/.bin/biome format --write worker/index.ts && biome check worker/index.ts", ["worker/index.ts"]],
+    ["black . && prettier --write src", []],
   ])("%s", (command, expected) => {
     expect(shellWrittenPaths(command)).toEqual(expected);
   });

@@ -34,6 +34,15 @@ describe("which command verifies", () => {
     "npm.cmd run build",
     "./venv/Scripts/python.exe code/generate.py",
     "node_modules/.bin/vitest run",
+    // A program found by its node_modules/.bin path, and framework builds (LABELS.md: "whatever runs it").
+    "./node_modules/.bin/biome check worker/index.ts",
+    "./node_modules/.bin/astro build",
+    "pnpm exec wrangler deploy --dry-run --outdir /tmp/out",
+    // A check the agent wrote on the command line: it loads the project's code, asserts, or talks to what it set up.
+    `python -c "from data.loader import get_dataloader; print(next(iter(get_dataloader()))[0].shape)"`,
+    `python3 -c "import json; assert json.load(open('out.json'))['ok']"`,
+    `node -e "const { Pool } = require('pg'); new Pool().query('SELECT 1').then(() => console.log('ok'))"`,
+    `node -e "require('./dist/index.js').main()"`,
   ])("verifies: %s", (command) => expect(isVerification(command)).toBe(true));
 
   it.each([
@@ -47,6 +56,10 @@ describe("which command verifies", () => {
     "rg -n 'npm test' README.md",
     "echo done",
     'rg -n "TODO|FIXME|@ts-ignore|eslint-disable" app components',
+    // A program that only prints or encodes data checks nothing.
+    `python -c "import base64; from pathlib import Path; print(base64.b64encode(Path('a.png').read_bytes()).decode())"`,
+    `node -e "console.log(process.version)"`,
+    "pnpm exec wrangler deploy",
   ])("only looks around: %s", (command) => expect(isVerification(command)).toBe(false));
 
   it("splits chains and drops comments, cd and assignments", () => {
@@ -61,6 +74,20 @@ describe("the outcome", () => {
     expect(verificationOutcome("npm run build 2>&1 | head -30", false, tsErrors)).toBe(false);
     expect(verificationOutcome("npx vitest run | tail -5", false, "Tests  2 failed | 40 passed")).toBe(false);
     expect(verificationOutcome("npx vitest run | tail -5", false, "Tests  42 passed")).toBe(true);
+  });
+
+  it("a Windows filter (findstr, Select-String) hides the exit code as a Unix one does", () => {
+    expect(verificationOutcome('npx tsc --noEmit 2>&1 | findstr /i "error"', false, "src/a.ts(154,29): error TS2559: Type 'false' has no properties.")).toBe(false);
+    expect(verificationOutcome("npm run build | Select-String error", false, tsErrors)).toBe(false);
+  });
+
+  it("a program the agent wrote fails when its output says so, whatever its exit code", () => {
+    const check = `node -e "const { Pool } = require('pg'); new Pool().query('SELECT 1').catch((e) => console.error(e))"`;
+    expect(verificationOutcome(check, false, "Error: read ECONNRESET\n    at TCP.onStreamRead")).toBe(false);
+    expect(verificationOutcome("python scripts/check_output.py", false, 'Traceback (most recent call last):\n  File "x"')).toBe(false);
+    expect(verificationOutcome("python scripts/check_output.py", false, "all 12 rows match")).toBe(true);
+    // A test runner's exit code still decides: its output may quote an error it expected.
+    expect(verificationOutcome("npm test", false, "Error: expected to throw")).toBe(true);
   });
 
   it("an unfiltered exit code decides; a missing one falls back to the output", () => {
