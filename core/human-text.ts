@@ -162,6 +162,7 @@ const PASTED_LINE: RegExp[] = [
   /^\s*\d+:\s/, // numbered file listing ("12: import …")
   /^\s*(PING|64 bytes from|⚠)/,
   /^\s*(diff --git|index [0-9a-f]+\.\.|@@ |\+\+\+ |--- a\/)/, // a diff
+  /[{,]\s*\\?"[\w.-]+\\?"\s*:\s*["{[\d]/, // JSON inside the line (a pasted API error: {"error":{"type":…)
 ];
 
 /**
@@ -172,6 +173,7 @@ export function proseSpans(spans: readonly TextSpan[], part: "chat" | "document"
   const out: TextSpan[] = [];
   for (const span of spans) {
     let inFence = false;
+    let inPaste = false;
     let lineStart = 0;
     const lines = span.text.split("\n");
     const documentFrom = documentStart(lines);
@@ -190,7 +192,16 @@ export function proseSpans(spans: readonly TextSpan[], part: "chat" | "document"
         if (fences % 2 === 1) inFence = !inFence;
         continue;
       }
-      if (line.trim() === "" || PASTED_LINE.some((pattern) => pattern.test(line))) continue;
+      if (line.trim() === "") {
+        inPaste = false;
+        continue;
+      }
+      // A pasted block goes on over its indented lines (a long log or error message wrapped), up to a blank line.
+      if (PASTED_LINE.some((pattern) => pattern.test(line)) || (inPaste && /^\s/.test(line))) {
+        inPaste = true;
+        continue;
+      }
+      inPaste = false;
       out.push(lineSpan(span, start, line));
     }
   }

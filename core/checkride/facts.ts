@@ -11,7 +11,7 @@ import { commandOf, commandsOf, isCodeModeExec, modifiedPathsOf, readPathOf } fr
 import { runningCell } from "./codex-code-mode.ts";
 import { ruleFindings, ruleKey } from "./rules.ts";
 import { sourceAt, sourceIn, type FactSource } from "./source.ts";
-import { failureLineOf, isVerification, outputSaysFailed, verificationOutcome } from "./verify.ts";
+import { failureLineOf, isVerification, NAMED_ERROR_LINE, outputSaysFailed, verificationOutcome } from "./verify.ts";
 import { lastVerification, unresolvedFailure, type ShellRun } from "./runs.ts";
 
 export { patchPaths } from "./tool-calls.ts";
@@ -48,9 +48,9 @@ export interface Facts {
   latestRequest?: { text: string; messageId: string; source: FactSource };
   anchors: Anchor[];
   /** Standing instructions from human text the extractor is sure of (graded), oldest first (newest last), deduplicated. */
-  rules: { text: string; messageId: string; source: FactSource }[];
+  rules: { text: string; messageId: string; source: FactSource; sayings?: FactSource[] }[];
   /** Rule-shaped sentences it is not sure of, each with why: shown, graded only once the user accepts one. */
-  ruleCandidates: { text: string; messageId: string; source: FactSource; why: string }[];
+  ruleCandidates: { text: string; messageId: string; source: FactSource; why: string; sayings?: FactSource[] }[];
   memory?: MemoryFacts;
 }
 
@@ -92,9 +92,6 @@ interface Result {
   outcome: ToolOutcome;
   message: Message;
 }
-
-/** "Error: read ECONNRESET", "TypeError: …", "fatal: …" at the start of a line. */
-const NAMED_ERROR_LINE = /^\s*(\w*Error|error|fatal|FATAL)(\[\w+\])?:\s/m;
 
 /** Every shell command the branch ran, in order, with how it ended (core/checkride/runs.ts reads them). */
 function commandRuns(branch: readonly Message[], outcomes: Map<string, Result>): ShellRun[] {
@@ -191,7 +188,10 @@ export function extractFacts(branch: readonly Message[], options: FactOptions = 
     latestRequest = { text: spans.map((s) => s.text).join("\n\n"), messageId: message.id, source: spanSource(message, spans) };
     for (const rule of ruleFindings(humanProse(message, options.format), documentProse(message, options.format), textOf(message))) {
       const key = ruleKey(rule.text);
-      const fact = { text: rule.text, messageId: message.id, source: sourceIn(message, rule.text, rule.start) };
+      const source = sourceIn(message, rule.text, rule.start);
+      // Every saying is kept (oldest first): the rule is one click from each place the human typed it.
+      const earlier = rules.get(key)?.sayings ?? candidates.get(key)?.sayings ?? [];
+      const fact = { text: rule.text, messageId: message.id, source, sayings: [...earlier, source] };
       // A rule said once with certainty is graded wherever else it is said; it moves to its newest saying.
       const gradedBefore = rules.delete(key);
       candidates.delete(key);

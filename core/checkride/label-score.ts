@@ -77,9 +77,12 @@ export function scoreFacts(facts: Facts, labels: FixtureLabels, hash: (text: str
 
   const rules = scores.rules;
   // A rule said again in another message (the key keeps its newest saying) is the labelled rule when its words are the label's.
-  const ruleHits = (rule: Pick<Facts["rules"][number], "messageId" | "source" | "text">) =>
+  // A rule typed more than once is found at any of its sayings.
+  const ruleHits = (rule: Pick<Facts["rules"][number], "messageId" | "source" | "text" | "sayings">) =>
     labels.rules.filter(
-      (label) => (label.messageId === rule.messageId && rule.source?.span && overlaps(label.span, rule.source.span)) || label.sha256 === hash(rule.source?.quote ?? rule.text),
+      (label) =>
+        [rule.source, ...(rule.sayings ?? [])].some((source) => source && label.messageId === source.messageId && source.span && overlaps(label.span, source.span)) ||
+        label.sha256 === hash(rule.source?.quote ?? rule.text),
     );
   rules.given = facts.rules.length;
   rules.right = facts.rules.filter((rule) => ruleHits(rule).length > 0).length;

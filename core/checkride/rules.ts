@@ -30,7 +30,9 @@ export interface RuleSpan {
   end: number;
 }
 
-const OBLIGATION = /\b(must|mustn't|make sure|avoid|prefer|under no circumstances|at all times|no more than|at most|at least)\b/i;
+const OBLIGATION = /\b(must|mustn't|make sure|avoid|prefer|under no circumstances|at all times|no more than|at most|at least)\b|^(please\s+)?ensure\b/i;
+/** "must have" that looks back ("must have been", "must have changed"): a guess about the past, not a requirement. */
+const MUST_HAVE_DONE = /\bmust\s+have\s+(been|had|done|gone|seen|made|\w+ed|\w+en)\b/i;
 /**
  * Obligation and prohibition words of Chinese (traditional and simplified),
  * Japanese and Korean. A clause-level word in these languages says as much
@@ -47,7 +49,7 @@ const CJK_OBLIGATION =
 const OTHER_OBLIGATION =
   /(^|[\s,;:(«"])(никогда|всегда|обязательно|нельзя|запрещено|не\s+(надо|нужно|трогай|меняй|удаляй|используй|добавляй|делай|пиши|коммить|пуш\S*)|должн[аоы]?|только|ніколи|завжди|обов'язково|не\s+можна|nunca|siempre|sempre|jamais|toujours|niemals|immer|nie|mai|sempre|obligatorio|obrigatório|obligatoire|prohibido|proibido|interdit|verboten|vietato|no\s+(uses|toques|cambies|borres|modifiques|agregues)|não\s+(use|usar|mexa|altere|apague|modifique|adicione|faça|crie)|ne\s+(touche|modifie|supprime|change|utilise|jamais)|nicht\s+(ändern|löschen|anfassen|verwenden|benutzen)|non\s+(toccare|modificare|cancellare|usare)|debe(n|s)?|deve(m|s)?|doit|doivent|muss|müssen|solo|somente|apenas|seulement|uniquement|nur)(?=[\s,.;:!?»")]|$)/iu;
 const PROHIBITION =
-  /(^|[,;:(]\s*|\b(please|and|but|no|just|then|also|pls)\s+)(don't|dont|do not|never)\b|(?<!\bso\s|\bso that\s|\bin order that\s)\b(you|we)\s+(don't|do not|shouldn't|should not|must not|never)\b(?!\s+(need|have)\s+to\b)|\bi\s+(don't|do not)\s+want\b|\blet's not\b/i;
+  /(^|[,;:(]\s*|\s[-–—]\s+|\b(please|and|but|no|just|then|also|pls)\s+)(don't|dont|do not|never)\b|(?<!\bso\s|\bso that\s|\bin order that\s)\b(you|we)\s+(don't|do not|shouldn't|should not|must not|never)\b(?!\s+(need|have)\s+to\b)|\bi\s+(don't|do not)\s+want\b|\blet's not\b/i;
 /** "always/never/only" at the start of a clause, or after a directive within a few words. */
 const DIRECTED_SCOPE = /(^|[,;:(]\s*)(always|never|only)\b|\b(want|would|will|should|must|please|let's|you|we)\b(\s+\S+){0,3}\s+(always|never|only)\b/i;
 /** "should", and "needs to" said of the work (not "we/I/you need to", which is a task or advice). */
@@ -99,6 +101,12 @@ const EMPHATIC = /\b(NOT|NEVER|ONLY|MUST|ALWAYS|DON'T|NO)\b/;
 /** A line that heads a list of constraints: "Do NOT:", "Never:", "Must not:", "Avoid:". */
 export const RULE_LIST_HEADING = /^(\w+\s+){0,3}(do not|don't|dont|never|must not|must|avoid|forbidden|not allowed)\s*:$/i;
 
+/** "X cannot rely on Y", "the page can't use Z": a constraint said as an impossibility. */
+const CANNOT = /\b(cannot|can't|can not|may not)\s+(rely|use|depend|call|access|touch|import|change|modify|exceed|be)\b/i;
+/** An imperative that applies to each or every time ("Explain each command before running it."). */
+const STANDING_IMPERATIVE =
+  /^(please\s+)?(explain|ask|check|run|test|commit|document|write|add|use|keep|name|prefix|format|follow|include|wait|remember|confirm|show|tell|update|log)\b.*\b(each|every|whenever|before (you|any|each|every)|after (each|every|any))\b/i;
+
 /** A one-off addition to the task at hand ("make sure the helper is also exported"), not a standing rule. */
 const ADDS_TO_TASK = /\b(also|as well|this time|for now)\b/i;
 /** A preference that may answer a design question ("I don't want any padding", "I want JSON first"). */
@@ -110,7 +118,11 @@ export function ruleConfidence(sentence: string): RuleConfidence | null {
   if (IMPERATIVE_ONLY.test(text) && !isQuestion(text)) return { graded: true };
   // The rule word only inside a quotation: a review finding or an error message quoted, not a rule.
   // A quotation the sentence split leaves open ('… the clearer "Resource must') runs to its end.
-  const unquoted = text.replace(QUOTED, '""').replace(/["“`][^"”`]*$/, '""');
+  // So does one the split left closing at the start ('effort — never block" comment, but …').
+  const unquoted = text
+    .replace(/^[^"“”`]*["”`](?=[^"“”`]*$|[^"“”`]*["“`][^"”`]*["”`][^"“”`]*$)/, '""')
+    .replace(QUOTED, '""')
+    .replace(/["“`][^"”`]*$/, '""');
   if (unquoted !== text && ruleShaped(text) && !ruleShaped(unquoted)) return null;
   if (!ruleShaped(text)) {
     if (isQuestion(text) || text.length > MAX_RULE_CHARS) return null;
@@ -124,9 +136,14 @@ export function ruleConfidence(sentence: string): RuleConfidence | null {
       return { graded: false, why: "an obligation word of Russian, Spanish, Portuguese, French, German or Italian, said as often of a one-off request" };
     if (/\bonly (when|if|for|in|with)\b|\bkeep\b.+\b(as is|unchanged|intact|at)\b/i.test(text))
       return { graded: false, why: "'only' or 'keep': a scope that may be the task's, not a standing rule" };
+    if (CANNOT.test(text) && !/^(i|we|you)\b/i.test(text) && !/\b(i|we)\s+(cannot|can't|can not)\b/i.test(text))
+      return { graded: false, why: "'cannot': a constraint on the work, or a report of what fails" };
+    if (STANDING_IMPERATIVE.test(text)) return { graded: false, why: "an instruction for each or every time: may be a standing procedure, or the task's steps" };
     return null;
   }
   if (PREFERENCE.test(text)) return { graded: false, why: "says what the user wants: may answer a design question rather than set a rule" };
+  // "Ensure new fields are supported:" leads into a list: its items are the task's steps.
+  if (/:\s*$/.test(text) && !RULE_LIST_HEADING.test(text)) return { graded: false, why: "introduces a list: its items may be the task's steps rather than a rule" };
   if (TASK_PASSIVE.test(text) && !/\b(never|always|not)\b/i.test(text))
     return { graded: false, why: "says what must be done to the work (a passive 'must be refactored'): the task, not a rule" };
   // A leading "Also," joins the sentence to the one before; it says nothing of the task at hand.
@@ -134,8 +151,28 @@ export function ruleConfidence(sentence: string): RuleConfidence | null {
     return { graded: false, why: "adds to the task at hand ('also', 'this time'): may be a one-off request" };
   if (!OBLIGATION.test(text) && !PROHIBITION.test(text) && !DIRECTED_SCOPE.test(text) && !TERSE_BAN.test(text))
     return { graded: false, why: "'should' or 'needs to': may be advice or a one-off request" };
+  // LABELS.md's rule is a constraint that later work must keep. An order with nothing that makes it last
+  // ("Do not reset the database.", "Make sure the helper is exported.") is as often the task at hand.
+  if (!STANDING.test(text) && !EMPHATIC_ORDER.test(text) && !INVARIANT.test(text))
+    return { graded: false, why: "a prohibition or obligation with no word that makes it last (never, always, any, every…): may be for the task at hand" };
   return { graded: true };
 }
+
+/**
+ * Words that make an order last beyond the task at hand: frequency ("never", "always", "every time",
+ * "whenever"), time ("from now on", "going forward", "anymore"), scope over every case ("any",
+ * "anything", "all", "each", "no matter"), a habit ("we don't push to main"), or a terse "no X!".
+ */
+const STANDING =
+  /\b(never|always|at all times|under no circumstances|from now on|going forward|in the future|from here on|anymore|any more|ever|every|each|whenever|any|anything|anywhere|anyone|all|no matter)\b|^(we|you)\s+(don't|do not|never|always)\b|^no\s+[\w .'-]{2,40}!+$/i;
+/** A ban or an order said with weight in capitals ("Do NOT add backend services."). */
+const EMPHATIC_ORDER = /\b(NOT|NEVER|DON'T|NO|ALWAYS|ONLY)\b/;
+/**
+ * A property of the product or the code that must hold ("The app must not crash on bad input.", "A page
+ * must not be wider than the viewport.", "Both must have dev in their names."): a subject that is not the
+ * person or the agent, then must / must not / mustn't / cannot.
+ */
+const INVARIANT = /^(?!(i|we|you|please|just|also|and|then|so)\b)[^,;:]{2,80}?\b(must|mustn't|must not|cannot|can't|may not|shall not)\b/i;
 
 function isQuestion(text: string): boolean {
   return QUESTION_END.test(text) || QUESTION_START.test(text);
@@ -149,7 +186,7 @@ function ruleShaped(text: string): boolean {
   const cjk = /[\u3400-\u9fff]/.test(text);
   if (!cjk && words < MIN_RULE_WORDS) return false;
   if (isQuestion(text)) return false;
-  if (OBLIGATION.test(text) && !/\bmust\s+have\b/i.test(text)) return true;
+  if (OBLIGATION.test(text) && !MUST_HAVE_DONE.test(text)) return true;
   if (PROHIBITION.test(text)) return true;
   if (NOT_NORMATIVE.test(text)) return false;
   if (DIRECTED_SCOPE.test(text)) return true;

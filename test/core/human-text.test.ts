@@ -87,6 +87,21 @@ describe("prose inside human text", () => {
     expect(humanProse(message).map((s) => s.text)).toEqual(["Please fix this, and never swallow errors.", "Thanks!"]);
   });
 
+  it("a pasted API error: JSON inside a line, and the indented lines that wrap it, up to a blank line", () => {
+    const message = user(
+      [
+        "I got this:",
+        'API Error: 400 {"type":"error","error":{"type":"invalid_request_error","message":"messages.236: `tool_use`',
+        " ids were found without `tool_result` blocks. Each",
+        " `tool_use` block must have a corresponding `tool_result` block in the next",
+        ' message."}}',
+        "",
+        "Never retry without asking.",
+      ].join("\n"),
+    );
+    expect(humanProse(message).map((s) => s.text)).toEqual(["I got this:", "Never retry without asking."]);
+  });
+
   it("a pasted markdown document (two or more headings) is not prose from its first heading on; one heading is", () => {
     const two = user("Solve this.\n## Rules\n1. You must reply in one action.\n## Format\nAlways use backticks.");
     expect(humanProse(two).map((s) => s.text)).toEqual(["Solve this."]);

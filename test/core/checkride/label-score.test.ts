@@ -35,4 +35,21 @@ describe("label scores", () => {
     expect(precision(scores.rules)).toBe(1);
     expect(recall(scores.candidates)).toBeCloseTo(2 / 3);
   });
+
+  it("a rule typed more than once is found at any of its sayings (the key keeps the newest as its source)", () => {
+    const first = rule("u1", 0, "Never push to main.");
+    const newest = rule("u9", 5, "Never push to main.");
+    const facts: Facts = {
+      modifiedFiles: [],
+      readFiles: [],
+      fileSources: {},
+      anchors: [],
+      // The label's words are longer than the rule's ("Never push to main. It is protected."): only the span says it is the same.
+      rules: [{ ...newest, source: { ...newest.source, quote: "Never push to main" }, sayings: [first.source, newest.source] }],
+      ruleCandidates: [],
+    };
+    const wider: FixtureLabels = { ...labels, rules: [at("u1", 0, "Never push to main. It is protected.")] };
+    expect(scoreFacts(facts, wider, sha256).rules).toEqual({ right: 1, given: 1, found: 1, expected: 1 });
+    expect(scoreFacts({ ...facts, rules: [{ ...facts.rules[0]!, sayings: undefined }] }, wider, sha256).rules).toMatchObject({ right: 0, found: 0 });
+  });
 });

@@ -91,13 +91,18 @@ describe("how sure a rule is (graded, or a candidate with why)", () => {
     "Never push to main.",
     "You must NEVER accept malformed input silently.",
     "no console logs!",
-    "Avoid new dependencies.",
-    "Also, avoid new dependencies.",
-    "Don't read the whole file.",
-    "Do not reset database.",
+    "Never add new dependencies.",
+    "Don't ever read the whole file.",
+    "Do not use any external dependencies.",
     "do NOT break UI",
     "Use ADD COLUMN IF NOT EXISTS only.",
     "We do not push to main.",
+    // A property of the product (LABELS.md's "a page must not be wider than the viewport").
+    "The parser must never throw on bad input.",
+    "A page must not be wider than the viewport.",
+    'Both must have "dev" in their names.',
+    "Ensure every request is logged.",
+    "Firebase Auth Domain / API Key: N/A - Do not use or configure any of these.",
   ];
   const CANDIDATES: [string, RegExp][] = [
     ["I don't want any padding on the cards", /what the user wants/],
@@ -112,6 +117,15 @@ describe("how sure a rule is (graded, or a candidate with why)", () => {
     ["Não use bibliotecas pesadas.", /Russian, Spanish/],
     ["The platform is NOT a rave-only site.", /capitals/],
     ["This application must be refactored to run on the new servers.", /the task, not a rule/],
+    // An order with nothing that makes it last is as often the task at hand (round 4's measure: 26 of 30 graded rules wrong).
+    ["Avoid new dependencies.", /no word that makes it last/],
+    ["Also, avoid new dependencies.", /no word that makes it last/],
+    ["Don't read the whole file.", /no word that makes it last/],
+    ["Do not reset database.", /no word that makes it last/],
+    ["Make sure the tests pass.", /no word that makes it last/],
+    ["Ensure new expanded event fields are supported:", /introduces a list/],
+    ["The application cannot rely on the personal account's credentials.", /'cannot'/],
+    ["Explain each command you'd like to execute before asking to execute.", /each or every time/],
   ];
 
   it.each(GRADED)("graded: %s", (sentence) => {
@@ -174,9 +188,12 @@ describe("rules in a session", () => {
       msg("e", "never push to main!"),
       msg("f", '```\n"must": "never"\n```\nPrefer small commits.'),
     ]);
-    expect(facts.rules.map((r) => [r.messageId, r.text])).toEqual([
+    expect(facts.rules.map((r) => [r.messageId, r.text])).toEqual([["e", "never push to main!"]]);
+    // Every saying is kept, oldest first, so the rule is one click from each.
+    expect(facts.rules[0]!.sayings!.map((s) => s.messageId)).toEqual(["a", "e"]);
+    // Orders with no word that makes them last are candidates.
+    expect(facts.ruleCandidates.map((r) => [r.messageId, r.text])).toEqual([
       ["a", "Also, avoid new dependencies."],
-      ["e", "never push to main!"],
       ["f", "Prefer small commits."],
     ]);
     expect(ruleKey("Never push to main.")).toBe(ruleKey("never  push to main!"));
