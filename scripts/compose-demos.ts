@@ -188,7 +188,7 @@ function claudeFlaky(): string {
     line({ type: "user", message: { role: "user", content: [{ tool_use_id: toolUseId, type: "tool_result", content, is_error: isError }] }, toolUseResult: structured });
 
   records.push({ type: "file-history-snapshot", messageId: "snap-1", snapshot: { trackedFileBackups: {} }, isSnapshotUpdate: false });
-  line({ type: "user", message: { role: "user", content: "test/retry.spec.ts fails about one run in five on CI. Find out why. Do not just raise the timeout." } });
+  line({ type: "user", message: { role: "user", content: "test/retry.spec.ts fails about one run in five on CI. Find out why.\nRule: do not just raise the timeout." } });
   assistantLines(
     "msg_demo_01",
     [

@@ -9,7 +9,7 @@ import { toolCallsById, toolOutcome, type ToolOutcome } from "../tool-info.ts";
 import { anchorsOf, type Anchor } from "./anchors.ts";
 import { commandOf, commandsOf, isCodeModeExec, modifiedPathsOf, readPathOf } from "./tool-calls.ts";
 import { runningCell } from "./codex-code-mode.ts";
-import { ruleFindings, ruleKey } from "./rules.ts";
+import { DECLARED_RULE, ruleFindings, ruleKey } from "./rules.ts";
 import { sourceAt, sourceIn, type FactSource } from "./source.ts";
 import { failureLineOf, isVerification, NAMED_ERROR_LINE, outputSaysFailed, verificationOutcome } from "./verify.ts";
 import { lastVerification, unresolvedFailure, type ShellRun } from "./runs.ts";
@@ -87,6 +87,10 @@ function spanSource(message: Message, spans: readonly TextSpan[]): FactSource {
   const text = textOf(message).slice(first.start, last.end);
   return { messageId: message.id, ...(message.line !== undefined ? { line: message.line } : {}), span: [first.start, last.end], quote: text, role: message.role };
 }
+
+/** A rule is graded once the human has typed it in this many messages (see extractFacts). */
+export const GRADED_RULE_SAYINGS = 2;
+const SAID_ONCE = "reads as a standing rule, but was said once: rules read from their words alone were mostly one-off requests on sessions labelled blind";
 
 interface Result {
   outcome: ToolOutcome;
@@ -199,6 +203,15 @@ export function extractFacts(branch: readonly Message[], options: FactOptions = 
       else candidates.set(key, { ...fact, why: rule.confidence.why });
     }
   }
+  // Words alone do not make a standing rule: on sessions labelled blind, rules read from their words were
+  // mostly a one-off request to a careful reviewer (docs/blind-set.md, rounds 3 and 4). A rule the human
+  // typed again in another message, or declared as one ("Rules: …", a "Do NOT:" list), is one they keep
+  // for later work, and is graded; any other waits for the user to accept it.
+  for (const [key, rule] of rules) {
+    if (DECLARED_RULE.test(rule.text) || new Set(rule.sayings?.map((saying) => saying.messageId)).size >= GRADED_RULE_SAYINGS) continue;
+    rules.delete(key);
+    candidates.set(key, { ...rule, why: SAID_ONCE });
+  }
 
   const anchors = anchorsOf(branch, calls, (call: ToolCallBlock) => commandOf(call), {
     ids: options.sessionIds,
@@ -215,7 +228,7 @@ export function extractFacts(branch: readonly Message[], options: FactOptions = 
     lastRun,
     anchors,
     rules: [...rules.values()],
-    ruleCandidates: [...candidates.values()],
+    ruleCandidates: inBranchOrder([...candidates.values()], branch),
     latestRequest,
   };
   const failure = unresolvedFailure(runs);
@@ -230,6 +243,13 @@ export function extractFacts(branch: readonly Message[], options: FactOptions = 
   }
   if (options.memory !== undefined) facts.memory = parseMemory(options.memory);
   return facts;
+}
+
+/** Facts in the order of their newest saying along the branch (the order the key lists them in). */
+function inBranchOrder<T extends { messageId: string; source: FactSource }>(facts: T[], branch: readonly Message[]): T[] {
+  const at = new Map(branch.map((message, index) => [message.id, index]));
+  const key = (fact: T) => (at.get(fact.messageId) ?? 0) * 1e7 + (fact.source.span?.[0] ?? 0);
+  return facts.sort((a, b) => key(a) - key(b));
 }
 
 /** memory.md: "Plan" checkboxes (done / open), "Next" and "Decisions" sections. */

@@ -29,6 +29,10 @@ export const RECALL_TARGET = 0.8;
 export interface ProbeTrust {
   precision: number;
   recall: number;
+  /** Facts this probe gave on the set: 0 means it grades none by itself there (its precision says nothing). */
+  given: number;
+  /** For rules: the share of a reviewer's rules found graded or as a candidate (the recall candidates carry). */
+  candidatesRecall?: number;
   /** Whether both targets are met. */
   meets: boolean;
   /** One line for a tooltip: the figures, their counts, the set and how to re-run them. */
@@ -41,13 +45,19 @@ export function probeTrust(probe: string, measure: KeyMeasure = KEY_MEASURE): Pr
   if (!tally || (tally.given === 0 && tally.expected === 0)) return null;
   const p = precision(tally);
   const r = recall(tally);
+  const candidates = probe === "rules" ? measure.probes.candidates : undefined;
+  const candidatesRecall = candidates ? recall(candidates) : undefined;
+  const gave =
+    tally.given === 0
+      ? `this probe graded none of the ${tally.expected} facts a reviewer expected by itself`
+      : `${tally.right} of the ${tally.given} facts this probe gave were right (precision ${p.toFixed(2)}), and it found ${tally.found} of the ${tally.expected} a reviewer expected (recall ${r.toFixed(2)})`;
+  const asCandidates = candidates && candidatesRecall !== undefined ? `; as candidates it found ${candidates.found} of them (${candidatesRecall.toFixed(2)})` : "";
   return {
     precision: p,
     recall: r,
-    meets: p >= PRECISION_TARGET && r >= RECALL_TARGET,
-    explanation:
-      `On ${measure.sessions} real sessions labelled blind (${measure.set}, ${measure.measured}): ${tally.right} of the ${tally.given} facts this probe gave were right ` +
-      `(precision ${p.toFixed(2)}), and it found ${tally.found} of the ${tally.expected} a reviewer expected (recall ${r.toFixed(2)}); ` +
-      `targets ${PRECISION_TARGET} and ${RECALL_TARGET}. Re-run: ${measure.command}.`,
+    given: tally.given,
+    candidatesRecall,
+    meets: tally.given > 0 && p >= PRECISION_TARGET && r >= RECALL_TARGET,
+    explanation: `On ${measure.sessions} real sessions labelled blind (${measure.set}, ${measure.measured}): ${gave}${asCandidates}; targets ${PRECISION_TARGET} and ${RECALL_TARGET}. Re-run: ${measure.command}.`,
   };
 }

@@ -52,6 +52,8 @@ const PROHIBITION =
   /(^|[,;:(]\s*|\s[-–—]\s+|\b(please|and|but|no|just|then|also|pls)\s+)(don't|dont|do not|never)\b|(?<!\bso\s|\bso that\s|\bin order that\s)\b(you|we)\s+(don't|do not|shouldn't|should not|must not|never)\b(?!\s+(need|have)\s+to\b)|\bi\s+(don't|do not)\s+want\b|\blet's not\b/i;
 /** "always/never/only" at the start of a clause, or after a directive within a few words. */
 const DIRECTED_SCOPE = /(^|[,;:(]\s*)(always|never|only)\b|\b(want|would|will|should|must|please|let's|you|we)\b(\s+\S+){0,3}\s+(always|never|only)\b/i;
+/** An order for everything that follows ("From now on, answer in English."). */
+const FROM_NOW_ON = /^(from now on|going forward|from here on|in the future|henceforth),?\s+\S/i;
 /** "should", and "needs to" said of the work (not "we/I/you need to", which is a task or advice). */
 const SHOULD = /\b(should|shall)\b|(^|\b(?!(?:we|i|you)\b)[a-z]+\s+)needs?\s+to\b/i;
 /** "should" in a subordinate clause ("whether it should", "a skill that should") states no requirement. */
@@ -107,6 +109,12 @@ const CANNOT = /\b(cannot|can't|can not|may not)\s+(rely|use|depend|call|access|
 const STANDING_IMPERATIVE =
   /^(please\s+)?(explain|ask|check|run|test|commit|document|write|add|use|keep|name|prefix|format|follow|include|wait|remember|confirm|show|tell|update|log)\b.*\b(each|every|whenever|before (you|any|each|every)|after (each|every|any))\b/i;
 
+/** A rule the human named as one: "Rules: never …", "Constraint: …", or a list under "Do NOT:". */
+export const DECLARED_RULE = new RegExp(
+  `^(?:((house |ground )?rules?|constraints?|conventions?|guidelines?|invariants?)\\s*:|${RULE_LIST_HEADING.source.replace(/^\^|\$$/g, "")}\\s*\\n)`,
+  "i",
+);
+
 /** A one-off addition to the task at hand ("make sure the helper is also exported"), not a standing rule. */
 const ADDS_TO_TASK = /\b(also|as well|this time|for now)\b/i;
 /** A preference that may answer a design question ("I don't want any padding", "I want JSON first"). */
@@ -149,22 +157,23 @@ export function ruleConfidence(sentence: string): RuleConfidence | null {
   // A leading "Also," joins the sentence to the one before; it says nothing of the task at hand.
   if (ADDS_TO_TASK.test(text.replace(/^(and\s+)?also\b,?\s*/i, "")) && !/\b(never|always|at all times|under no circumstances)\b/i.test(text))
     return { graded: false, why: "adds to the task at hand ('also', 'this time'): may be a one-off request" };
-  if (!OBLIGATION.test(text) && !PROHIBITION.test(text) && !DIRECTED_SCOPE.test(text) && !TERSE_BAN.test(text))
+  if (!OBLIGATION.test(text) && !PROHIBITION.test(text) && !DIRECTED_SCOPE.test(text) && !TERSE_BAN.test(text) && !FROM_NOW_ON.test(text))
     return { graded: false, why: "'should' or 'needs to': may be advice or a one-off request" };
   // LABELS.md's rule is a constraint that later work must keep. An order with nothing that makes it last
   // ("Do not reset the database.", "Make sure the helper is exported.") is as often the task at hand.
-  if (!STANDING.test(text) && !EMPHATIC_ORDER.test(text) && !INVARIANT.test(text))
+  if (!STANDING.test(text) && !EMPHATIC_ORDER.test(text) && !INVARIANT.test(text) && !DECLARED_RULE.test(text))
     return { graded: false, why: "a prohibition or obligation with no word that makes it last (never, always, any, every…): may be for the task at hand" };
   return { graded: true };
 }
 
 /**
  * Words that make an order last beyond the task at hand: frequency ("never", "always", "every time",
- * "whenever"), time ("from now on", "going forward", "anymore"), scope over every case ("any",
- * "anything", "all", "each", "no matter"), a habit ("we don't push to main"), or a terse "no X!".
+ * "whenever"), time ("from now on", "going forward", "anymore"), "no matter", a habit ("we don't push
+ * to main"), or a terse "no X!". Not "any", "all", "each" or "every" alone: they say how far the task
+ * at hand reaches ("remove all the dark classes") as often as how long a rule lasts.
  */
 const STANDING =
-  /\b(never|always|at all times|under no circumstances|from now on|going forward|in the future|from here on|anymore|any more|ever|every|each|whenever|any|anything|anywhere|anyone|all|no matter)\b|^(we|you)\s+(don't|do not|never|always)\b|^no\s+[\w .'-]{2,40}!+$/i;
+  /\b(never|always|at all times|under no circumstances|from now on|going forward|in the future|from here on|anymore|any more|ever|every time|each time|whenever|no matter)\b|^(we|you)\s+(don't|do not|never|always)\b|^no\s+[\w .'-]{2,40}!+$/i;
 /** A ban or an order said with weight in capitals ("Do NOT add backend services."). */
 const EMPHATIC_ORDER = /\b(NOT|NEVER|DON'T|NO|ALWAYS|ONLY)\b/;
 /**
@@ -187,6 +196,7 @@ function ruleShaped(text: string): boolean {
   if (!cjk && words < MIN_RULE_WORDS) return false;
   if (isQuestion(text)) return false;
   if (OBLIGATION.test(text) && !MUST_HAVE_DONE.test(text)) return true;
+  if (FROM_NOW_ON.test(text)) return true;
   if (PROHIBITION.test(text)) return true;
   if (NOT_NORMATIVE.test(text)) return false;
   if (DIRECTED_SCOPE.test(text)) return true;

@@ -425,7 +425,7 @@ describe("Cline's text-block tool results (stands for a newer Cline api_conversa
     const facts = extractFacts(branch, { cwd: sessionCwd(session), format: "cline" });
     expect(facts.modifiedFiles).toEqual(["src/config.ts"]);
     expect(facts.readFiles).toEqual(["src/index.ts"]);
-    expect(facts.rules.map((r) => r.text)).toEqual(["Never commit secrets."]);
+    expect([...facts.rules, ...facts.ruleCandidates].map((r) => r.text)).toEqual(["Never commit secrets."]);
   });
 });
 
@@ -523,7 +523,7 @@ describe("Cursor agent transcript (stands for ~/.cursor/projects/<slug>/agent-tr
     expect(humanTextOf(branch[0]!, "cursor")).toBe("Rename add to sum in src/a.ts. Never touch the tests.");
     const facts = extractFacts(branch, { format: "cursor" });
     expect(facts.modifiedFiles).toEqual(["src/a.ts"]);
-    expect(facts.rules.map((r) => r.text)).toEqual(["Never touch the tests."]);
+    expect([...facts.rules, ...facts.ruleCandidates].map((r) => r.text)).toEqual(["Never touch the tests."]);
     expect(session.recordedCompactions(session.defaultLeafId)).toEqual([]);
     expect(compactionsUnrecorded("cursor")).toMatch(/writes nothing of it here/);
   });

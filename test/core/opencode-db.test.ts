@@ -114,6 +114,8 @@ describe("an OpenCode database", () => {
 describe("a database where only a session file is read", () => {
   it("loadSession (which reads session files only) says what it is and where it is read, instead of failing on its bytes", async () => {
     const bytes = opencodeDatabase(engine ?? (await testSqlite()), [composedExport("ses_a", "one")]);
-    expect(() => loadSession(bytes)).toThrow(/a SQLite database \(OpenCode's opencode\.db\?\): this command reads session files only; open the database in the app, with inspect or audit FILE, or in a library/);
+    expect(() => loadSession(bytes)).toThrow(
+      /a SQLite database \(OpenCode's opencode\.db\?\): this command reads session files only; open the database in the app, with inspect or audit FILE, or in a library/,
+    );
   });
 });

@@ -23,7 +23,7 @@ const message = (id: string, parentId: string | null, body: object) => ({ type: 
 /** A Pi session: the user asks, the agent writes src/ledger.ts, then a compaction keeps only the last exchange. */
 const COMPOSED = jsonl([
   { type: "session", version: 3, id: "p", timestamp: at, cwd: "/w" },
-  message("e1", null, { role: "user", content: "Fix the rounding in the ledger export, and never touch the tests." }),
+  message("e1", null, { role: "user", content: "Fix the rounding in the ledger export.\nRules: never touch the tests." }),
   message("e2", "e1", { role: "assistant", content: [{ type: "toolCall", id: "t1", name: "write", arguments: { path: "/w/src/ledger.ts", content: "export const x = 1;" } }] }),
   message("e3", "e2", {
     role: "toolResult",
@@ -47,12 +47,12 @@ describeWithFixtures("audit of a composed Pi compaction (labelled)", async () =>
   it("lists the modified file and the rule as facts present before and missing after", () => {
     expect(audit!.dropped.facts).toEqual([
       { probe: "files", fate: "fell-out", fact: "src/ledger.ts", missingItems: [], items: 1 },
-      { probe: "rules", fate: "fell-out", fact: "Fix the rounding in the ledger export, and never touch the tests.", missingItems: [], items: 1 },
+      { probe: "rules", fate: "fell-out", fact: "Rules: never touch the tests.", missingItems: [], items: 1 },
     ]);
   });
 
   it("lists the first request as summarised and the write's output as dropped, recoverable by its hash", async () => {
-    expect(audit!.dropped.humanMessages).toEqual([{ messageId: "e1", line: 2, fate: "summarised", chars: 65 }]);
+    expect(audit!.dropped.humanMessages).toEqual([{ messageId: "e1", line: 2, fate: "summarised", chars: 68 }]);
     const [output] = audit!.dropped.toolOutputs;
     expect(output).toMatchObject({ messageId: "e3", callId: "t1", toolName: "write", fate: "dropped", recoveryId: "e3#/blocks" });
     const original = session.branch(null).find((m) => m.id === "e3")!;
@@ -80,7 +80,7 @@ describeWithFixtures("audit of a composed Pi compaction (labelled)", async () =>
 describeWithFixtures("audit with the endpoint reader", () => {
   let server: FakeEndpoint;
   beforeAll(async () => {
-    server = await startFakeEndpoint({ files: "src/ledger.ts", rules: "Fix the rounding in the ledger export, and never touch the tests.", intent: "Now add a changelog line." });
+    server = await startFakeEndpoint({ files: "src/ledger.ts", rules: "Rules: never touch the tests.", intent: "Now add a changelog line." });
   });
   afterAll(async () => {
     await server.close();

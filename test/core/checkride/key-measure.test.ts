@@ -26,13 +26,19 @@ describe("the answer key's measure", () => {
   });
 
   it("says per probe how often the key is right and finds what a reviewer expects, against the targets", () => {
-    const rules = probeTrust("rules")!;
-    const tally = KEY_MEASURE.probes.rules;
-    expect(rules.precision).toBeCloseTo(tally.right / tally.given);
-    expect(rules.recall).toBeCloseTo(tally.found / tally.expected);
-    expect(rules.meets).toBe(rules.precision >= 0.9 && rules.recall >= 0.8);
-    expect(rules.explanation).toContain(`${tally.right} of the ${tally.given} facts`);
-    expect(rules.explanation).toContain(KEY_MEASURE.command);
+    const files = probeTrust("files")!;
+    const tally = KEY_MEASURE.probes.files;
+    expect(files.precision).toBeCloseTo(tally.right / tally.given);
+    expect(files.recall).toBeCloseTo(tally.found / tally.expected);
+    expect(files.meets).toBe(files.precision >= 0.9 && files.recall >= 0.8);
+    expect(files.explanation).toContain(`${tally.right} of the ${tally.given} facts`);
+    expect(files.explanation).toContain(KEY_MEASURE.command);
+    // A probe that graded nothing on the set claims no precision (1.00 of nothing is not "right"): it says so,
+    // and for rules names what the candidates found.
+    const empty = { ...KEY_MEASURE, probes: { ...KEY_MEASURE.probes, rules: { right: 0, given: 0, found: 0, expected: 24 }, candidates: { right: 14, given: 72, found: 14, expected: 24 } } };
+    const rules = probeTrust("rules", empty)!;
+    expect(rules).toMatchObject({ given: 0, meets: false, candidatesRecall: 14 / 24 });
+    expect(rules.explanation).toContain("graded none of the 24 facts a reviewer expected by itself; as candidates it found 14 of them (0.58)");
     // The labels score no intent: nothing is claimed for it.
     expect(probeTrust("intent")).toBeNull();
   });

@@ -93,7 +93,6 @@ describe("how sure a rule is (graded, or a candidate with why)", () => {
     "no console logs!",
     "Never add new dependencies.",
     "Don't ever read the whole file.",
-    "Do not use any external dependencies.",
     "do NOT break UI",
     "Use ADD COLUMN IF NOT EXISTS only.",
     "We do not push to main.",
@@ -101,8 +100,9 @@ describe("how sure a rule is (graded, or a candidate with why)", () => {
     "The parser must never throw on bad input.",
     "A page must not be wider than the viewport.",
     'Both must have "dev" in their names.',
-    "Ensure every request is logged.",
-    "Firebase Auth Domain / API Key: N/A - Do not use or configure any of these.",
+    "Always ensure the request is logged.",
+    "Firebase Auth Domain / API Key: N/A - Never use or configure these.",
+    "From now on, answer in English.",
   ];
   const CANDIDATES: [string, RegExp][] = [
     ["I don't want any padding on the cards", /what the user wants/],
@@ -123,6 +123,9 @@ describe("how sure a rule is (graded, or a candidate with why)", () => {
     ["Don't read the whole file.", /no word that makes it last/],
     ["Do not reset database.", /no word that makes it last/],
     ["Make sure the tests pass.", /no word that makes it last/],
+    // "any", "all", "every" say how far the task reaches as often as how long a rule lasts.
+    ["Do not use any external dependencies.", /no word that makes it last/],
+    ["Remove all the dark mode classes and make sure every page still builds.", /no word that makes it last/],
     ["Ensure new expanded event fields are supported:", /introduces a list/],
     ["The application cannot rely on the personal account's credentials.", /'cannot'/],
     ["Explain each command you'd like to execute before asking to execute.", /each or every time/],
@@ -210,6 +213,20 @@ describe("rules in a session", () => {
 
   it("every rule carries its source span in the message text", () => {
     const facts = extractFacts([msg("a", "Hi. Never push to main.")]);
-    expect(facts.rules[0]!.source).toEqual({ messageId: "a", span: [4, 23], quote: "Never push to main.", role: "user" });
+    expect(facts.ruleCandidates[0]!.source).toEqual({ messageId: "a", span: [4, 23], quote: "Never push to main.", role: "user" });
+  });
+
+  it("a rule is graded when the human said it again in another message, or declared it a rule; said once, it is a candidate with why", () => {
+    const once = extractFacts([msg("a", "Never push to main."), msg("b", "Fix the parser.")]);
+    expect(once.rules).toEqual([]);
+    expect(once.ruleCandidates.map((r) => [r.text, r.why])).toEqual([["Never push to main.", expect.stringMatching(/said once/)]]);
+    const again = extractFacts([msg("a", "Never push to main."), msg("b", "Fix the parser. Never push to main!")]);
+    expect(again.rules.map((r) => [r.messageId, r.text, r.sayings!.length])).toEqual([["b", "Never push to main!", 2]]);
+    const declared = extractFacts([msg("a", "Fix the parser.\nRules: never push to main, and always run the tests first.")]);
+    expect(declared.rules.map((r) => r.text)).toEqual(["Rules: never push to main, and always run the tests first."]);
+    const list = extractFacts([msg("a", "Do NOT:\n- start the dev server\n- expose secrets")]);
+    expect(list.rules.map((r) => r.text)).toEqual(["Do NOT:\n- start the dev server\n- expose secrets"]);
+    // The same words twice in one message are one saying.
+    expect(extractFacts([msg("a", "Never push to main. Really: never push to main.")]).rules).toEqual([]);
   });
 });
