@@ -27,6 +27,12 @@
  *   `condenseParent` ("roo-condense"). Truncation likewise: a marker with
  *   `isTruncationMarker` and `truncationId`, hidden messages with
  *   `truncationParent` ("roo-truncation").
+ * - Older Roo (a summary with `isSummary` and no `condenseId`) overwrote the
+ *   history instead: the file keeps the first message, the summary and what
+ *   followed, and the messages the summary replaced are gone from it (the
+ *   UI log, ui_messages.json, keeps the conversation as shown and the
+ *   condense's `contextCondense` figures). Such a summary is a "roo-condense"
+ *   whose before is what the file still holds, with a warning that says so.
  */
 import type { Entry, Message, UsageSeries } from "../model.ts";
 import { SessionError } from "../model.ts";
@@ -154,6 +160,16 @@ export function readCline(task: ClineTask, strict: boolean): ReaderOutput {
   });
   const ui = Array.isArray(task.ui) ? task.ui.filter(isRecord) : [];
   const ranges = deletedRanges(ui);
+  const condenses = uiCondenses(ui);
+  const overwritten = entries.filter((entry) => entry.messages[0]?.meta.isSummary === true && entry.messages[0]?.meta.condenseId === undefined);
+  if (overwritten.length > 0) {
+    const shown =
+      condenses.length > overwritten.length ? `; ui_messages.json records ${condenses.length} condenses, the history keeps the last summary of ${overwritten.length}` : "";
+    warnings.push({
+      line: overwritten[0]!.line,
+      message: `the history before the condense summary at message ${overwritten[0]!.line - 1} was overwritten (Roo Code before condenseParent): the messages it replaced are not in api_conversation_history.json (ui_messages.json shows them as displayed)${shown}`,
+    });
+  }
   return {
     format: "cline",
     header: { cwd: workingDirectory(task.history), taskMetadata: task.metadata, uiMessages: Array.isArray(task.ui) ? task.ui.length : undefined },
@@ -162,7 +178,7 @@ export function readCline(task: ClineTask, strict: boolean): ReaderOutput {
     toolCallIds,
     offTreeRecords: {},
     defaultLeafId: previousId,
-    ...replayedHistory((path) => contextItems(path, ranges)),
+    ...replayedHistory((path) => contextItems(path, ranges, condenses)),
     usage: () => clineUsage(ui),
   };
 }
@@ -198,7 +214,7 @@ function historyIndex(message: Message): number {
   return (message.line ?? 0) - 1;
 }
 
-function contextItems(path: Entry[], ranges: DeletedRange[]): (Message | CompactionStep)[] {
+function contextItems(path: Entry[], ranges: DeletedRange[], condenses: readonly UiCondense[] = []): (Message | CompactionStep)[] {
   const items: (Message | CompactionStep)[] = [];
   const pendingRanges = [...ranges];
   const summaries = new Set<unknown>();
@@ -231,6 +247,8 @@ function contextItems(path: Entry[], ranges: DeletedRange[]): (Message | Compact
       seenSummaries.add(meta.condenseId);
       const summary = entry.messages.flatMap((m) => m.blocks.flatMap((b) => (b.type === "text" ? [b.text] : []))).join("\n") || null;
       items.push(rooStep(entry, "roo-condense", "condenseParent", meta.condenseId, summary));
+    } else if (meta.isSummary === true && meta.condenseId === undefined) {
+      items.push(overwrittenCondense(entry, condenses));
     } else if (meta.isTruncationMarker === true && markers.has(meta.truncationId)) {
       seenMarkers.add(meta.truncationId);
       items.push(rooStep(entry, "roo-truncation", "truncationParent", meta.truncationId, null));
@@ -242,6 +260,51 @@ function contextItems(path: Entry[], ranges: DeletedRange[]): (Message | Compact
   const last = path[path.length - 1];
   for (const range of pendingRanges) if (last) items.push(rangeStep(range, last));
   return items;
+}
+
+/** A `condense_context` UI message's figures (Roo Code's `contextCondense`). */
+interface UiCondense {
+  summary: string;
+  prevContextTokens: number | null;
+  newContextTokens: number | null;
+  ts?: number;
+}
+
+function uiCondenses(ui: Record<string, unknown>[]): UiCondense[] {
+  return ui.flatMap((message) => {
+    const condense = message.say === "condense_context" && isRecord(message.contextCondense) ? message.contextCondense : undefined;
+    if (!condense) return [];
+    const n = (v: unknown) => (typeof v === "number" ? v : null);
+    return [
+      {
+        summary: typeof condense.summary === "string" ? condense.summary : "",
+        prevContextTokens: n(condense.prevContextTokens),
+        newContextTokens: n(condense.newContextTokens),
+        ts: typeof message.ts === "number" ? message.ts : undefined,
+      },
+    ];
+  });
+}
+
+/**
+ * Older Roo's condense: the summary joins what the file still holds before it (the first message), the
+ * messages it replaced being gone from the file. Its figures are the UI log's for the same summary text.
+ */
+function overwrittenCondense(entry: Entry, condenses: readonly UiCondense[]): CompactionStep {
+  const summary = entry.messages.flatMap((m) => m.blocks.flatMap((b) => (b.type === "text" ? [b.text] : []))).join("\n") || null;
+  const shown = summary ? condenses.find((condense) => condense.summary.trim() !== "" && condense.summary.trim() === summary.trim()) : undefined;
+  const ts = entry.messages[0]?.meta.ts;
+  return {
+    line: entry.line,
+    entryId: entry.id,
+    timestamp: typeof ts === "number" ? new Date(ts).toISOString() : undefined,
+    kind: "roo-condense",
+    trigger: null,
+    tokensBefore: shown?.prevContextTokens ?? null,
+    tokensAfter: shown?.newContextTokens ?? null,
+    summary,
+    apply: (before) => [...before, ...entry.messages],
+  };
 }
 
 /** `api_req_started` UI messages carry `{tokensIn, tokensOut, cacheWrites, cacheReads, cost}` as JSON text. */

@@ -164,6 +164,39 @@ describe("Roo Code / Kilo Code history after a condensation and a truncation (no
   });
 });
 
+describe("an older Roo Code task whose condense overwrote its history (a summary with isSummary and no condenseId)", () => {
+  const encode = (value: unknown) => new TextEncoder().encode(JSON.stringify(value));
+  const summary = "1. Previous Conversation: the loader was moved to src/config.ts.";
+  const history = [
+    { role: "user", ts: 1, content: [{ type: "text", text: "<task>\nMove the loader.\n</task>" }] },
+    { role: "assistant", ts: 5, isSummary: true, content: [{ type: "text", text: summary }] },
+    { role: "user", ts: 6, content: [{ type: "text", text: "<feedback>\nNow the tests.\n</feedback>" }] },
+    { role: "assistant", ts: 7, content: [{ type: "text", text: "Adding them." }] },
+  ];
+  const ui = [
+    { ts: 2, type: "say", say: "condense_context", contextCondense: { summary: "an earlier summary", prevContextTokens: 90000, newContextTokens: 30000, cost: 0.1 } },
+    { ts: 4, type: "say", say: "condense_context", contextCondense: { summary, prevContextTokens: 151255, newContextTokens: 73723, cost: 0.13 } },
+  ];
+  const session = loadSessionFiles([
+    { name: "t/api_conversation_history.json", bytes: encode(history) },
+    { name: "t/ui_messages.json", bytes: encode(ui) },
+  ]);
+
+  it("is a roo-condense with the UI log's figures for the same summary; before is what the file still holds", () => {
+    const [condense, ...more] = session.recordedCompactions(null);
+    expect(more).toEqual([]);
+    expect(condense).toMatchObject({ kind: "roo-condense", line: 2, entryId: "m1", tokensBefore: 151255, tokensAfter: 73723, summary, droppedMessageIds: [] });
+    expect(ids(condense!.before)).toEqual(["m0"]);
+    expect(ids(condense!.after)).toEqual(["m0", "m1"]);
+  });
+
+  it("says plainly that the messages it replaced are not in the file, and how many condenses the UI log records", () => {
+    expect(session.warnings.map((w) => w.message)).toEqual([
+      expect.stringMatching(/history before the condense summary at message 1 was overwritten .* ui_messages\.json records 2 condenses, the history keeps the last summary of 1/),
+    ]);
+  });
+});
+
 describe("OpenCode export with a pruned tool output (stands for state.time.compacted on an old tool part)", () => {
   const session = loadSession(composedBytes.openCodePruned(), { strict: true });
 

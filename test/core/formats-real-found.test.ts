@@ -10,6 +10,7 @@ import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import type { SqlJsStatic } from "sql.js";
 import { loadSession } from "../../core/session.ts";
+import { loadSessionFiles } from "../../core/session-files.ts";
 import { loadOpenCodeDatabase } from "../../core/sqlite/opencode-session.ts";
 import { queryRows } from "../../core/sqlite/engine.ts";
 import { fixturePath, PRESENT_OPTIONAL_FIXTURES } from "../helpers/fixtures.ts";
@@ -73,5 +74,71 @@ describe.skipIf(!present(DATABASE))(`a real OpenCode store (${DATABASE}; \`npm r
         compactions: session.recordedCompactions(null).length,
       }).toEqual({ user: want.user, assistant: want.assistant, tools: want.tools, results: want.tools, compactions: want.compactions });
     }
+  });
+});
+
+const WAL_DATABASE = "opencode/hoalaxanh1234__get-spec__e111394f/opencode.db";
+/**
+ * Counted with Python's own sqlite3 (which applies the -wal beside the file, as SQLite does), not with
+ * this project's log reader: `python3 -c "import sqlite3; c = sqlite3.connect('opencode.db'); …"` with
+ * the queries of the test above, per session; and again with the -wal moved away.
+ */
+const WITH_LOG: Record<string, { user: number; assistant: number; tools: number; compactions: number }> = {
+  ses_2a3d18192ffeOCweb9zdIH8Zaf: { user: 3, assistant: 6, tools: 3, compactions: 1 },
+  ses_2a6af7b63ffeJJxDhas9b6AofN: { user: 2, assistant: 2, tools: 0, compactions: 0 },
+  ses_2a6b0e08affeUkXwMsSYPLUKsN: { user: 1, assistant: 1, tools: 0, compactions: 0 },
+  ses_2a6bbc099ffeYhB11Z94nOv3j2: { user: 2, assistant: 2, tools: 0, compactions: 0 },
+};
+
+describe.skipIf(!present(WAL_DATABASE) || !present(`${WAL_DATABASE}-wal`))(
+  `a real OpenCode store whose compaction is only in its -wal (${WAL_DATABASE}; \`npm run fixtures\` fetches it)`,
+  () => {
+    it("read with its log: every session, message, tool call and the compaction SQLite itself sees", async () => {
+      const engine = await testSqlite();
+      const bytes = new Uint8Array(readFileSync(fixturePath(WAL_DATABASE)));
+      const wal = new Uint8Array(readFileSync(fixturePath(`${WAL_DATABASE}-wal`)));
+      for (const [id, want] of Object.entries(WITH_LOG)) {
+        const { session } = loadOpenCodeDatabase(engine, bytes, { sessionId: id, wal });
+        const branch = session.branch(null);
+        expect({
+          user: branch.filter((m) => m.role === "user").length,
+          assistant: branch.filter((m) => m.role === "assistant" || m.role === "summary").length,
+          tools: session.toolCallIds.size,
+          compactions: session.recordedCompactions(null).length,
+        }).toEqual(want);
+      }
+      const [compaction] = loadOpenCodeDatabase(engine, bytes, { sessionId: "ses_2a3d18192ffeOCweb9zdIH8Zaf", wal }).session.recordedCompactions(null);
+      expect(compaction).toMatchObject({ kind: "opencode-compaction", trigger: "auto" });
+      expect(compaction!.after.length).toBeLessThan(compaction!.before.length);
+    });
+
+    it("read without its log: the sessions the main file holds, and no compaction (it was never checkpointed)", async () => {
+      const engine = await testSqlite();
+      const bytes = new Uint8Array(readFileSync(fixturePath(WAL_DATABASE)));
+      const db = new engine.Database(bytes);
+      const sessions = queryRows(db, "SELECT id FROM session").map((row) => String(row.id));
+      db.close();
+      expect(sessions.length).toBe(3);
+      for (const id of sessions) expect(loadOpenCodeDatabase(engine, bytes, { sessionId: id }).session.recordedCompactions(null)).toEqual([]);
+    });
+  },
+);
+
+const ROO_TASKS = ["roo/jsboige__jsboige-mcp-servers__ac8aa7b4-319c-4925-a139-4f4adca81921", "roo/jsboige__jsboige-mcp-servers__e73ea764-4971-4adb-9197-52c2f8ede8ef"];
+
+describe.each(ROO_TASKS.filter((task) => present(`${task}/api_conversation_history.json`)))("a real Roo Code task condensed by an older Roo (%s)", (task) => {
+  it("records the condense with the UI log's own figures, and says the history before it was overwritten", () => {
+    const read = (name: string) => ({ name: `${task}/${name}`, bytes: new Uint8Array(readFileSync(fixturePath(`${task}/${name}`))) });
+    const session = loadSessionFiles([read("api_conversation_history.json"), read("ui_messages.json")]);
+    const history: Json[] = JSON.parse(readFileSync(fixturePath(`${task}/api_conversation_history.json`), "utf8"));
+    const ui: Json[] = JSON.parse(readFileSync(fixturePath(`${task}/ui_messages.json`), "utf8"));
+    const summaries = history.filter((m) => m.isSummary === true);
+    expect(summaries).toHaveLength(1);
+    const summaryText = typeof summaries[0]!.content === "string" ? summaries[0]!.content : (summaries[0]!.content as Json[]).map((b) => b.text).join("\n");
+    const shown = ui.find((m) => m.say === "condense_context" && m.contextCondense?.summary?.trim() === summaryText.trim())!.contextCondense;
+    expect(session.recordedCompactions(null)).toEqual([
+      expect.objectContaining({ kind: "roo-condense", line: history.indexOf(summaries[0]!) + 1, tokensBefore: shown.prevContextTokens, tokensAfter: shown.newContextTokens }),
+    ]);
+    expect(session.warnings.map((w) => w.message)).toEqual([expect.stringContaining("was overwritten (Roo Code before condenseParent)")]);
   });
 });
