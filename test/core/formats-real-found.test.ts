@@ -1,6 +1,8 @@
 /**
  * Real sessions found after the shared set (test/fixtures.provenance.json,
- * `optional`): a Cursor agent transcript and an OpenCode store as their
+ * `optional`): a Cursor agent transcript, two OpenCode stores (one whose
+ * compaction is only in its -wal), two condensed Roo Code tasks and a Qwen
+ * Code chat, as their
  * agents wrote them. Each is read with the counts made here from the raw
  * file, without the readers' code: the transcript's lines parsed with
  * JSON.parse, the database queried with SQL. Skipped, saying so, where the
@@ -140,5 +142,32 @@ describe.each(ROO_TASKS.filter((task) => present(`${task}/api_conversation_histo
       expect.objectContaining({ kind: "roo-condense", line: history.indexOf(summaries[0]!) + 1, tokensBefore: shown.prevContextTokens, tokensAfter: shown.newContextTokens }),
     ]);
     expect(session.warnings.map((w) => w.message)).toEqual([expect.stringContaining("was overwritten (Roo Code before condenseParent)")]);
+  });
+});
+
+const QWEN = "qwen/Haniaimraxn__TODO-LIST__5c7e5311.jsonl";
+
+describe.skipIf(!present(QWEN))(`a real Qwen Code chat (${QWEN}; \`npm run fixtures\` fetches it)`, () => {
+  it("is read as Qwen: its user, assistant and tool-result records, every function call, no compaction made up", () => {
+    const bytes = readFileSync(fixturePath(QWEN));
+    const records: Json[] = new TextDecoder()
+      .decode(bytes)
+      .split("\n")
+      .filter((line) => line.trim() !== "")
+      .map((line) => JSON.parse(line));
+    const count = (type: string) => records.filter((r) => r.type === type).length;
+    const calls = records.filter((r) => r.type === "assistant").flatMap((r) => ((r.message?.parts ?? []) as Json[]).filter((part) => part.functionCall)).length;
+    const session = loadSession(bytes);
+    expect(session.format).toBe("qwen");
+    const branch = session.branch(null);
+    expect({
+      user: branch.filter((m) => m.role === "user").length,
+      assistant: branch.filter((m) => m.role === "assistant").length,
+      results: branch.filter((m) => m.role === "toolResult").length,
+      calls: session.toolCallIds.size,
+    }).toEqual({ user: count("user"), assistant: count("assistant"), results: count("tool_result"), calls });
+    // Telemetry records are no messages; the file records no compression, and none is made up.
+    expect(records.some((r) => r.subtype === "chat_compression")).toBe(false);
+    expect(session.recordedCompactions(null)).toEqual([]);
   });
 });
