@@ -2,11 +2,10 @@
  * Real sessions found after the shared set (test/fixtures.provenance.json,
  * `optional`): a Cursor agent transcript, two OpenCode stores (one whose
  * compaction is only in its -wal), two condensed Roo Code tasks and a Qwen
- * Code chat, as their
- * agents wrote them. Each is read with the counts made here from the raw
- * file, without the readers' code: the transcript's lines parsed with
- * JSON.parse, the database queried with SQL. Skipped, saying so, where the
- * file is not there (`npm run fixtures` fetches it).
+ * Code chat, as their agents wrote them. Each is read with the counts made
+ * from the raw file without the readers' code: lines parsed with JSON.parse,
+ * a database queried with SQL (or counted beforehand with Python's sqlite3).
+ * Skipped, saying so, where the file is not there (`npm run fixtures`).
  */
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
