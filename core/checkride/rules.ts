@@ -162,7 +162,7 @@ export function ruleConfidence(sentence: string): RuleConfidence | null {
   // LABELS.md's rule is a constraint that later work must keep. An order with nothing that makes it last
   // ("Do not reset the database.", "Make sure the helper is exported.") is as often the task at hand.
   if (!STANDING.test(text) && !EMPHATIC_ORDER.test(text) && !INVARIANT.test(text) && !DECLARED_RULE.test(text))
-    return { graded: false, why: "a prohibition or obligation with no word that makes it last (never, always, any, every…): may be for the task at hand" };
+    return { graded: false, why: "a prohibition or obligation with no word that makes it last (never, always, from now on…): may be for the task at hand" };
   return { graded: true };
 }
 

@@ -145,7 +145,7 @@ function KeyTrust({ probe }: { probe: string }) {
   return (
     <span className={`key-trust${trust.meets ? "" : " key-trust-low"}`} data-testid="key-trust" title={trust.explanation}>
       {trust.given === 0
-        ? `· on blind-labelled sessions this key grades none by itself${trust.candidatesRecall !== undefined ? `; its candidates find ${Math.round(trust.candidatesRecall * 100)}%` : ""}`
+        ? `· on blind-labelled sessions this key graded none by itself${trust.candidatesRecall !== undefined ? ` (a rule said once waits for you); its candidates found ${Math.round(trust.candidatesRecall * 100)}%` : ""}`
         : `· this key measured on blind-labelled sessions: right ${Math.round(trust.precision * 100)}%, finds ${Math.round(trust.recall * 100)}%`}
     </span>
   );
