@@ -52,7 +52,10 @@ describeWithFixtures("the answer key in the app", () => {
 
     // The first source in a user's message: the original pane scrolls to it and the quote is shown highlighted.
     // (Rules said once are candidates since round 5 of the blind sets: this session's rules are candidates.)
-    const source = card.getByTestId("fact-source").filter({ hasText: /^user, line \d+$/ }).first();
+    const source = card
+      .getByTestId("fact-source")
+      .filter({ hasText: /^user, line \d+$/ })
+      .first();
     const id = (await source.getAttribute("data-message-id"))!;
     await page.getByTestId("original-pane").evaluate((el) => el.querySelector("[role=list], .pane-list, div")?.scrollTo?.(0, 0));
     await source.click();

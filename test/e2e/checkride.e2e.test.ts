@@ -94,7 +94,9 @@ describeWithFixtures("checkride in the app", () => {
     // Beside the key, how often it is right on blind-labelled sessions (the answer key's own measure).
     const rulesRow = panel.locator('section.score-card[aria-label="Checkride of transparent"] [data-probe-id=rules]');
     await rulesRow.scrollIntoViewIfNeeded();
-    expect(await rulesRow.getByTestId("key-trust").textContent()).toMatch(/on blind-labelled sessions(: right \d+%, finds \d+%| this key graded none by itself \(a rule said once waits for you\); its candidates found \d+%)/);
+    expect(await rulesRow.getByTestId("key-trust").textContent()).toMatch(
+      /on blind-labelled sessions(: right \d+%, finds \d+%| this key graded none by itself \(a rule said once waits for you\); its candidates found \d+%)/,
+    );
     await rulesRow.screenshot({ path: join(SCREENSHOTS, "08-checkride-rules-probe.png") });
     await panel.locator('section.score-card[aria-label="Checkride of transparent"] [data-probe-id=rules] .evidence button').first().click();
     await page.locator("[data-testid=active-pane] .row.selected[data-message-id=a0000003]").waitFor();

@@ -52,7 +52,9 @@ describeWithFixtures("checkride cards", () => {
   it("says beside each probe's key how often that key is right on blind-labelled sessions", async () => {
     await run();
     const rules = within(row("transparent", "rules")).getByTestId("key-trust");
-    expect(rules.textContent).toMatch(/on blind-labelled sessions(: right \d+%, finds \d+%| this key graded none by itself \(a rule said once waits for you\); its candidates found \d+%)/);
+    expect(rules.textContent).toMatch(
+      /on blind-labelled sessions(: right \d+%, finds \d+%| this key graded none by itself \(a rule said once waits for you\); its candidates found \d+%)/,
+    );
     expect(rules.getAttribute("title")).toContain("labelled blind");
     // Intent is not scored by the labels: no figure is claimed for it.
     expect(within(row("transparent", "intent")).queryByTestId("key-trust")).toBeNull();

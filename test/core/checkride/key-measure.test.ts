@@ -35,7 +35,10 @@ describe("the answer key's measure", () => {
     expect(files.explanation).toContain(KEY_MEASURE.command);
     // A probe that graded nothing on the set claims no precision (1.00 of nothing is not "right"): it says so,
     // and for rules names what the candidates found.
-    const empty = { ...KEY_MEASURE, probes: { ...KEY_MEASURE.probes, rules: { right: 0, given: 0, found: 0, expected: 24 }, candidates: { right: 14, given: 72, found: 14, expected: 24 } } };
+    const empty = {
+      ...KEY_MEASURE,
+      probes: { ...KEY_MEASURE.probes, rules: { right: 0, given: 0, found: 0, expected: 24 }, candidates: { right: 14, given: 72, found: 14, expected: 24 } },
+    };
     const rules = probeTrust("rules", empty)!;
     expect(rules).toMatchObject({ given: 0, meets: false, candidatesRecall: 14 / 24 });
     expect(rules.explanation).toContain("graded none of the 24 facts a reviewer expected by itself; as candidates it found 14 of them (0.58)");
