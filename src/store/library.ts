@@ -41,6 +41,8 @@ export interface LibraryProgress {
   cancelled: boolean;
   /** Listed sessions that could not be read: counted in `done`, listed with the skipped files, not in the table. */
   unreadable: number;
+  /** Compactions of changed sessions whose rows were taken from their last audit (what they read unchanged). */
+  reused: number;
 }
 
 export interface LibraryState {
@@ -134,7 +136,7 @@ function push(rows: SessionRows, progress: Partial<LibraryProgress>): void {
 }
 
 function emptyProgress(total: number, startedAt: number): LibraryProgress {
-  return { total, done: 0, cached: 0, bytesTotal: 0, bytesDone: 0, bytesCached: 0, listing: null, startedAt, finishedAt: null, cancelled: false, unreadable: 0 };
+  return { total, done: 0, cached: 0, bytesTotal: 0, bytesDone: 0, bytesCached: 0, listing: null, startedAt, finishedAt: null, cancelled: false, unreadable: 0, reused: 0 };
 }
 
 /** A session's row before its audit: what its place and its listing say. Its figures show as "…" while it is pending. */
@@ -248,11 +250,13 @@ export async function openLibrary(picked: readonly PickedFile[], folder = folder
     push(rows, { done, cached, bytesDone, bytesCached, total });
   }
   jobs.sort((a, b) => b.unit.bytes - a.unit.bytes);
-  const started = (run = indexInPool(jobs, (job, rows) => {
+  let reused = 0;
+  const started = (run = indexInPool(jobs, (job, rows, taken) => {
     done += counted(rows);
     bytesDone += job.unit.bytes;
+    reused += taken;
     folderCache.put(job.unit.path, { key: unitKey(job.unit), rows });
-    push(rows, { done, bytesDone, total });
+    push(rows, { done, bytesDone, total, reused });
   }));
   await started.done;
   if (run !== started) return;

@@ -18,6 +18,8 @@ export interface LibraryWorkerRequest {
 export interface LibraryWorkerReply {
   id: number;
   rows: SessionRows;
+  /** Compaction rows taken from `previous` (their audit's inputs unchanged) instead of being audited again. */
+  reused: number;
 }
 
 export interface IndexJob {
@@ -42,7 +44,7 @@ export function createLibraryWorker(): Worker {
 }
 
 /** Runs the jobs on a fresh pool, biggest sessions first so the last worker is not left with the largest. */
-export function indexInPool(jobs: readonly IndexJob[], onRows: (job: IndexJob, rows: SessionRows) => void, create: () => Worker = createLibraryWorker): IndexRun {
+export function indexInPool(jobs: readonly IndexJob[], onRows: (job: IndexJob, rows: SessionRows, reused: number) => void, create: () => Worker = createLibraryWorker): IndexRun {
   const queue = [...jobs];
   const workers: Worker[] = [];
   let cancelled = false;
@@ -65,13 +67,13 @@ export function indexInPool(jobs: readonly IndexJob[], onRows: (job: IndexJob, r
     const id = nextId++;
     worker.onmessage = (event: MessageEvent<LibraryWorkerReply>) => {
       if (cancelled || event.data.id !== id) return;
-      onRows(job, event.data.rows);
+      onRows(job, event.data.rows, event.data.reused);
       feed(worker);
     };
     worker.onerror = (event) => {
       event.preventDefault();
       if (cancelled) return;
-      onRows(job, { skipped: { kind: "skipped", path: job.unit.path, reason: `the worker stopped: ${event.message || "out of memory?"}` } });
+      onRows(job, { skipped: { kind: "skipped", path: job.unit.path, reason: `the worker stopped: ${event.message || "out of memory?"}` } }, 0);
       // A crashed worker is replaced, the queue goes on.
       worker.terminate();
       const fresh = create();

@@ -3,10 +3,11 @@
  * own folders goes in through the directory input; the table fills from the
  * worker pool, sorts by facts dropped, opens the worst row in the inspector on
  * its compaction and comes back without re-indexing; a second open is served
- * from the IndexedDB cache. Measured: first rows within 2 s of choosing the
+ * from the IndexedDB cache, and a touched session is read again with its
+ * compactions taken from their last audit. Measured: first rows within 2 s of choosing the
  * folder, and the longest main-thread task while indexing (longtask observer).
  */
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
@@ -144,6 +145,15 @@ describeWithFixtures("the library in Chromium", () => {
     // The files' sizes are read (in slices) before the new listing replaces the table, so wait for the new run itself.
     await page.locator("[data-testid=library-progress]", { hasText: `${sessions.length} unchanged, from the cache` }).waitFor({ timeout: 60_000 });
     await page.locator("[data-testid=library-progress]", { hasText: "· done" }).waitFor({ timeout: 60_000 });
+    // A session touched since (its size and time changed, not what its compactions read): read again, its two
+    // compactions taken from their last audit, not audited again (core/library/audit-inputs.ts).
+    const touched = join(folder, ".codex/sessions/2025/08/26/rollout-019f03e0-321f-7eb2-83cc-b54ecd71be23.jsonl");
+    utimesSync(touched, new Date(), new Date(Date.now() + 60_000));
+    await page.getByTestId("folder-input").setInputFiles(folder);
+    await page.locator("[data-testid=library-progress]", { hasText: `${sessions.length - 1} unchanged, from the cache` }).waitFor({ timeout: 60_000 });
+    await page.locator("[data-testid=library-progress]", { hasText: "2 compactions of changed sessions taken from their last audit" }).waitFor({ timeout: 60_000 });
+    await page.locator("[data-testid=library-progress]", { hasText: "· done" }).waitFor({ timeout: 60_000 });
+    expect(await page.getByTestId("library-row").count()).toBe(sessions.length);
     // Forget clears it.
     await page.getByTestId("library-forget").click();
     expect(await page.getByTestId("library-view").count()).toBe(0);
