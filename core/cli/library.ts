@@ -8,7 +8,7 @@ import { createHash } from "node:crypto";
 import { mkdirSync, readFileSync, realpathSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { availableParallelism, homedir } from "node:os";
 import { basename, join } from "node:path";
-import { flatAuditInputs, joinLines, LibraryCache, startsWithBytes, type CachedLines } from "../library/cache.ts";
+import { joinLines, LibraryCache, rowsTaken, startsWithBytes, type CachedLines } from "../library/cache.ts";
 import { discoverSessions, type SessionUnit } from "../library/discover.ts";
 import { CSV_COLUMNS, csvLine, type LibraryCompactionRow, type LibraryRow, type LibrarySessionRow, type LibrarySkippedRow } from "../library/rows.ts";
 import { byFactsDropped, summarizeByAgent } from "../library/summary.ts";
@@ -92,8 +92,7 @@ export async function auditLibrary(
     options.jobs,
     (unit) => reuse.get(unit.path),
     (unit, rows) => {
-      const previous = reuse.get(unit.path);
-      if (previous) reused += flatAuditInputs(rows).filter((fingerprint) => previous.has(fingerprint)).length;
+      reused += rowsTaken(rows, reuse.get(unit.path));
       results.set(unit.path, cache.set(unit, rows));
       done++;
       bytes += unit.bytes;

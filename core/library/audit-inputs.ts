@@ -15,7 +15,6 @@
  * what parsing it cost), against one audit per compaction (tens of ms each,
  * measured in docs/performance.md).
  */
-import { branchUpTo } from "../audit/moment.ts";
 import type { FormatName, Message, RecordedCompaction } from "../model.ts";
 import { sha256HexSync } from "../sha256.ts";
 import { LIBRARY_INDEX_VERSION } from "./cache.ts";
@@ -39,11 +38,38 @@ export function compactionFingerprints(branch: readonly Message[], compactions: 
     return digest;
   };
   const shared = JSON.stringify([LIBRARY_INDEX_VERSION, context.path, context.format, context.cwd ?? null, context.sessionIds]);
-  return compactions.map((compaction) => {
+  const branchParts = branchUpToDigests(branch, compactions, digestOf);
+  return compactions.map((compaction, i) => {
     const { before, after, ...record } = compaction;
-    const parts = [shared, JSON.stringify(record), "branch", ...branchUpTo(branch, compaction).map(digestOf), "before", ...before.map(digestOf), "after", ...after.map(digestOf)];
+    const parts = [shared, JSON.stringify(record), "branch", branchParts[i]!, "before", ...before.map(digestOf), "after", ...after.map(digestOf)];
     return sha256HexSync(encoder.encode(parts.join("\n")));
   });
+}
+
+const MASK_64 = (1n << 64n) - 1n;
+
+/**
+ * Per compaction, one value for the branch up to it (branchUpTo: every branch message read before the
+ * compaction's line), made in one pass over the branch whatever the number of compactions: messages are
+ * taken in line order and each adds the digest of its place and its own digest to a running sum, so a
+ * session with a thousand compactions is not joined a thousand times. The sum stands for the set of
+ * (place, message) pairs; the message count beside it keeps a prefix from passing for a longer one.
+ */
+function branchUpToDigests(branch: readonly Message[], compactions: readonly RecordedCompaction[], digestOf: (message: Message) => string): string[] {
+  const byLine = branch.map((message, place) => ({ line: message.line ?? 0, place, message })).sort((a, b) => a.line - b.line);
+  const order = compactions.map((compaction, i) => ({ line: compaction.line, i })).sort((a, b) => a.line - b.line);
+  const out: string[] = new Array(compactions.length);
+  let sum = 0n;
+  let taken = 0;
+  for (const { line, i } of order) {
+    while (taken < byLine.length && byLine[taken]!.line < line) {
+      const { place, message } = byLine[taken]!;
+      sum = (sum + BigInt(`0x${textDigest(`${place}:${digestOf(message)}`).slice(0, 16)}`)) & MASK_64;
+      taken++;
+    }
+    out[i] = `${taken}:${sum.toString(16)}`;
+  }
+  return out;
 }
 
 /**

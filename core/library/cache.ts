@@ -52,6 +52,11 @@ export function isCurrentVersion(key: string): boolean {
   return key.startsWith(`${LIBRARY_INDEX_VERSION}\u0001`);
 }
 
+/** How many of a unit's compaction rows came from `reuse` (IndexOptions.reuse) rather than a new audit: what the CLI and the app report. */
+export function rowsTaken(rows: SessionRows, reuse: ReadonlyMap<string, unknown> | undefined): number {
+  return reuse ? flatAuditInputs(rows).filter((fingerprint) => reuse.has(fingerprint)).length : 0;
+}
+
 /** Every compaction's audit-input fingerprint of a unit's rows, in output order ("" where a row has none). */
 export function flatAuditInputs(rows: SessionRows): string[] {
   return indexedSessions(rows).flatMap(({ compactions, auditInputs }) => compactions.map((_, i) => auditInputs?.[i] ?? ""));

@@ -5,7 +5,7 @@
  * time, reading its files from the File objects the page handed over, and
  * posts back the derived rows only. The session is let go after each unit.
  */
-import { flatAuditInputs } from "../../core/library/cache.ts";
+import { rowsTaken } from "../../core/library/cache.ts";
 import { indexSession, reusableAudits } from "../../core/library/index-session.ts";
 import type { LibraryWorkerRequest, LibraryWorkerReply } from "./library-client.ts";
 import { appSqlite } from "./services/database.ts";
@@ -24,7 +24,7 @@ self.onmessage = async (event: MessageEvent<LibraryWorkerRequest>) => {
   try {
     const reuse = previous && reusableAudits(previous);
     const rows = await indexSession(unit, read, { sqlite: appSqlite, reuse });
-    reply = { id, rows, reused: reuse ? flatAuditInputs(rows).filter((fingerprint) => reuse.has(fingerprint)).length : 0 };
+    reply = { id, rows, reused: rowsTaken(rows, reuse) };
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
     reply = { id, rows: { skipped: { kind: "skipped", path: unit.path, reason: `the audit failed: ${reason.slice(0, 300)}` } }, reused: 0 };
