@@ -36,7 +36,14 @@ const target = blind
 const checkOnly = process.argv.includes("--check");
 // The blind sets, every round of them (see test/helpers/labelled-set.ts, BLIND_SETS).
 const provenance = blind
-  ? ["test/blind.provenance.json", "test/blind-2.provenance.json", "test/blind-3.provenance.json", "test/blind-4.provenance.json", "test/blind-5.provenance.json"]
+  ? [
+      "test/blind.provenance.json",
+      "test/blind-2.provenance.json",
+      "test/blind-3.provenance.json",
+      "test/blind-4.provenance.json",
+      "test/blind-5.provenance.json",
+      "test/blind-6.provenance.json",
+    ]
   : ["test/fixtures.provenance.json"];
 const files = provenance.filter((file) => existsSync(join(root, file))).flatMap((file) => (JSON.parse(readFileSync(join(root, file), "utf8")) as { files: Entry[] }).files);
 
