@@ -102,7 +102,7 @@ function commandRuns(branch: readonly Message[], outcomes: Map<string, Result>):
   const runs: ShellRun[] = [];
   const consider = (command: string, outcome: ToolOutcome | undefined, result: Message | undefined, call: Message) => {
     const output = result ? textOf(result) : "";
-    const verification = isVerification(command);
+    const verification = isVerification(command, output);
     // A Codex code-mode program that completed says so but records no exit code: its output's failure lines decide.
     const completedProgram = outcome?.isError === undefined && output.startsWith("Script completed");
     let passed = completedProgram ? !outputSaysFailed(output) : verificationOutcome(command, outcome?.isError, output);

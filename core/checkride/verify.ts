@@ -3,6 +3,8 @@
  * the program, and whether it passed. A command is significant when one of
  * its steps (after comments, `cd`, environment assignments, split at `&&`,
  * `;`, `||`) is such a check; `ls`, `cat`, `sed -n`, `git status` never are.
+ * A commit, push or repository script is one only when its output shows the
+ * checks it ran (a hook's test summary, a script's PASS/FAIL counts).
  *
  * Outcome: the exit code, unless the command pipes its output through a
  * filter (head, tail, tee, grep, …) or masks failure (`|| true`), or the exit
@@ -41,10 +43,26 @@ const CHECK_STEP: RegExp[] = [
   /^(\.\/|\.\\)?(target\/(debug|release)\/\S+|scripts?\/(test|check|build|verify)\S*|test\.sh|run-tests\S*)/,
   /^(pwsh|powershell)(\.exe)?\s+.*\b(test|build|check|verify)\S*\.ps1\b/i,
   /^(bash|sh|zsh)\s+\S*(test|check|build|verify)\S*\.sh\b/,
+  // Nix builds and checks, and a flake app named for a check.
+  /^nix\s+(build|flake\s+check)\b|^nix\s+run\s+\S*#(test|tests|build|lint|check|typecheck)\b/,
+  // Syntax and validity checks: they check a file the agent wrote without running it.
+  /^(node\s+(--check|-c)|(bash|sh|zsh)\s+-n|php\s+-l|ruby\s+-c|python3?\s+-m\s+(py_compile|json\.tool))\s+\S/,
+  /^jq\s+(-e\s+)?(empty|\.)\s+\S+.*>\s*\/dev\/null/,
+  // A request to a server on this machine (the one the agent started): a smoke test of the work.
+  /^(curl|wget|http|https|xh)\s.*\b(localhost|127\.0\.0\.1|0\.0\.0\.0|\[::1\])(:\d+)?\b/,
 ];
 
+/**
+ * Steps that check the work only when their output shows a check ran: a commit or push whose hooks ran
+ * the test suite, a script of the repository that reports passes and failures (`doctor.sh`: "PASS=40 FAIL=0").
+ */
+const CHECKS_WHEN_OUTPUT_SAYS = /^(git\s+(commit|push)\b|(\.\/|\.\\)\S+|scripts?\/\S+|(bash|sh|zsh)\s+\S+\.sh\b)/;
+/** A test run's summary: counts of passes or failures, as test runners and check scripts print them. */
+const TEST_SUMMARY = /\b\d+ (tests? )?(passed|passing)\b|\bTest Files\s+\d+|\btests? (passed|failed)\b|\b(PASS|FAIL)(ED)?\s*[=:]\s*\d+/i;
+
 /** Filters after a pipe hide the exit code of the step before them. */
-const OUTPUT_FILTER = /\|\s*(head|tail|tee|grep|rg|less|more|sed|awk|cut|sort|uniq|wc|jq|cat|findstr|select-string|sls|out-string)\b|\|\|\s*(true|:|echo)\b|;\s*(echo|true)\b/i;
+const OUTPUT_FILTER =
+  /\|\s*(head|tail|tee|grep|rg|less|more|sed|awk|cut|sort|uniq|wc|jq|cat|findstr|select-string|sls|out-string)\b|\|\|\s*(true|:|echo)\b|;\s*(echo|true)\b|(?<![&>|0-9])&(?![&>])/i;
 
 /** A program named by its path (`./venv/Scripts/python.exe`, `node_modules/.bin/vitest`) is that program. */
 const PATH_TO_PROGRAM =
@@ -61,7 +79,10 @@ function cleanStep(step: string): string {
       .replace(/^([\w-]+)\.(cmd|exe|bat)(?=\s|$)/i, "$1")
       .replace(/^(export\s+)?[A-Za-z_][A-Za-z0-9_]*=("[^"]*"|'[^']*'|\S*)\s+/, "")
       .replace(/^env\s+/, "")
-      .replace(/^(time|timeout\s+\S+|nice|sudo|exec)\s+/, "")
+      .replace(/^(time|timeout\s+\S+|nice|sudo|exec|corepack)\s+/, "")
+      // Where a package manager runs (a workspace, a folder) does not change what it runs.
+      .replace(/^(npm|pnpm|yarn|bun)\s+((--filter|-F|-C|--dir|--prefix|-w|--workspace|--cwd)(=|\s+)\S+\s+|(-r|--recursive|-s|--silent)\s+)+/, "$1 ")
+      .replace(/^yarn\s+workspace\s+\S+\s+/, "yarn ")
       .replace(/^\$env:[A-Za-z_]+\s*=\s*("[^"]*"|'[^']*'|\S+)\s*/, "");
     if (next === out) return out;
     out = next;
@@ -76,8 +97,16 @@ export function commandSteps(command: string): string[] {
     .join("\n");
   return splitOutsideQuotes(text)
     .map(cleanStep)
-    .filter((step) => step !== "" && !/^cd\b/.test(step));
+    .flatMap((step) => {
+      // `powershell -Command "…"`, `bash -c '…'`, `cmd /c "…"`: the steps are those of the script inside.
+      const inner = SHELL_WRAPPER.exec(step);
+      return inner ? commandSteps(inner[2]!) : [step];
+    })
+    .filter((step) => step !== "" && !/^(cd|pushd|popd|set-location|push-location|sl)\b/i.test(step));
 }
+
+/** A shell started on a script given on its command line, and that script (group 2). */
+const SHELL_WRAPPER = /^(?:pwsh|powershell|bash|sh|zsh|cmd)(?:\s+-(?:NoProfile|NonInteractive|ExecutionPolicy\s+\S+|l|lc))*\s+(?:-Command|-c|\/c|-lc)\s+(["'])([\s\S]*)\1\s*$/i;
 
 /** The steps of a command line, split at `&&`, `||`, `|`, `;` and newlines that are not inside quotes (a regex's `|` is not a pipe). */
 function splitOutsideQuotes(text: string): string[] {
@@ -102,9 +131,14 @@ function splitOutsideQuotes(text: string): string[] {
   return steps;
 }
 
-/** True when some step of the command builds, tests, lints, type-checks or runs the program. */
-export function isVerification(command: string): boolean {
-  return commandSteps(command).some((step) => CHECK_STEP.some((pattern) => pattern.test(step)) || isInlineCheck(step));
+/**
+ * True when some step of the command builds, tests, lints, type-checks or runs the program, or (given
+ * its output) is a commit, push or script whose output shows the checks it ran.
+ */
+export function isVerification(command: string, output = ""): boolean {
+  const steps = commandSteps(command);
+  if (steps.some((step) => CHECK_STEP.some((pattern) => pattern.test(step)) || isInlineCheck(step))) return true;
+  return TEST_SUMMARY.test(output) && steps.some((step) => CHECKS_WHEN_OUTPUT_SAYS.test(step));
 }
 
 /** `python -c "…"`, `node -e "…"`: a program the agent wrote on the command line. */
@@ -154,7 +188,8 @@ const FAILURE_LINES: RegExp[] = [
   /^error(\[E\d{4}\])?:/m,
   /^\s*(FAIL|FAILED)\b/m,
   /\b[1-9]\d* (failed|failing|errors?)\b/,
-  /^npm ERR!/m,
+  /^npm (ERR!|error)\s/m,
+  /\bErrors? found in\b/,
   /^Traceback \(most recent call last\)/m,
   /\bpanicked at\b/,
   /\bBUILD FAILED\b|\bCompilation failed\b|\bBuild failed\b/,

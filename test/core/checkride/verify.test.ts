@@ -43,7 +43,34 @@ describe("which command verifies", () => {
     `python3 -c "import json; assert json.load(open('out.json'))['ok']"`,
     `node -e "const { Pool } = require('pg'); new Pool().query('SELECT 1').then(() => console.log('ok'))"`,
     `node -e "require('./dist/index.js').main()"`,
+    // Where a package manager runs (a workspace, a folder, corepack) does not change what it runs.
+    "corepack pnpm run lint",
+    "pnpm --filter @acme/web test && pnpm --filter @acme/web build",
+    "npm --prefix client run build",
+    "yarn workspace api test",
+    // A shell started on a script: its steps are the script's.
+    `powershell -Command "Set-Location 'C:\\dev\\app'; npx vitest run --reporter=verbose 2>&1"`,
+    "bash -lc 'cd api && go test ./...'",
+    // Nix, syntax and validity checks, a smoke request to the server the agent started.
+    "nix run .#build 2>&1 | tail -5",
+    "nix flake check",
+    "node --check scripts/bench.mjs",
+    "bash -n scripts/install.sh",
+    "jq . out/summary.json >/dev/null",
+    "curl -sS http://127.0.0.1:8080/api/ready",
+    "sleep 2; curl -s localhost:3000/health",
   ])("verifies: %s", (command) => expect(isVerification(command)).toBe(true));
+
+  it("a commit, push or script of the repository verifies when its output shows the checks it ran", () => {
+    const hookRanTests = "[main 1a2b3c4] fix: header\n\n Test Files  190 passed (190)\n      Tests  2311 passed (2311)\nTo github.com:acme/app.git";
+    expect(isVerification("git push origin main", hookRanTests)).toBe(true);
+    expect(isVerification("git add -A && git commit -m 'fix'", hookRanTests)).toBe(true);
+    expect(isVerification("scripts/opencode/doctor.sh", "Summary: PASS=40 WARN=3 FAIL=0")).toBe(true);
+    // Without such output they only record or run something.
+    expect(isVerification("git push origin main", "To github.com:acme/app.git\n   cb8ce6f..7b24e0c  main -> main")).toBe(false);
+    expect(isVerification("git commit -m 'x'", "treefmt.................Passed\ngit-secrets.............Passed")).toBe(false);
+    expect(isVerification("scripts/deploy.sh", "deployed to staging")).toBe(false);
+  });
 
   it.each([
     "ls -F logs/",
@@ -60,6 +87,9 @@ describe("which command verifies", () => {
     `python -c "import base64; from pathlib import Path; print(base64.b64encode(Path('a.png').read_bytes()).decode())"`,
     `node -e "console.log(process.version)"`,
     "pnpm exec wrangler deploy",
+    "curl -s https://api.github.com/repos/acme/app/issues/12",
+    "bash -c 'ls -la src'",
+    "corepack enable",
   ])("only looks around: %s", (command) => expect(isVerification(command)).toBe(false));
 
   it("splits chains and drops comments, cd and assignments", () => {
@@ -74,6 +104,17 @@ describe("the outcome", () => {
     expect(verificationOutcome("npm run build 2>&1 | head -30", false, tsErrors)).toBe(false);
     expect(verificationOutcome("npx vitest run | tail -5", false, "Tests  2 failed | 40 passed")).toBe(false);
     expect(verificationOutcome("npx vitest run | tail -5", false, "Tests  42 passed")).toBe(true);
+  });
+
+  it("a command sent to the background hides its exit code: the output decides", () => {
+    const npmFailed = "npm error code ENOENT\nnpm error enoent Could not read package.json: Error: ENOENT: no such file or directory";
+    expect(verificationOutcome("npm run dev &>/tmp/dev.log &\nsleep 3 && cat /tmp/dev.log", false, npmFailed)).toBe(false);
+    // A redirect (`2>&1`, `&>`) is not the background.
+    expect(verificationOutcome("npm test 2>&1", false, "3 failed")).toBe(true);
+  });
+
+  it("a lint script's report of errors fails it behind a grep", () => {
+    expect(verificationOutcome('node scripts/lint-posts.mjs -p a.mdx 2>&1 | grep -A1 "Errors"', false, "Errors found in content/a.mdx:\n  Content: link broken")).toBe(false);
   });
 
   it("a Windows filter (findstr, Select-String) hides the exit code as a Unix one does", () => {
