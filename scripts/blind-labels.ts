@@ -75,7 +75,10 @@ for (const file of rawFiles(rawDir).sort()) {
   /** The messages a reference names: its entry's (by line or native id), or the OpenCode part's own. */
   const messagesAt = (ref: Ref): Message[] => {
     const ids = [ref.id, ref.message].filter((id): id is string => !!id);
-    const named = entries.filter((e) => (ref.line !== undefined && !ref.message && e.line === ref.line) || ids.includes(e.id)).flatMap((e) => e.messages);
+    // By line: the entry's first line, or the line its messages were last written at (a Gemini CLI message
+    // written again on each update keeps its entry's place and takes its last record's content and line).
+    const atLine = (e: (typeof entries)[number]) => ref.line !== undefined && !ref.message && (e.line === ref.line || e.messages.some((m) => m.line === ref.line));
+    const named = entries.filter((e) => atLine(e) || ids.includes(e.id)).flatMap((e) => e.messages);
     const part = ref.part ? branch.filter((m) => m.id === ref.part) : [];
     return [...part, ...named];
   };
