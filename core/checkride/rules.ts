@@ -40,16 +40,16 @@ const MUST_HAVE_DONE = /\bmust\s+have\s+(been|had|done|gone|seen|made|\w+ed|\w+e
  * standing rule, so a sentence they mark is a candidate, never graded alone.
  */
 const CJK_OBLIGATION =
-  /必須|必须|務必|务必|一定要|禁止|請勿|请勿|不可|不要|不用|不准|不能|只能|只用|永遠|永远|總是|总是|絕不|绝不|しないで|しない(こと|よう)|ないで|してはいけない|禁止|必ず|常に|だけ(を|で|に)|使わない|なし[、。]|하지\s*마|하지\s*않|말\s*것|반드시|항상|절대|만\s*사용/;
+  /必須|必须|務必|务必|一定要|禁止|請勿|请勿|不可|不要|不用|不准|不能|只能|只用|永遠|永远|總是|总是|絕不|绝不|しないで|しない(こと|よう)|ないで|してはいけない|禁止|必ず|常に|だけ(を|で|に)|使わない|なし[、。]|ないといけない|なければ(ならない|いけない)|ないように|하지\s*마|하지\s*않|말\s*것|반드시|항상|절대|만\s*사용/;
 /**
  * Obligation and prohibition words of other languages people write to their agents in (Russian, Ukrainian,
  * Spanish, Portuguese, French, German, Italian): a candidate, as the CJK words are, since the same words say
  * as much about the request at hand as about a standing rule.
  */
 const OTHER_OBLIGATION =
-  /(^|[\s,;:(«"])(никогда|всегда|обязательно|нельзя|запрещено|не\s+(надо|нужно|трогай|меняй|удаляй|используй|добавляй|делай|пиши|коммить|пуш\S*)|должн[аоы]?|только|ніколи|завжди|обов'язково|не\s+можна|nunca|siempre|sempre|jamais|toujours|niemals|immer|nie|mai|sempre|obligatorio|obrigatório|obligatoire|prohibido|proibido|interdit|verboten|vietato|no\s+(uses|toques|cambies|borres|modifiques|agregues)|não\s+(use|usar|mexa|altere|apague|modifique|adicione|faça|crie)|ne\s+(touche|modifie|supprime|change|utilise|jamais)|nicht\s+(ändern|löschen|anfassen|verwenden|benutzen)|non\s+(toccare|modificare|cancellare|usare)|debe(n|s)?|deve(m|s)?|doit|doivent|muss|müssen|solo|somente|apenas|seulement|uniquement|nur)(?=[\s,.;:!?»")]|$)/iu;
+  /(^|[\s,;:(«"])(никогда|всегда|обязательно|нельзя|запрещено|не\s+(надо|нужно|трогай|меняй|удаляй|используй|добавляй|делай|пиши|коммить|пуш\S*)|должн[аоы]?|только|ніколи|завжди|обов'язково|не\s+можна|nunca|siempre|sempre|jamais|toujours|niemals|immer|nie|mai|sempre|obligatorio|obrigatório|obligatoire|prohibido|proibido|interdit|verboten|vietato|no\s+(uses|toques|cambies|borres|modifiques|agregues)|não\s+(use|usar|mexa|altere|apague|modifique|adicione|faça|crie)|ne\s+(touche|modifie|supprime|change|utilise|jamais)|nicht\s+(ändern|löschen|anfassen|verwenden|benutzen)|keine?|(vorhandenen?|bestehenden?)\s+\S+(\s+\S+)?\s+(benutzen|verwenden|nutzen|nehmen)|non\s+(toccare|modificare|cancellare|usare)|debe(n|s)?|deve(m|s)?|doit|doivent|muss|müssen|solo|somente|apenas|seulement|uniquement|nur)(?=[\s,.;:!?»")]|$)/iu;
 const PROHIBITION =
-  /(^|[,;:(]\s*|\s[-–—]\s+|\b(please|and|but|no|just|then|also|pls)\s+)(don't|dont|do not|never)\b|(?<!\bso\s|\bso that\s|\bin order that\s)\b(you|we)\s+(don't|do not|shouldn't|should not|must not|never)\b(?!\s+(need|have)\s+to\b)|\bi\s+(don't|do not)\s+want\b|\blet's not\b/i;
+  /(^|[,;:(]\s*|\s[-–—]\s+|\b(please|and|but|no|just|then|also|pls)\s+)(don't|dont|do not|never)\b|(?<!\bso\s|\bso that\s|\bin order that\s)\b(you|we)\s+(don't|do not|shouldn't|should not|must not|never)\b(?!\s+(need|have)\s+to\b)|\bi\s+(don't|dont|do not)\s+want\b|\blet's not\b/i;
 /** "always/never/only" at the start of a clause, or after a directive within a few words. */
 const DIRECTED_SCOPE = /(^|[,;:(]\s*)(always|never|only)\b|\b(want|would|will|should|must|please|let's|you|we)\b(\s+\S+){0,3}\s+(always|never|only)\b/i;
 /** An order for everything that follows ("From now on, answer in English."). */
@@ -105,6 +105,13 @@ export const RULE_LIST_HEADING = /^(\w+\s+){0,3}(do not|don't|dont|never|must no
 
 /** "X cannot rely on Y", "the page can't use Z": a constraint said as an impossibility. */
 const CANNOT = /\b(cannot|can't|can not|may not)\s+(rely|use|depend|call|access|touch|import|change|modify|exceed|be)\b/i;
+/** One thing chosen over another ("use bun not npm", "document them rather than failing the build"). */
+const CHOSEN_OVER = /^(please\s+)?(use|prefer|pick|keep|stick (to|with)|go with|write|document|put|store|call|run)\b[^.;!?]{1,60}?(,\s*|\s+)(not|instead of|rather than)\s+\S/i;
+/** "Keep it short", "keep changes surgical": a manner the work keeps. */
+const KEEP_MANNER =
+  /^(please\s+)?keep\s+(it|them|things|changes|the (changes?|code|diff|commits?|answers?|output)|everything|code|commits?|answers?)\s+(\w+\s+)?(short|small|simple|minimal|surgical|focused|brief|clear|direct|concise|clean|tight|readable)\b/i;
+/** "Logged-out visitors shouldn't be able to reach it", "two people can't end up with the same one": a property that must hold. */
+const MUST_NOT_BE_ABLE = /\b(shouldn't|should not|must not|mustn't|can't|cannot|can not)\s+(be able to|end up|ever)\b/i;
 /** An imperative that applies to each or every time ("Explain each command before running it."). */
 const STANDING_IMPERATIVE =
   /^(please\s+)?(explain|ask|check|run|test|commit|document|write|add|use|keep|name|prefix|format|follow|include|wait|remember|confirm|show|tell|update|log)\b.*\b(each|every|whenever|before (you|any|each|every)|after (each|every|any))\b/i;
@@ -118,7 +125,7 @@ export const DECLARED_RULE = new RegExp(
 /** A one-off addition to the task at hand ("make sure the helper is also exported"), not a standing rule. */
 const ADDS_TO_TASK = /\b(also|as well|this time|for now)\b/i;
 /** A preference that may answer a design question ("I don't want any padding", "I want JSON first"). */
-const PREFERENCE = /\bi\s+(don't|do not)?\s*want\b|\bi'd (like|prefer)\b|\blet's\b/i;
+const PREFERENCE = /\bi\s+(don't|dont|do not)?\s*want\b|\bi'd (like|prefer)\b|\blet's\b/i;
 
 export function ruleConfidence(sentence: string): RuleConfidence | null {
   // Typographic apostrophes ("don’t") read as plain ones.
@@ -147,6 +154,10 @@ export function ruleConfidence(sentence: string): RuleConfidence | null {
     if (CANNOT.test(text) && !/^(i|we|you)\b/i.test(text) && !/\b(i|we)\s+(cannot|can't|can not)\b/i.test(text))
       return { graded: false, why: "'cannot': a constraint on the work, or a report of what fails" };
     if (STANDING_IMPERATIVE.test(text)) return { graded: false, why: "an instruction for each or every time: may be a standing procedure, or the task's steps" };
+    if (CHOSEN_OVER.test(text)) return { graded: false, why: "one thing chosen over another ('use X, not Y'): a standing choice, or the answer to a design question" };
+    if (KEEP_MANNER.test(text)) return { graded: false, why: "'keep it short', 'keep changes small': a manner for the work, or for this answer alone" };
+    if (MUST_NOT_BE_ABLE.test(text) && !/^(i|we)\b/i.test(text))
+      return { graded: false, why: "'shouldn't be able to', 'can't end up': a property the product must keep, or a report of what it does" };
     return null;
   }
   if (PREFERENCE.test(text)) return { graded: false, why: "says what the user wants: may answer a design question rather than set a rule" };
