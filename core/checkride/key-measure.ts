@@ -31,6 +31,12 @@ export interface ProbeTrust {
   recall: number;
   /** Facts this probe gave on the set: 0 means it grades none by itself there (its precision says nothing). */
   given: number;
+  /** Of those, right; and of the facts a reviewer expected, how many and how many found (counts, shown beside the shares: a set is small). */
+  right: number;
+  expected: number;
+  found: number;
+  /** For rules: the reviewer's rules found graded or as a candidate. */
+  candidatesFound?: number;
   /** For rules: the share of a reviewer's rules found graded or as a candidate (the recall candidates carry). */
   candidatesRecall?: number;
   /** Whether both targets are met. */
@@ -56,7 +62,11 @@ export function probeTrust(probe: string, measure: KeyMeasure = KEY_MEASURE): Pr
     precision: p,
     recall: r,
     given: tally.given,
+    right: tally.right,
+    expected: tally.expected,
+    found: tally.found,
     candidatesRecall,
+    ...(candidates ? { candidatesFound: candidates.found } : {}),
     meets: tally.given > 0 && p >= PRECISION_TARGET && r >= RECALL_TARGET,
     explanation: `On ${measure.sessions} real sessions labelled blind (${measure.set}, ${measure.measured}): ${gave}${asCandidates}; targets ${PRECISION_TARGET} and ${RECALL_TARGET}. Re-run: ${measure.command}.`,
   };

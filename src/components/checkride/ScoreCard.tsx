@@ -145,8 +145,8 @@ function KeyTrust({ probe }: { probe: string }) {
   return (
     <span className={`key-trust${trust.meets ? "" : " key-trust-low"}`} data-testid="key-trust" title={trust.explanation}>
       {trust.given === 0
-        ? `· on blind-labelled sessions this key graded none by itself${trust.candidatesRecall !== undefined ? ` (a rule said once waits for you); its candidates found ${Math.round(trust.candidatesRecall * 100)}%` : ""}`
-        : `· this key measured on blind-labelled sessions: right ${Math.round(trust.precision * 100)}%, finds ${Math.round(trust.recall * 100)}%`}
+        ? `· on blind-labelled sessions this key graded none by itself${trust.candidatesFound !== undefined ? ` (a rule said once waits for you); its candidates found ${trust.candidatesFound} of ${trust.expected}` : ""}`
+        : `· this key measured on blind-labelled sessions: right ${trust.right} of ${trust.given}, finds ${trust.found} of ${trust.expected}`}
     </span>
   );
 }

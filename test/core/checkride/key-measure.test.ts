@@ -31,6 +31,8 @@ describe("the answer key's measure", () => {
     expect(files.precision).toBeCloseTo(tally.right / tally.given);
     expect(files.recall).toBeCloseTo(tally.found / tally.expected);
     expect(files.meets).toBe(files.precision >= 0.9 && files.recall >= 0.8);
+    // The counts travel with the shares: the card shows "right 53 of 54", since a blind set is small.
+    expect(files).toMatchObject({ right: tally.right, given: tally.given, found: tally.found, expected: tally.expected });
     expect(files.explanation).toContain(`${tally.right} of the ${tally.given} facts`);
     expect(files.explanation).toContain(KEY_MEASURE.command);
     // A probe that graded nothing on the set claims no precision (1.00 of nothing is not "right"): it says so,
@@ -40,7 +42,7 @@ describe("the answer key's measure", () => {
       probes: { ...KEY_MEASURE.probes, rules: { right: 0, given: 0, found: 0, expected: 24 }, candidates: { right: 14, given: 72, found: 14, expected: 24 } },
     };
     const rules = probeTrust("rules", empty)!;
-    expect(rules).toMatchObject({ given: 0, meets: false, candidatesRecall: 14 / 24 });
+    expect(rules).toMatchObject({ given: 0, meets: false, candidatesRecall: 14 / 24, candidatesFound: 14, expected: 24 });
     expect(rules.explanation).toContain("graded none of the 24 facts a reviewer expected by itself; as candidates it found 14 of them (0.58)");
     // The labels score no intent: nothing is claimed for it.
     expect(probeTrust("intent")).toBeNull();
