@@ -138,7 +138,8 @@ function splitOutsideQuotes(text: string): string[] {
 export function isVerification(command: string, output = ""): boolean {
   const steps = commandSteps(command);
   if (steps.some((step) => CHECK_STEP.some((pattern) => pattern.test(step)) || isInlineCheck(step))) return true;
-  return TEST_SUMMARY.test(output) && steps.some((step) => CHECKS_WHEN_OUTPUT_SAYS.test(step));
+  // The step first: a command's output can be megabytes, and most commands are not commits or scripts.
+  return steps.some((step) => CHECKS_WHEN_OUTPUT_SAYS.test(step)) && TEST_SUMMARY.test(output);
 }
 
 /** `python -c "…"`, `node -e "…"`: a program the agent wrote on the command line. */
