@@ -47,6 +47,18 @@ const BOILERPLATE_URL =
 const TEMPLATE_URL = /[{}$<>]|x{4,}|X{4,}|\.\.\./;
 /** An API endpoint in a command is plumbing; the page a person reads is the anchor. */
 const API_URL = /^https?:\/\/(api\.|[^/]+\/api\/)/;
+
+/**
+ * "[STATUS.md](http://STATUS.md)": a chat client turned a file name into a link to a host of that name.
+ * The name is the file, not a place the session visited.
+ */
+const FILE_LIKE_HOST = /\.(md|mdx|txt|json|ya?ml|toml|lock|ini|cfg|conf|env|ts|tsx|js|jsx|mjs|cjs|py|rb|go|rs|java|kt|swift|c|h|cpp|css|scss|html|sql|sh)$/i;
+function isAutoLinkedName(text: string, url: string, at: number): boolean {
+  const host = /^https?:\/\/([^/\s]+)\/?$/.exec(url)?.[1];
+  // "[google.com](https://google.com)" is a site: only a name ending like a file is a file.
+  if (host === undefined || !FILE_LIKE_HOST.test(host)) return false;
+  return text.slice(Math.max(0, at - host.length - 3), at) === `[${host}](`;
+}
 /** git commit's first line: "[main 1a2b3c4] subject" (also "[main (root-commit) 1a2b3c4]"). */
 const COMMIT_MADE = /^\[[^\]\s]+(?: \([\w-]+\))? ([0-9a-f]{7,12})\] /gm;
 
@@ -180,6 +192,7 @@ export function anchorsOf(
       for (const match of text.matchAll(URL)) {
         const url = match[0].replace(/[.,;:*]+$/, "");
         if (BOILERPLATE_URL.test(url) || TEMPLATE_URL.test(url) || (inCommand && API_URL.test(url))) continue;
+        if (isAutoLinkedName(text, url, match.index)) continue;
         note(url, message);
       }
     }

@@ -66,6 +66,11 @@ describe("anchors", () => {
     expect(anchors(branch)).toEqual(["https://entire.io/dashboard"]);
   });
 
+  it("a file name a chat client turned into a link ('[STATUS.md](http://STATUS.md)') is no place; a site linked by its name is", () => {
+    const branch = [say("u1", "user", "then update [issues.md](http://issues.md) and [STATUS.md](http://STATUS.md); see [google.com](https://google.com)")];
+    expect(anchors(branch)).toEqual(["https://google.com"]);
+  });
+
   it("a format that records no error flag (Cline) shows its failures by their output", () => {
     const failed: Message = {
       id: "r-c1",
