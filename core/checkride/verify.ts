@@ -57,6 +57,8 @@ const CHECK_STEP: RegExp[] = [
  * the test suite, a script of the repository that reports passes and failures (`doctor.sh`: "PASS=40 FAIL=0").
  */
 const CHECKS_WHEN_OUTPUT_SAYS = /^(git\s+(commit|push)\b|(\.\/|\.\\)\S+|scripts?\/\S+|(bash|sh|zsh)\s+\S+\.sh\b)/;
+/** The line git prints for a commit it made, with its subject: `[branch 1a2b3c4] subject`. */
+const COMMIT_SUBJECT_LINES = /^\[[^\]\n]+ [0-9a-f]{7,40}\][^\n]*$/gm;
 /** A test run's summary: counts of passes or failures, as test runners and check scripts print them. */
 const TEST_SUMMARY = /\b\d+ (tests? )?(passed|passing)\b|\bTest Files\s+\d+|\btests? (passed|failed)\b|\b(PASS|FAIL)(ED)?\s*[=:]\s*\d+/i;
 
@@ -139,7 +141,9 @@ export function isVerification(command: string, output = ""): boolean {
   const steps = commandSteps(command);
   if (steps.some((step) => CHECK_STEP.some((pattern) => pattern.test(step)) || isInlineCheck(step))) return true;
   // The step first: a command's output can be megabytes, and most commands are not commits or scripts.
-  return steps.some((step) => CHECKS_WHEN_OUTPUT_SAYS.test(step)) && TEST_SUMMARY.test(output);
+  if (!steps.some((step) => CHECKS_WHEN_OUTPUT_SAYS.test(step))) return false;
+  // git echoes the commit's subject ("[main 1a2b3c4] fix: all tests passed"): the subject reports nothing that ran.
+  return TEST_SUMMARY.test(output.replace(COMMIT_SUBJECT_LINES, ""));
 }
 
 /** `python -c "…"`, `node -e "…"`: a program the agent wrote on the command line. */

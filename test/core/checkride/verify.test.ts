@@ -70,6 +70,8 @@ describe("which command verifies", () => {
     expect(isVerification("git push origin main", "To github.com:acme/app.git\n   cb8ce6f..7b24e0c  main -> main")).toBe(false);
     expect(isVerification("git commit -m 'x'", "treefmt.................Passed\ngit-secrets.............Passed")).toBe(false);
     expect(isVerification("scripts/deploy.sh", "deployed to staging")).toBe(false);
+    // The commit's own subject, echoed by git, reports nothing that ran.
+    expect(isVerification("git commit -m 'fix: 12 tests passed again'", "[main 1a2b3c4] fix: 12 tests passed again\n 1 file changed")).toBe(false);
   });
 
   it.each([
