@@ -145,25 +145,34 @@ describeWithFixtures("checkride cards", () => {
   });
 });
 
+/** A composed OpenAI-style chat, as the file input hands it to the store. */
+function chatFile(name: string, chat: { role: string; content: string }[]) {
+  const bytes = new TextEncoder().encode(JSON.stringify(chat));
+  return { kind: "bytes" as const, bytes: bytes.buffer as ArrayBuffer, name };
+}
+
+/** Opens a composed chat in a fresh engine and runs the checkride on it. */
+async function runOnChat(file: ReturnType<typeof chatFile>) {
+  connect(new InProcessClient());
+  await act(() => loadSource(file));
+  act(() => setCheckride({ open: true, edits: { struck: [], added: [] } }));
+  await run();
+}
+
 /** A composed chat whose only rule-shaped sentences are ones the extractor is not sure of. */
 function chatWithCandidates() {
-  const chat = [
+  return chatFile("candidates.json", [
     { role: "user", content: "Add a CSV export to src/export.ts. I don't want a header row in the file." },
     { role: "assistant", content: "Added the export without a header row." },
     { role: "user", content: "The export should skip rows whose amount is zero." },
     { role: "assistant", content: "Done: zero rows are skipped." },
-  ];
-  const bytes = new TextEncoder().encode(JSON.stringify(chat));
-  return { kind: "bytes" as const, bytes: bytes.buffer as ArrayBuffer, name: "candidates.json" };
+  ]);
 }
 
 // Inside the fixtures' suite: the file's beforeEach opens a fixture first.
 describeWithFixtures("checkride candidates", () => {
   it("candidates are listed with why, not graded; accepting one grades it, striking one keeps it listed, struck", async () => {
-    connect(new InProcessClient());
-    await act(() => loadSource(chatWithCandidates()));
-    act(() => setCheckride({ open: true, edits: { struck: [], added: [] } }));
-    await run();
+    await runOnChat(chatWithCandidates());
     const rules = () => row("transparent", "rules");
     expect(rules().getAttribute("data-status")).toBe("skipped");
     expect(within(rules()).getByText(/accept a candidate to grade it/)).toBeTruthy();
@@ -190,5 +199,44 @@ describeWithFixtures("checkride candidates", () => {
       added: [{ probe: "rules", text: "I don't want a header row in the file." }],
     });
     expect(rules().getAttribute("data-status")).toBe("pass");
+  });
+});
+
+/** A composed chat with more candidates than the list shows open, of two reasons. */
+function chatWithManyCandidates() {
+  const wants = ["a header row", "a footer row", "colour in the output", "a progress bar", "emoji in the log"].map((thing) => `I don't want ${thing} in the export.`);
+  const shoulds = ["skip zero rows", "round to cents", "sort by date", "trim the names", "quote every field"].map((step) => `The export should ${step} in the file.`);
+  return chatFile(
+    "many-candidates.json",
+    [...wants, ...shoulds].flatMap((content) => [
+      { role: "user", content },
+      { role: "assistant", content: "Done." },
+    ]),
+  );
+}
+
+describeWithFixtures("a long candidate list", () => {
+  it("starts closed and can be narrowed to one reason at a time, with counts", async () => {
+    await runOnChat(chatWithManyCandidates());
+    const rules = () => row("transparent", "rules");
+    const list = within(rules()).getByTestId("candidates");
+    expect(list.hasAttribute("open")).toBe(false);
+    const reasons = within(list).getByTestId("candidate-reasons");
+    const chips = within(reasons).getAllByRole("button");
+    expect(chips.map((chip) => chip.textContent)).toEqual(["all 10", "says what the user wants (5)", "'should' or 'needs to' (5)"]);
+    expect(chips[0]!.getAttribute("aria-pressed")).toBe("true");
+    const shown = () =>
+      within(list)
+        .getAllByTestId("key-candidate")
+        .map((c) => c.querySelector(".fact-text")!.textContent);
+    expect(shown()).toHaveLength(10);
+
+    await act(async () => fireEvent.click(chips[2]!));
+    expect(shown()).toHaveLength(5);
+    expect(shown().every((text) => text!.includes("should"))).toBe(true);
+    expect(chips[2]!.getAttribute("aria-pressed")).toBe("true");
+    // The same chip again, or "all", shows every candidate.
+    await act(async () => fireEvent.click(chips[2]!));
+    expect(shown()).toHaveLength(10);
   });
 });

@@ -2,8 +2,10 @@
  * The answer key's candidates under a probe: rule-shaped sentences the
  * extractor is not sure of, each with why and where it came from. None is
  * graded until the user accepts it (it joins the key as their fact); a
- * struck one stays listed, struck, so it can be put back.
+ * struck one stays listed, struck, so it can be put back. A long list (a
+ * real session can hold sixty) can be narrowed to one reason at a time.
  */
+import { useState } from "react";
 import type { ProbeResult } from "../../../core/checkride/run.ts";
 import { addFact, jumpToSource, toggleStruck, useApp } from "../../store/store.ts";
 import { sourceLabel } from "./source-label.ts";
@@ -66,17 +68,42 @@ function CandidateRow({ strategy, probe, candidate, index }: { strategy: string;
   );
 }
 
+/** Above this many candidates the list starts closed and offers its reasons as filters. */
+const SHORT_LIST = 8;
+
+/** A candidate's reason in a few words: its why up to the colon ("'should' or 'needs to'"). */
+export function reasonOf(why: string): string {
+  return why.split(":")[0]!.trim();
+}
+
 export function CandidateList({ strategy, probe }: { strategy: string; probe: ProbeResult }) {
+  const [reason, setReason] = useState<string | null>(null);
   const candidates = probe.candidates ?? [];
   if (candidates.length === 0) return null;
   const open = candidates.filter((c) => !c.struck).length;
+  const reasons = new Map<string, number>();
+  for (const candidate of candidates) reasons.set(reasonOf(candidate.why), (reasons.get(reasonOf(candidate.why)) ?? 0) + 1);
+  const filtering = candidates.length > SHORT_LIST && reasons.size > 1;
+  const shown = candidates.map((candidate, i) => ({ candidate, i })).filter(({ candidate }) => !filtering || reason === null || reasonOf(candidate.why) === reason);
   return (
-    <details className="candidates" data-testid="candidates" open={open > 0 && open <= 8}>
+    <details className="candidates" data-testid="candidates" open={open > 0 && open <= SHORT_LIST}>
       <summary className="col-label">
         {candidates.length} candidate{candidates.length === 1 ? "" : "s"}: not graded until you accept one
       </summary>
+      {filtering ? (
+        <div className="candidate-reasons" role="group" aria-label="Show candidates by reason" data-testid="candidate-reasons">
+          <button type="button" className="chip" aria-pressed={reason === null} onClick={() => setReason(null)}>
+            all {candidates.length}
+          </button>
+          {[...reasons].map(([label, count]) => (
+            <button key={label} type="button" className="chip" aria-pressed={reason === label} title={label} onClick={() => setReason(reason === label ? null : label)}>
+              {label.length > 48 ? `${label.slice(0, 47)}…` : label} ({count})
+            </button>
+          ))}
+        </div>
+      ) : null}
       <ul className="key-facts">
-        {candidates.map((candidate, i) => (
+        {shown.map(({ candidate, i }) => (
           <CandidateRow key={candidate.text} strategy={strategy} probe={probe.id} candidate={candidate} index={i} />
         ))}
       </ul>
