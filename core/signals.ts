@@ -88,12 +88,18 @@ export function hexRuns(text: string): string[] {
 }
 
 /**
- * Most specific first: a named error, then a word of failure, then a test
- * runner's failure mark. (A word ending in Error or Exception is found as
+ * Most specific first: a named error with its message ("Error: …",
+ * "TypeError: …"; a heading such as "⎯⎯ Unhandled Error ⎯⎯" only names one),
+ * then a named error, then a word of failure, then a test runner's failure mark. (A word ending in Error or Exception is found as
  * `(?:Error|Exception)\b`: the same test as `\b\w*(Error|Exception)\b`,
  * measured ~10× faster on long outputs.)
  */
-const ERROR_TIERS = [/(?:Error|Exception)\b|panic|traceback|fatal/, /\b(error|fail(ed|ure)?|cannot|can't|not found|denied|refused)\b/i, /[✗●×]/];
+const ERROR_TIERS = [
+  /(?:Error|Exception)(?:\[\w+\])?:\s/,
+  /(?:Error|Exception)\b|panic|traceback|fatal/,
+  /\b(error|fail(ed|ure)?|cannot|can't|not found|denied|refused)\b/i,
+  /[✗●×]/,
+];
 
 /** The line of an output that best names the failure (or its first line). */
 export function errorLineOf(output: string): string | undefined {

@@ -74,7 +74,12 @@ describe("anchorsIn", () => {
 
 /** The definition: every tier tried line by line, the first hit wins, else the first line. */
 function referenceErrorLine(output: string): string | undefined {
-  const tiers = [/\b\w*(Error|Exception)\b|panic|traceback|fatal/, /\b(error|fail(ed|ure)?|cannot|can't|not found|denied|refused)\b/i, /[✗●×]/];
+  const tiers = [
+    /\b\w*(Error|Exception)(\[\w+\])?:\s/,
+    /\b\w*(Error|Exception)\b|panic|traceback|fatal/,
+    /\b(error|fail(ed|ure)?|cannot|can't|not found|denied|refused)\b/i,
+    /[✗●×]/,
+  ];
   const lines = output
     .split("\n")
     .map((line) => line.trim())
@@ -90,7 +95,7 @@ describe("errorLineOf", () => {
   it("equals the line-by-line definition", () => {
     const pieceArb = fc.oneof(
       fc.constantFrom("\n", " ", "\t", "x", "_", "-", ":", "é"),
-      fc.constantFrom("TypeError", "MyException", "Errors", "xError_", "panic", "fatal", "traceback", "Tests: 3 failed", "Test Files 1"),
+      fc.constantFrom("TypeError", "MyException", "Errors", "xError_", "panic", "fatal", "traceback", "Tests: 3 failed", "Test Files 1", "Error: ", "Error[E1]: ", "Error:"),
       fc.constantFrom("error", "FAILED", "failure", "cannot", "can't", "not found", "denied", "refused", "✗", "●", "×", "ok"),
     );
     fc.assert(
@@ -100,5 +105,10 @@ describe("errorLineOf", () => {
       }),
       { numRuns: 2000 },
     );
+  });
+
+  it("a named error with its message wins over a heading that only names one", () => {
+    const vitest = "⎯⎯⎯⎯⎯⎯ Unhandled Error ⎯⎯⎯⎯⎯⎯⎯\nError: [vitest-pool]: Failed to start threads worker\n ❯ start pool.ts:12";
+    expect(errorLineOf(vitest)).toBe("Error: [vitest-pool]: Failed to start threads worker");
   });
 });
