@@ -84,7 +84,9 @@ export function CandidateList({ strategy, probe }: { strategy: string; probe: Pr
   const reasons = new Map<string, number>();
   for (const candidate of candidates) reasons.set(reasonOf(candidate.why), (reasons.get(reasonOf(candidate.why)) ?? 0) + 1);
   const filtering = candidates.length > SHORT_LIST && reasons.size > 1;
-  const shown = candidates.map((candidate, i) => ({ candidate, i })).filter(({ candidate }) => !filtering || reason === null || reasonOf(candidate.why) === reason);
+  // A reason whose last candidate was accepted is gone: the list falls back to all.
+  const active = filtering && reason !== null && reasons.has(reason) ? reason : null;
+  const shown = candidates.map((candidate, i) => ({ candidate, i })).filter(({ candidate }) => active === null || reasonOf(candidate.why) === active);
   return (
     <details className="candidates" data-testid="candidates" open={open > 0 && open <= SHORT_LIST}>
       <summary className="col-label">
@@ -92,11 +94,11 @@ export function CandidateList({ strategy, probe }: { strategy: string; probe: Pr
       </summary>
       {filtering ? (
         <div className="candidate-reasons" role="group" aria-label="Show candidates by reason" data-testid="candidate-reasons">
-          <button type="button" className="chip" aria-pressed={reason === null} onClick={() => setReason(null)}>
+          <button type="button" className="chip" aria-pressed={active === null} onClick={() => setReason(null)}>
             all {candidates.length}
           </button>
           {[...reasons].map(([label, count]) => (
-            <button key={label} type="button" className="chip" aria-pressed={reason === label} title={label} onClick={() => setReason(reason === label ? null : label)}>
+            <button key={label} type="button" className="chip" aria-pressed={active === label} title={label} onClick={() => setReason(active === label ? null : label)}>
               {label.length > 48 ? `${label.slice(0, 47)}…` : label} ({count})
             </button>
           ))}
