@@ -21,15 +21,18 @@ type Json = Record<string, any>;
 const CURSOR = "cursor/computermode__test-repo__b8b6fbd5f55f.jsonl";
 const DATABASE = "opencode/suhd550-dev__stunning-memory__opencode.db";
 const present = (file: string) => PRESENT_OPTIONAL_FIXTURES.includes(file);
+/** The file's records, parsed apart from the reader under test: the independent count. */
+const jsonLines = (bytes: Uint8Array): Json[] =>
+  new TextDecoder()
+    .decode(bytes)
+    .split("\n")
+    .filter((line) => line.trim() !== "")
+    .map((line) => JSON.parse(line));
 
 describe.skipIf(!present(CURSOR))(`a real Cursor agent transcript (${CURSOR}; \`npm run fixtures\` fetches it)`, () => {
   it("is read as Cursor, one message per line with its role and its text", () => {
     const bytes = readFileSync(fixturePath(CURSOR));
-    const lines: Json[] = new TextDecoder()
-      .decode(bytes)
-      .split("\n")
-      .filter((line) => line.trim() !== "")
-      .map((line) => JSON.parse(line));
+    const lines = jsonLines(bytes);
     const session = loadSession(bytes);
     expect(session.format).toBe("cursor");
     expect(session.warnings).toEqual([]);
@@ -149,11 +152,7 @@ const QWEN = "qwen/Haniaimraxn__TODO-LIST__5c7e5311.jsonl";
 describe.skipIf(!present(QWEN))(`a real Qwen Code chat (${QWEN}; \`npm run fixtures\` fetches it)`, () => {
   it("is read as Qwen: its user, assistant and tool-result records, every function call, no compaction made up", () => {
     const bytes = readFileSync(fixturePath(QWEN));
-    const records: Json[] = new TextDecoder()
-      .decode(bytes)
-      .split("\n")
-      .filter((line) => line.trim() !== "")
-      .map((line) => JSON.parse(line));
+    const records = jsonLines(bytes);
     const count = (type: string) => records.filter((r) => r.type === type).length;
     const calls = records.filter((r) => r.type === "assistant").flatMap((r) => ((r.message?.parts ?? []) as Json[]).filter((part) => part.functionCall)).length;
     const session = loadSession(bytes);
