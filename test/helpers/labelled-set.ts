@@ -22,10 +22,16 @@ export const LABELS = resolve(dirname(fileURLToPath(import.meta.url)), "../label
  */
 export const BLIND_SETS = [
   {
+    name: "blind-7",
+    labels: join(LABELS, "blind-7"),
+    provenance: "test/blind-7.provenance.json",
+    about: "round 7, the measure: agents other than Claude Code and sessions in Korean, Japanese and Vietnamese, labelled blind after round 6 had been seen three times, committed before the extractor was changed again; every session held out",
+  },
+  {
     name: "blind-6",
     labels: join(LABELS, "blind-6"),
     provenance: "test/blind-6.provenance.json",
-    about: "round 6, the measure: labelled blind while rounds 3 to 5 were read to change the last verification, committed before that change; every session held out",
+    about: "round 6: labelled blind while rounds 3 to 5 were read to change the last verification; every session held out (its totals seen after three changes, no row ever)",
   },
   {
     name: "blind-5",
