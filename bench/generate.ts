@@ -110,7 +110,8 @@ export function* claudeSessionLines(targetBytes: number): Generator<string> {
     parent = user;
     const apiId = `msg_${turn.toString(36)}`;
     const usage = { input_tokens: 1200, cache_creation_input_tokens: 0, cache_read_input_tokens: 9000, output_tokens: 180 };
-    const calls = turn % 3 === 0 ? [`toolu_${turn.toString(36)}a`, `toolu_${turn.toString(36)}b`] : [`toolu_${turn.toString(36)}`];
+    // Ids never repeat ("toolu_1ua" was both turn 66's first call and turn 2386's), as in a real transcript.
+    const calls = turn % 3 === 0 ? [`toolu_${turn.toString(36)}_a`, `toolu_${turn.toString(36)}_b`] : [`toolu_${turn.toString(36)}`];
     const assistantLines = calls.length === 2 ? 2 : 1;
     for (let k = 0; k < assistantLines; k++) {
       const assistant = uuid();

@@ -17,6 +17,8 @@ export interface CompactRequest {
   previous?: StrategyContext["previous"];
   /** See StrategyContext.endpoint. */
   endpoint?: StrategyContext["endpoint"];
+  /** See StrategyContext.growth. */
+  growth?: StrategyContext["growth"];
   /** Add activeTokens/originalTokens to the stats (the CLI and the report do; the app counts lazily). */
   countTokens?: boolean;
   /** false: count without filling the per-message cache (a caller that makes one checkpoint and exits: the CLI's `compact`). */
@@ -34,7 +36,7 @@ export async function compactSession(
   const leafId = request.leafId ?? session.defaultLeafId;
   const branch = session.branch(leafId);
   const options = request.options ?? {};
-  const context: StrategyContext = { previous: request.previous, warn, format: session.format, cwd: sessionCwd(session), endpoint: request.endpoint };
+  const context: StrategyContext = { previous: request.previous, warn, format: session.format, cwd: sessionCwd(session), endpoint: request.endpoint, growth: request.growth };
   // Computed only for the strategies that read them (recorded, pi-default).
   Object.defineProperty(context, "recorded", { get: () => session.recordedContext(leafId), enumerable: true });
   Object.defineProperty(context, "path", { get: () => session.path(leafId), enumerable: true });

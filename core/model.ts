@@ -107,7 +107,7 @@ export interface Session {
   branchEntries(leafId: string | null): Entry[];
   /** The context the agent would send now, after the compactions recorded in the file. */
   recordedContext(leafId: string | null): RecordedContext;
-  /** Every compaction the file records on the branch root → leaf, in order. */
+  /** Every compaction the file records on the branch root → leaf, in order (the same array on each call: read it, do not change it). */
   recordedCompactions(leafId: string | null): RecordedCompaction[];
   /** The file's own usage records on the branch root → leaf. */
   usage(leafId: string | null): UsageSeries;

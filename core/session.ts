@@ -6,7 +6,7 @@ import { decodeSessionBytes } from "./decode.ts";
 import { decompressZstd, isZstd } from "./zstd.ts";
 import { readAnyFormat } from "./formats/detect.ts";
 import { messagesOf, type BranchContext, type ReaderOutput } from "./formats/common.ts";
-import type { Entry, FormatName, Message, Session } from "./model.ts";
+import type { Entry, FormatName, Message, RecordedCompaction, Session } from "./model.ts";
 import { SessionError } from "./model.ts";
 import { isSqliteFile } from "./sqlite/engine.ts";
 import { buildTree, childlessEntries, GrowingTree, pathTo, type EntryTree } from "./tree.ts";
@@ -71,6 +71,7 @@ export function sessionOverTree(output: ReaderOutput, tree: EntryTree, seed?: Br
     return seed ? (seededPath(tree, id, seed)?.path ?? pathTo(tree, id)) : pathTo(tree, id);
   };
   const branchCache = new Map<string, Message[]>();
+  const compactionsCache = new Map<string, RecordedCompaction[]>();
 
   return {
     format: output.format,
@@ -110,7 +111,14 @@ export function sessionOverTree(output: ReaderOutput, tree: EntryTree, seed?: Br
       return output.recorded(pathFor(leafId), context);
     },
     recordedCompactions(leafId) {
-      return output.compactions ? output.compactions(pathFor(leafId), context) : [];
+      // Read by the summary, the view's dividers and a followed file's notices alike: worked out once per leaf.
+      const key = leafId ?? defaultLeafId ?? "";
+      let compactions = compactionsCache.get(key);
+      if (!compactions) {
+        compactions = output.compactions ? output.compactions(pathFor(leafId), context) : [];
+        compactionsCache.set(key, compactions);
+      }
+      return compactions;
     },
     usage(leafId) {
       return output.usage ? output.usage(pathFor(leafId), context) : { turns: [], contextWindow: null, notes: [] };

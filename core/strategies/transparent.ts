@@ -7,14 +7,16 @@
  *
  * Recovery ids are `<messageId>#<path>`, so compacting a grown session, or an
  * earlier active view plus new messages, yields the same ids and hashes.
- * What happens to one message is in transparent-payloads.ts; this file adds
- * what needs the whole branch: the prose cap and an earlier checkpoint.
+ * What happens to one message is in transparent-payloads.ts, an uncapped view
+ * of a branch in transparent-growth.ts; this file adds what needs the whole
+ * branch: the prose cap and an earlier checkpoint.
  */
 import type { ArchiveEntry } from "../checkpoint.ts";
 import { computeStats, recoveryId } from "../checkpoint.ts";
 import type { Message } from "../model.ts";
 import { rememberJson } from "../serialized.ts";
 import { toolCallsById } from "../tool-info.ts";
+import { TransparentGrowth } from "./transparent-growth.ts";
 import { formatBytes, hashPayloads, placeMarkers, planMessage, type PendingPayload } from "./transparent-payloads.ts";
 import type { StrategyContext, StrategyResult } from "./types.ts";
 
@@ -26,6 +28,9 @@ export interface TransparentOptions {
 export async function transparent(branch: readonly Message[], options: TransparentOptions, context: StrategyContext): Promise<StrategyResult> {
   const previous = new Map<string, ArchiveEntry>();
   for (const entry of context.previous?.archive ?? []) previous.set(entry.id, entry);
+  // Without a cap or an earlier checkpoint each message's view is its own: the growing view makes it
+  // (a followed session's own, which reads only what is new since its last view).
+  if (options.maxProseChars === undefined && previous.size === 0) return (context.growth ?? new TransparentGrowth()).view(branch, context);
   const calls = toolCallsById(branch);
   const pending: PendingPayload[] = [];
 

@@ -1,6 +1,7 @@
 import type { ArchiveEntry, Checkpoint, CheckpointStats } from "../checkpoint.ts";
 import type { EndpointConfig } from "../checkride/readers.ts";
 import type { Entry, FormatName, Message, RecordedContext } from "../model.ts";
+import type { TransparentGrowth } from "./transparent-growth.ts";
 
 export interface StrategyContext {
   /** An earlier checkpoint of this session, for recompaction. */
@@ -17,6 +18,11 @@ export interface StrategyContext {
   path?: readonly Entry[];
   /** The context the agent itself would send now (for the `recorded` strategy). */
   recorded?: RecordedContext;
+  /**
+   * The transparent view made last of a session that grows (a followed file): an uncapped
+   * transparent view reads only the messages after the start its branch shares with that one.
+   */
+  growth?: TransparentGrowth;
   /** Lenient problems worth telling the user about. */
   warn?: (message: string) => void;
 }

@@ -29,6 +29,7 @@ import { rowsOf } from "./services/inspect.ts";
 import { withRowTokens } from "./services/tokens.ts";
 import { buildAuditView } from "./services/audit.ts";
 import { FileFollower } from "./services/follow.ts";
+import { TransparentGrowth } from "../../core/strategies/transparent-growth.ts";
 import { withFetch, type Fetch } from "./services/evaluate.ts";
 import { summarizeSession } from "./summary.ts";
 import type { TaskContext } from "./task.ts";
@@ -201,8 +202,10 @@ export class SessionEngine {
     const summary = summarizeSession(session, loaded.summary.name, follower.bytes, sha256, { readMs: Math.round(read - started), parseMs: Math.round(parsed - read) });
     const oldLeaf = params.leafId ?? loaded.session.defaultLeafId;
     const leafId = params.leafId === null || params.leafId === loaded.session.defaultLeafId || !session.byId.has(params.leafId) ? session.defaultLeafId : params.leafId;
-    const next: LoadedSession = { session, summary, findings: new Map(), handle: loaded.handle, follower };
-    const base = await buildView(session, summary, { id: this.nextViewId++, params: { strategy: params.strategy, options: params.options, leafId }, round: 0 });
+    // Each look's transparent view goes on from the one before: only what is new is planned and hashed.
+    const growth = loaded.growth ?? new TransparentGrowth();
+    const next: LoadedSession = { session, summary, findings: new Map(), handle: loaded.handle, follower, growth };
+    const base = await buildView(session, summary, { id: this.nextViewId++, params: { strategy: params.strategy, options: params.options, leafId }, round: 0, growth });
     let view = base;
     if (params.auditIndex !== null) {
       try {

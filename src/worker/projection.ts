@@ -93,7 +93,20 @@ function blockShape(block: Block): { type: RowBlockView["type"]; lines: number }
   return { type: block.type, lines: 1 };
 }
 
+/**
+ * Row heights by message: a message never changes once read, and the views of one session share most
+ * of theirs (a strategy's kept messages are the branch's, a followed file's next look keeps the last
+ * one's), so each is measured once.
+ */
+const rowHeights = new WeakMap<Message, number>();
+
 function rowHeightOf(message: Message): number {
+  let height = rowHeights.get(message);
+  if (height === undefined) rowHeights.set(message, (height = measureRowHeight(message)));
+  return height;
+}
+
+function measureRowHeight(message: Message): number {
   let height = ROW_PADDING + HEADER_HEIGHT;
   const shown = Math.min(message.blocks.length, MAX_ROW_BLOCKS);
   for (let i = 0; i < shown; i++) height += blockHeight(blockShape(message.blocks[i]!));

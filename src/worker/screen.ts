@@ -4,6 +4,7 @@
  * and their alignment) under the id the page names it by. Built by view.ts;
  * read by the services.
  */
+import type { TransparentGrowth } from "../../core/strategies/transparent-growth.ts";
 import type { ArchiveEntry, Checkpoint } from "../../core/checkpoint.ts";
 import type { Session } from "../../core/model.ts";
 import type { Finding } from "../../core/redact.ts";
@@ -21,6 +22,8 @@ export interface LoadedSession {
   handle?: ReadableHandle;
   /** Set once the page follows the file: what has been read of it. */
   follower?: FileFollower;
+  /** The followed session's last transparent view, which the next look's view goes on from (core/strategies/transparent-growth.ts). */
+  growth?: TransparentGrowth;
 }
 
 export interface View extends Alignment {

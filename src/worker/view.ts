@@ -6,6 +6,7 @@ import type { Checkpoint } from "../../core/checkpoint.ts";
 import { compactSession } from "../../core/compact.ts";
 import type { EndpointConfig } from "../../core/endpoint.ts";
 import type { Session } from "../../core/model.ts";
+import type { TransparentGrowth } from "../../core/strategies/transparent-growth.ts";
 import { alignPanes } from "./alignment.ts";
 import type { View } from "./screen.ts";
 import { budgetedTokens } from "./services/tokens.ts";
@@ -24,6 +25,8 @@ export interface BuildViewRequest {
   /** The branch's pane model when the caller already built it (a load's preview). */
   originalModel?: PaneModel;
   summaryEndpoint?: EndpointConfig;
+  /** A followed session's growing transparent view (see CompactRequest.growth). */
+  growth?: TransparentGrowth;
 }
 
 export async function buildView(session: Session, source: Pick<SessionSummary, "name" | "bytes" | "sha256">, request: BuildViewRequest): Promise<View> {
@@ -32,7 +35,7 @@ export async function buildView(session: Session, source: Pick<SessionSummary, "
   const checkpoint = await compactSession(
     session,
     { name: source.name, bytes: source.bytes, sha256: source.sha256 },
-    { strategy: params.strategy, options: params.options, leafId: params.leafId, previous, endpoint: request.summaryEndpoint },
+    { strategy: params.strategy, options: params.options, leafId: params.leafId, previous, endpoint: request.summaryEndpoint, growth: request.growth },
   );
   const original = request.originalModel ?? buildPaneModel(session.branch(params.leafId));
   const active = buildPaneModel(checkpoint.active);

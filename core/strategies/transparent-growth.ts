@@ -1,0 +1,128 @@
+/**
+ * The transparent view of a branch that grows: what a followed session needs
+ * (the app's Follow makes the view on screen again on every look). The
+ * transparent strategy reads each message on its own (its markers name the
+ * message's id, its labels the call a result answers), so the view of a
+ * branch that starts with the same messages as the one before starts with
+ * the same active messages and archive entries: only the messages after the
+ * shared start are planned, hashed and measured again. A session's messages
+ * never change once read, and a followed session keeps the objects of its
+ * branch's unchanged start (core/follow.ts), so "the same" is identity.
+ *
+ * The one exception is a tool call after the shared start whose id the start
+ * already used, in a call or in a result: a result's label names its call by
+ * id (the last call of that id on the branch), so a result before could now
+ * be labelled after another call; then the whole branch is read again. The result equals `transparent` over the
+ * whole branch in every case (test/core/strategies/transparent-growth.test.ts),
+ * and a fresh TransparentGrowth is how `transparent` makes an uncapped view.
+ */
+import type { ArchiveEntry } from "../checkpoint.ts";
+import { computeStats } from "../checkpoint.ts";
+import type { Message, ToolCallBlock } from "../model.ts";
+import { rememberJson } from "../serialized.ts";
+import { resultCallId } from "../tool-info.ts";
+import { hashPayloads, placeMarkers, planMessage, type PendingPayload } from "./transparent-payloads.ts";
+import type { StrategyContext, StrategyResult } from "./types.ts";
+
+export class TransparentGrowth {
+  /** The branch of the last view, and per message of it: its active message, where its archive entries end, its JSON lengths. */
+  private branch: readonly Message[] = [];
+  private active: Message[] = [];
+  private archive: ArchiveEntry[] = [];
+  private archiveEnd: number[] = [];
+  /** JSON length of each active message, and its active length minus its branch length (what its markers replaced). */
+  private activeLength: number[] = [];
+  private markerDelta: number[] = [];
+
+  /** Messages planned, hashed and measured by the last view (the rest were the view before's): for tests and figures. */
+  lastReadFrom = 0;
+
+  /** The uncapped transparent view of `branch`, reading only what follows the start it shares with the last one. */
+  async view(branch: readonly Message[], context: Pick<StrategyContext, "warn">): Promise<StrategyResult> {
+    const { calls, from } = this.sharedStart(branch);
+    this.lastReadFrom = from;
+    this.active.length = from;
+    this.archive.length = from > 0 ? this.archiveEnd[from - 1]! : 0;
+    this.archiveEnd.length = from;
+    this.activeLength.length = from;
+    this.markerDelta.length = from;
+
+    // What moves out of each new message; markers are filled in once hashed.
+    const pending: PendingPayload[] = [];
+    const pendingEnd: number[] = [];
+    for (let index = from; index < branch.length; index++) {
+      const message = branch[index]!;
+      const blocks = planMessage(message, index, calls, pending);
+      this.active.push(blocks === message.blocks ? message : { ...message, blocks });
+      pendingEnd.push(pending.length);
+    }
+    const { archive, digests } = await hashPayloads(pending);
+    let start = 0;
+    for (let index = from; index < branch.length; index++) {
+      const end = pendingEnd[index - from]!;
+      this.markerDelta.push(placeMarkers(pending.slice(start, end), archive.slice(start, end), digests.slice(start, end), this.active));
+      for (let i = start; i < end; i++) this.archive.push(archive[i]!);
+      this.archiveEnd.push(this.archive.length);
+      start = end;
+    }
+
+    // One serialization of each new active message gives the view's JSON length; a whole view read
+    // at once is remembered for the checkpoint writer (a followed one is not written on each look).
+    const json: string[] | null = from === 0 ? [] : null;
+    for (let index = from; index < branch.length; index++) {
+      const text = JSON.stringify(this.active[index]);
+      json?.push(text);
+      this.activeLength.push(text.length);
+    }
+    const active = this.active.slice();
+    if (json) rememberJson(active, `[${json.join(",")}]`);
+    if (context.warn) warnUnarchivedMarkers(active, this.archive, context.warn);
+    this.branch = branch;
+
+    let activeChars = active.length > 0 ? active.length + 1 : 2;
+    let delta = 0;
+    for (let index = 0; index < active.length; index++) {
+      activeChars += this.activeLength[index]!;
+      delta += this.markerDelta[index]!;
+    }
+    const archiveNow = this.archive.slice();
+    return { active, archive: archiveNow, stats: computeStats(branch, active, archiveNow.length, 0, { activeChars, originalChars: activeChars - delta }) };
+  }
+
+  /**
+   * The tool calls of `branch` by id (the last of each id, as `toolCallsById`), and how many of its
+   * first messages are the last view's own: none when a call after them reuses an id from before.
+   */
+  private sharedStart(branch: readonly Message[]): { calls: Map<string, ToolCallBlock>; from: number } {
+    const previous = this.branch;
+    let from = 0;
+    while (from < branch.length && from < previous.length && branch[from] === previous[from]) from++;
+    const calls = new Map<string, ToolCallBlock>();
+    // The calls the shared start's results answer, met there or not (a result may come before its call).
+    const answered = new Set<string>();
+    for (let index = 0; index < branch.length; index++) {
+      const message = branch[index]!;
+      if (index < from && message.role === "toolResult") {
+        const callId = resultCallId(message);
+        if (callId) answered.add(callId);
+      }
+      for (const block of message.blocks) {
+        if (block.type !== "toolCall") continue;
+        if (index >= from && from > 0 && (calls.has(block.id) || answered.has(block.id))) from = 0;
+        calls.set(block.id, block);
+      }
+    }
+    return { calls, from };
+  }
+}
+
+/** A marker already in the branch (a checkpoint read back) whose payload this view does not hold. */
+function warnUnarchivedMarkers(active: readonly Message[], archive: readonly ArchiveEntry[], warn: (message: string) => void): void {
+  const archived = new Set<string>();
+  for (const entry of archive) archived.add(entry.id);
+  for (const message of active) {
+    for (const block of message.blocks) {
+      if (block.type === "omitted" && !archived.has(block.recoveryId)) warn(`marker ${block.recoveryId} has no archived payload (was the previous checkpoint given?)`);
+    }
+  }
+}
