@@ -25,7 +25,8 @@ export const BLIND_SETS = [
     name: "blind-7",
     labels: join(LABELS, "blind-7"),
     provenance: "test/blind-7.provenance.json",
-    about: "round 7, the measure: agents other than Claude Code and sessions in Korean, Japanese and Vietnamese, labelled blind after round 6 had been seen three times, committed before the extractor was changed again; every session held out",
+    about:
+      "round 7, the measure: agents other than Claude Code and sessions in Korean, Japanese and Vietnamese, labelled blind after round 6 had been seen three times, committed before the extractor was changed again; every session held out",
   },
   {
     name: "blind-6",
