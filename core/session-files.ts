@@ -47,6 +47,9 @@ export function loadSessionFiles(given: readonly NamedFile[], options: LoadOptio
   const files = given.filter((file) => !isToolOutputSidecar(file.name));
   if (files.length === 0) throw new SessionError(0, `${given.length} saved tool output file(s) and no session file`);
   if (isTaskFolder(files)) return loadTaskFolder(files, options.strict ?? false);
+  // A task folder without its history: the UI log is read alone (core/formats/cline-ui.ts), task_metadata.json left aside.
+  const uiLogs = files.filter((file) => baseName(file.name) === CLINE_UI);
+  if (uiLogs.length === 1 && files.every((file) => baseName(file.name) === CLINE_UI || baseName(file.name) === CLINE_METADATA)) return loadSession(uiLogs[0]!.bytes, options);
   if (files.length === 1) return loadSession(files[0]!.bytes, options);
   if (files.some((file) => subagentIdOf(baseName(file.name)) !== null)) return loadWithSubagents(files, options.strict ?? false);
   const names = files.map((file) => baseName(file.name)).join(", ");

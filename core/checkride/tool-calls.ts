@@ -6,7 +6,7 @@ import type { ToolCallBlock } from "../model.ts";
 import { codeModeCommands, codeModePatches } from "./codex-code-mode.ts";
 import { shellWrittenPaths } from "./shell-writes.ts";
 
-/** Tools that write a file named by a path argument (Claude Code, Pi, Gemini CLI, Cline, OpenCode, Copilot CLI). */
+/** Tools that write a file named by a path argument (Claude Code, Pi, Gemini CLI, Cline and its UI log, OpenCode, Copilot CLI). */
 const WRITE_TOOLS = new Set([
   "write",
   "edit",
@@ -23,8 +23,12 @@ const WRITE_TOOLS = new Set([
   "str_replace",
   "insert",
   "patch",
+  // A Cline UI log names the tool use by what it shows (core/formats/cline-ui.ts).
+  "editedexistingfile",
+  "newfilecreated",
+  "filedeleted",
 ]);
-const READ_TOOLS = new Set(["read", "read_file", "view", "open_file", "read_many_files"]);
+const READ_TOOLS = new Set(["read", "read_file", "view", "open_file", "read_many_files", "readfile"]);
 export const SHELL_TOOLS = new Set([
   "bash",
   "shell",

@@ -116,13 +116,20 @@ function clineUserMessages(id: string, content: unknown, meta: Record<string, un
 
 /** The working directory the last environment details of the history name. */
 function workingDirectory(history: unknown[]): string | undefined {
-  let found: string | undefined;
+  const texts: string[] = [];
   for (const message of history) {
     if (!isRecord(message) || message.role !== "user" || !Array.isArray(message.content)) continue;
-    for (const block of message.content) {
-      if (!isRecord(block) || typeof block.text !== "string" || !block.text.includes("# Current Working Directory (")) continue;
-      for (const match of block.text.matchAll(WORKING_DIRECTORY)) found = match[1]!.trim();
-    }
+    for (const block of message.content) if (isRecord(block) && typeof block.text === "string") texts.push(block.text);
+  }
+  return lastWorkingDirectory(texts);
+}
+
+/** The working directory the last of these texts' environment details names (a history's user blocks, a UI log's requests). */
+export function lastWorkingDirectory(texts: Iterable<string>): string | undefined {
+  let found: string | undefined;
+  for (const text of texts) {
+    if (!text.includes("# Current Working Directory (")) continue;
+    for (const match of text.matchAll(WORKING_DIRECTORY)) found = match[1]!.trim();
   }
   return found;
 }
@@ -191,6 +198,11 @@ interface DeletedRange {
   start: number;
   end: number;
   ts?: number;
+}
+
+/** How many times the UI log's deleted range changed: Cline's truncations. */
+export function deletedRangeChanges(ui: Record<string, unknown>[]): number {
+  return deletedRanges(ui).length;
 }
 
 /** Each change of Cline's deleted range in the UI log, in order. */
@@ -308,7 +320,7 @@ function overwrittenCondense(entry: Entry, condenses: readonly UiCondense[]): Co
 }
 
 /** `api_req_started` UI messages carry `{tokensIn, tokensOut, cacheWrites, cacheReads, cost}` as JSON text. */
-function clineUsage(ui: Record<string, unknown>[]): UsageSeries {
+export function clineUsage(ui: Record<string, unknown>[]): UsageSeries {
   const turns: UsageSeries["turns"] = [];
   ui.forEach((message, index) => {
     if (message.say !== "api_req_started" || typeof message.text !== "string") return;

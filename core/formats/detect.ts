@@ -9,6 +9,7 @@ import { SessionError } from "../model.ts";
 import { JsonLinesParser, parseJsonLines, type JsonLine, type JsonLinesResult } from "../jsonl.ts";
 import { ClaudeReader, readClaude } from "./claude.ts";
 import { readCline } from "./cline.ts";
+import { looksLikeClineUiLog, readClineUiLog } from "./cline-ui.ts";
 import { looksLikeAiderHistory, readAider } from "./aider.ts";
 import { readQwen } from "./qwen.ts";
 import { readCursor } from "./cursor.ts";
@@ -71,7 +72,8 @@ export function readJsonValue(format: FormatName, value: unknown, strict: boolea
     case "opencode":
       return readOpenCode(value, strict);
     case "cline":
-      return readCline({ history: value }, strict);
+      // A UI log alone (ui_messages.json without its history) or the history.
+      return looksLikeClineUiLog(value) ? readClineUiLog(value, strict) : readCline({ history: value }, strict);
     case "openai":
     case "anthropic": {
       const found = findMessageArray(value);

@@ -10,6 +10,7 @@ import type { FormatName } from "../model.ts";
 import type { JsonLine } from "../jsonl.ts";
 import { looksLikeClaude } from "./claude.ts";
 import { looksLikeClineHistory } from "./cline.ts";
+import { looksLikeClineUiLog } from "./cline-ui.ts";
 import { looksLikeCodex } from "./codex.ts";
 import { isRecord } from "./common.ts";
 import { looksLikeCopilot } from "./copilot.ts";
@@ -62,6 +63,7 @@ export const JSON_VALUE_RECOGNISERS: readonly Recogniser<unknown>[] = [
   { format: "openai", requires: "a message array (or {messages:[…]}) whose items all have an OpenAI role", accepts: looksLikeOpenAiArray },
   { format: "anthropic", requires: "user/assistant turns with an Anthropic content block", accepts: looksLikeAnthropicArray },
   { format: "cline", requires: "an Anthropic array carrying Cline/Roo/Kilo fields (ts, condenseId, truncationId…)", accepts: looksLikeClineHistory },
+  { format: "cline", requires: "a Cline/Roo/Kilo UI log, ui_messages.json ([{ts, type: say|ask}])", accepts: looksLikeClineUiLog },
   { format: "gemini", requires: "{sessionId, projectHash, messages:[{id, type}]}", accepts: looksLikeGeminiJson },
   { format: "opencode", requires: "{info:{id}, messages:[{info:{id, role}, parts:[…]}]}", accepts: looksLikeOpenCodeExport },
 ];

@@ -143,8 +143,23 @@ export function discoverSessions(listing: readonly ListedFile[]): Discovery {
   for (const [folder, parts] of taskFolders) {
     const history = parts.find((file) => baseName(file.path) === "api_conversation_history.json");
     if (!history) {
-      for (const part of parts) skipped.push({ path: part.path, reason: "part of a task folder without api_conversation_history.json" });
-      for (const part of parts) claimed.add(part.path);
+      // The UI log alone is still the conversation as shown (core/formats/cline-ui.ts says what it lacks).
+      const uiLog = parts.find((file) => baseName(file.path) === "ui_messages.json");
+      if (uiLog) {
+        const unit = addUnit(uiLog);
+        unit.agent = "cline";
+        unit.project = baseName(folder) || null;
+      }
+      for (const part of parts) {
+        claimed.add(part.path);
+        if (part !== uiLog)
+          skipped.push({
+            path: part.path,
+            reason: uiLog
+              ? "task metadata of a task folder without api_conversation_history.json (its UI log is read alone)"
+              : "part of a task folder without api_conversation_history.json or ui_messages.json",
+          });
+      }
       continue;
     }
     const unit = addUnit(history);

@@ -60,10 +60,21 @@ describe("discoverSessions", () => {
       file("tasks/1730000000000/task_metadata.json"),
       file("tasks/1730000000001/ui_messages.json"),
     ]);
-    expect(found.sessions).toHaveLength(1);
+    expect(found.sessions).toHaveLength(2);
     expect(found.sessions[0]).toMatchObject({ path: "tasks/1730000000000/api_conversation_history.json", agent: "cline", project: "1730000000000" });
     expect(found.sessions[0]!.files.map((f) => f.role)).toEqual(["session", "task-part", "task-part"]);
-    expect(found.skipped).toEqual([{ path: "tasks/1730000000001/ui_messages.json", reason: "part of a task folder without api_conversation_history.json" }]);
+    // A folder that kept only its UI log is read from it (the conversation as shown).
+    expect(found.sessions[1]).toMatchObject({ path: "tasks/1730000000001/ui_messages.json", agent: "cline", project: "1730000000001" });
+    expect(found.skipped).toEqual([]);
+  });
+
+  it("reads a task folder without its history from its UI log, and skips one with neither, saying why", () => {
+    const found = discoverSessions([file("tasks/1/ui_messages.json"), file("tasks/1/task_metadata.json"), file("tasks/2/task_metadata.json")]);
+    expect(found.sessions.map((s) => s.path)).toEqual(["tasks/1/ui_messages.json"]);
+    expect(found.skipped).toEqual([
+      { path: "tasks/1/task_metadata.json", reason: "task metadata of a task folder without api_conversation_history.json (its UI log is read alone)" },
+      { path: "tasks/2/task_metadata.json", reason: "part of a task folder without api_conversation_history.json or ui_messages.json" },
+    ]);
   });
 
   it("reads the plain copy of a Codex rollout when the .zst copy is beside it", () => {
