@@ -36,7 +36,7 @@ export async function runAudit(args: ParsedArgs): Promise<number> {
     return 0;
   }
   if (audit.compactions.length === 0) {
-    const unrecorded = compactionsUnrecorded(session.format);
+    const unrecorded = compactionsUnrecorded(session);
     writeOutput(unrecorded ? `no recorded compaction on this branch: ${unrecorded}` : "no recorded compaction on this branch", undefined);
     return 0;
   }

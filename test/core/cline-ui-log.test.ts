@@ -3,8 +3,8 @@
  * may commit ui_messages.json without its api_conversation_history.json.
  * The session is the conversation as shown, says so, links each command to
  * its output, keeps usage and the working directory, counts what it cannot
- * audit, and its facts read the UI's tool names. The log is composed here
- * (the project's own words), shaped as Cline's ClineMessage records.
+ * audit, and its facts read the UI's tool names. The log is composed
+ * (test/helpers/composed-sessions.ts), shaped as Cline's ClineMessage records.
  */
 import { describe, expect, it } from "vitest";
 import { extractFacts } from "../../core/checkride/facts.ts";
@@ -13,34 +13,10 @@ import { textOf } from "../../core/model.ts";
 import { loadSession } from "../../core/session.ts";
 import { loadSessionFiles } from "../../core/session-files.ts";
 import { sessionCwd } from "../../core/session-info.ts";
+import { compactionsUnrecorded } from "../../core/compactions/unrecorded.ts";
+import { clineUiLog } from "../helpers/composed-sessions.ts";
 
-const request = (cwd: string) => `<task>Fix the date parser.</task>\n<environment_details>\n# Current Working Directory (${cwd}) Files\nsrc/\n</environment_details>`;
-const usage = (tokensIn: number, cwd: string, extra: Record<string, unknown> = {}) => ({
-  type: "say",
-  say: "api_req_started",
-  text: JSON.stringify({ request: request(cwd), tokensIn, tokensOut: 40, cacheWrites: 10, cacheReads: 200, cost: 0.01 }),
-  ...extra,
-});
-
-const uiLog = [
-  { ts: 100, type: "say", say: "task", text: "Fix the date parser. Never change the public API of src/date.ts." },
-  { ts: 101, ...usage(1000, "/home/dev/dates") },
-  { ts: 102, type: "say", say: "reasoning", text: "The parser must accept ISO weeks." },
-  { ts: 103, type: "say", say: "text", text: "I will read the parser first." },
-  { ts: 104, type: "say", say: "tool", text: JSON.stringify({ tool: "readFile", path: "src/format.ts", content: "/home/dev/dates/src/format.ts" }) },
-  { ts: 105, type: "ask", ask: "tool", text: JSON.stringify({ tool: "editedExistingFile", path: "src/date.ts", diff: "- old\n+ new" }) },
-  { ts: 106, type: "say", say: "checkpoint_created", lastCheckpointHash: "abc" },
-  { ts: 107, type: "ask", ask: "command", text: "npm test" },
-  { ts: 108, type: "ask", ask: "command_output", text: "Tests: 12 passed, 12 total" },
-  { ts: 109, type: "ask", ask: "followup", text: JSON.stringify({ question: "Also cover leap years?", options: ["yes", "no"] }) },
-  { ts: 110, type: "say", say: "user_feedback", text: "yes, and keep the old behaviour for empty strings" },
-  { ts: 111, ...usage(1400, "/home/dev/dates", { conversationHistoryIndex: 6, conversationHistoryDeletedRange: [1, 2] }) },
-  { ts: 111, type: "say", say: "task_progress", text: "- [x] read\n- [ ] leap years" },
-  { ts: 112, type: "say", say: "tool", text: JSON.stringify({ tool: "newFileCreated", path: "test/leap.test.ts", content: "it('leap')" }) },
-  { ts: 112, type: "say", say: "error", text: "Cline tried to use replace_in_file without value for required parameter 'diff'." },
-  { ts: 114, type: "say", say: "some_future_kind", text: "?" },
-  { ts: 115, type: "say", say: "completion_result", text: "The parser accepts ISO weeks and leap years." },
-];
+const uiLog = clineUiLog();
 const bytes = new TextEncoder().encode(JSON.stringify(uiLog));
 
 describe("a Cline UI log read alone", () => {
@@ -84,6 +60,7 @@ describe("a Cline UI log read alone", () => {
       ),
     ]);
     expect(session.recordedCompactions(null)).toEqual([]);
+    expect(compactionsUnrecorded(session)).toMatch(/^This is a Cline UI log read without its api_conversation_history\.json/);
     expect(session.usage(null).turns.map((t) => [t.line, t.contextTokens])).toEqual([
       [2, 1210],
       [12, 1610],

@@ -558,6 +558,6 @@ describe("Cursor agent transcript (stands for ~/.cursor/projects/<slug>/agent-tr
     expect(facts.modifiedFiles).toEqual(["src/a.ts"]);
     expect([...facts.rules, ...facts.ruleCandidates].map((r) => r.text)).toEqual(["Never touch the tests."]);
     expect(session.recordedCompactions(session.defaultLeafId)).toEqual([]);
-    expect(compactionsUnrecorded("cursor")).toMatch(/writes nothing of it here/);
+    expect(compactionsUnrecorded({ format: "cursor", header: undefined })).toMatch(/writes nothing of it here/);
   });
 });

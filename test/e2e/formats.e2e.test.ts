@@ -12,7 +12,7 @@ import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Page } from "playwright-core";
 import { runCli } from "../helpers/cli.ts";
-import { aiderHistory, clineTask, cursorTranscript, geminiJsonl, openCodePruned, qwenChat, rooHistory } from "../helpers/composed-sessions.ts";
+import { aiderHistory, clineTask, clineUiLog, cursorTranscript, geminiJsonl, openCodePruned, qwenChat, rooHistory } from "../helpers/composed-sessions.ts";
 import { describeWithFixtures, fixturePath } from "../helpers/fixtures.ts";
 import { opencodeDatabase, testSqlite, type ExportShape } from "../helpers/opencode-db.ts";
 import { SCREENSHOTS, foreignRequests, openApp, startHarness, type Harness } from "./harness.ts";
@@ -214,7 +214,7 @@ describe("composed shapes of the newer agents", () => {
     const { page } = opened;
     await page.getByTestId("file-input").setInputFiles(path);
     await expectOnScreen(page, expected);
-    await page.getByTestId("compaction-timeline").locator("strong", { hasText: "this format records none" }).waitFor({ timeout: 30_000 });
+    await page.getByTestId("compaction-timeline").locator("strong", { hasText: "this file cannot show them" }).waitFor({ timeout: 30_000 });
     expect(await page.getByTestId("leaf-select").locator("option").count()).toBe(2);
     await page.screenshot({ path: join(SCREENSHOTS, "formats-aider-1440-light.png") });
     expect(opened.errors).toEqual([]);
@@ -231,6 +231,37 @@ describe("composed shapes of the newer agents", () => {
     await opened.page.getByTestId("file-input").setInputFiles(path);
     await expectOnScreen(opened.page, { format: "cursor", compactions: 0 });
     await opened.page.getByTestId("compaction-timeline").getByText("Cursor's agent transcripts record the messages only", { exact: false }).waitFor({ timeout: 30_000 });
+    expect(opened.errors).toEqual([]);
+    await opened.context.close();
+  });
+
+  it("a Cline UI log alone (ui_messages.json without its history): its own format, what it is not, and the library lists it", async () => {
+    const root = join(temp, "cline-ui-log");
+    const path = join(root, "tasks/1760000000000/ui_messages.json");
+    mkdirSync(dirname(path), { recursive: true });
+    writeFileSync(path, JSON.stringify(clineUiLog()));
+    expect(cliFigures(path)).toEqual({ format: "cline", compactions: 0 });
+    const opened = await openApp(harness);
+    const { page } = opened;
+    await page.getByTestId("file-input").setInputFiles(path);
+    await expectOnScreen(page, { format: "cline", compactions: 0 });
+    await page.getByTestId("compaction-timeline").getByText("This is a Cline UI log read without its api_conversation_history.json", { exact: false }).waitFor({ timeout: 30_000 });
+    for (const [width, scheme] of [
+      [1440, "light"],
+      [1440, "dark"],
+      [1024, "light"],
+      [1024, "dark"],
+    ] as const) {
+      await page.setViewportSize({ width, height: 900 });
+      await page.emulateMedia({ colorScheme: scheme });
+      await page.screenshot({ path: join(SCREENSHOTS, `formats-cline-ui-log-${width}-${scheme}.png`) });
+    }
+    await page.emulateMedia({ colorScheme: "light" });
+    await page.getByTestId("folder-input").setInputFiles(root);
+    const row = page.locator("[data-testid=library-row]:not([data-pending])");
+    await row.first().waitFor({ timeout: 60_000 });
+    expect(await page.getByTestId("library-row").count()).toBe(1);
+    await expect(row.first().textContent()).resolves.toMatch(/cline/i);
     expect(opened.errors).toEqual([]);
     await opened.context.close();
   });

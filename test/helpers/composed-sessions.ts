@@ -459,4 +459,42 @@ export const composedBytes = {
   clineTextResults: () => encode(clineTextResults()),
   qwenChat: () => encode(qwenChat()),
   cursorTranscript: () => encode(cursorTranscript()),
+  clineUiLog: () => encode(JSON.stringify(clineUiLog())),
 };
+
+/**
+ * A Cline task's UI log alone (ui_messages.json, Cline's ClineMessage records): the task, reasoning,
+ * text, file tools under the UI's names, a command and its output, a question and the reply, usage
+ * rows whose request names the working directory (the second after a truncation), a progress
+ * checklist, an error sharing a ts with the record before it, a kind no release writes yet, and the
+ * completion.
+ */
+export function clineUiLog(): Record<string, unknown>[] {
+  const request = (cwd: string) => `<task>Fix the date parser.</task>\n<environment_details>\n# Current Working Directory (${cwd}) Files\nsrc/\n</environment_details>`;
+  const usage = (tokensIn: number, cwd: string, extra: Record<string, unknown> = {}) => ({
+    type: "say",
+    say: "api_req_started",
+    text: JSON.stringify({ request: request(cwd), tokensIn, tokensOut: 40, cacheWrites: 10, cacheReads: 200, cost: 0.01 }),
+    ...extra,
+  });
+
+  return [
+    { ts: 100, type: "say", say: "task", text: "Fix the date parser. Never change the public API of src/date.ts." },
+    { ts: 101, ...usage(1000, "/home/dev/dates") },
+    { ts: 102, type: "say", say: "reasoning", text: "The parser must accept ISO weeks." },
+    { ts: 103, type: "say", say: "text", text: "I will read the parser first." },
+    { ts: 104, type: "say", say: "tool", text: JSON.stringify({ tool: "readFile", path: "src/format.ts", content: "/home/dev/dates/src/format.ts" }) },
+    { ts: 105, type: "ask", ask: "tool", text: JSON.stringify({ tool: "editedExistingFile", path: "src/date.ts", diff: "- old\n+ new" }) },
+    { ts: 106, type: "say", say: "checkpoint_created", lastCheckpointHash: "abc" },
+    { ts: 107, type: "ask", ask: "command", text: "npm test" },
+    { ts: 108, type: "ask", ask: "command_output", text: "Tests: 12 passed, 12 total" },
+    { ts: 109, type: "ask", ask: "followup", text: JSON.stringify({ question: "Also cover leap years?", options: ["yes", "no"] }) },
+    { ts: 110, type: "say", say: "user_feedback", text: "yes, and keep the old behaviour for empty strings" },
+    { ts: 111, ...usage(1400, "/home/dev/dates", { conversationHistoryIndex: 6, conversationHistoryDeletedRange: [1, 2] }) },
+    { ts: 111, type: "say", say: "task_progress", text: "- [x] read\n- [ ] leap years" },
+    { ts: 112, type: "say", say: "tool", text: JSON.stringify({ tool: "newFileCreated", path: "test/leap.test.ts", content: "it('leap')" }) },
+    { ts: 112, type: "say", say: "error", text: "Cline tried to use replace_in_file without value for required parameter 'diff'." },
+    { ts: 114, type: "say", say: "some_future_kind", text: "?" },
+    { ts: 115, type: "say", say: "completion_result", text: "The parser accepts ISO weeks and leap years." },
+  ];
+}

@@ -99,7 +99,7 @@ export function CompactionTimeline() {
             {marks.length
               ? `${marks.length} recorded ${marks.length === 1 ? "compaction" : "compactions"}`
               : timeline.unrecorded
-                ? "No compactions recorded (this format records none)"
+                ? "No compactions recorded (this file cannot show them)"
                 : "No recorded compactions"}
           </strong>
           {marks.length ? (
@@ -123,6 +123,8 @@ export function CompactionTimeline() {
           {recorded ? "context per turn: the file's usage (input + cache tokens)" : `context at each compaction: estimated (${timeline.unit}, the model's view)`}
           {usage.contextWindow ? ` · window ${formatCount(usage.contextWindow)} (the file's)` : ""}
         </span>
+        {/* Said where it is read, not only on hover: "none recorded" is not "the agent never compacted". */}
+        {marks.length === 0 && timeline.unrecorded ? <p className="dim timeline-unrecorded">{timeline.unrecorded}</p> : null}
       </div>
       <div className="timeline-chart" ref={chartRef} style={{ height: Math.max(HEIGHT, 2 + laneCount * LANE) }}>
         <svg viewBox={`0 0 100 ${HEIGHT}`} preserveAspectRatio="none" aria-hidden="true">

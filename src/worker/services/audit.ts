@@ -42,7 +42,7 @@ export function timelineOf(screen: Screen): TimelineData {
     usage: { turns: usage.turns.map((t) => ({ line: t.line, tokens: t.contextTokens })), contextWindow: usage.contextWindow, notes: usage.notes },
     estimate,
     marks: marks.map(({ droppedMessageIds, ...mark }) => ({ ...mark, dropped: droppedMessageIds.length })),
-    unrecorded: compactionsUnrecorded(session.format),
+    unrecorded: compactionsUnrecorded(session),
   };
 }
 
