@@ -137,8 +137,13 @@ export function contextTokens(messages: readonly Message[], format: FormatName, 
     void loadTokenizer();
     deadline = -Infinity;
   }
-  const sum = emptyTokens();
-  for (const message of messages) {
+  const start = summedStartOf(messages, format, tokenizer);
+  const sum = start ? copyTokens(start.sum) : emptyTokens();
+  const keepAt = messages.length >= SUMMED_START_MIN ? messages.length - SUMMED_START_TAIL : -1;
+  let kept: ViewTokens | undefined;
+  for (let index = start?.upTo ?? 0; index < messages.length; index++) {
+    if (index === keepAt) kept = copyTokens(sum);
+    const message = messages[index]!;
     if (deadline !== undefined && !isCached(message, format, tokenizer) && performance.now() > deadline) {
       // Estimated, and not cached: the cache is for what the tokenizer counted.
       addSegments(sum, message, format, CHARS_QUARTER, true);
@@ -154,7 +159,58 @@ export function contextTokens(messages: readonly Message[], format: FormatName, 
       sum.charsByCategory[category] = (sum.charsByCategory[category] ?? 0) + tokens.charsByCategory[category]!;
     }
   }
+  // Only a start the tokenizer counted whole is kept: an estimate is not a figure to go on from.
+  if (kept && kept.estimated === 0) rememberSummedStart(messages, format, tokenizer, keepAt, kept);
   return sum;
+}
+
+/**
+ * The sums of the last few long contexts' starts (all but their last SUMMED_START_TAIL messages),
+ * so that a context that starts with the same messages (a followed session's branch after it grew;
+ * its view, whose kept messages are the same objects) is summed from where that start ends. The
+ * end is left out because it is what a growth may replace (a streamed line merged into the message
+ * before). Held weakly: a start never keeps a closed session's messages alive. A message's count
+ * never changes (messageTokens caches it), so the sum of the same messages is the same sum.
+ */
+interface SummedStart {
+  messages: WeakRef<readonly Message[]>;
+  format: FormatName;
+  tokenizer: Tokenizer;
+  upTo: number;
+  sum: ViewTokens;
+}
+const summedStarts: SummedStart[] = [];
+const SUMMED_STARTS_KEPT = 4;
+/** Contexts shorter than this are summed whole: walking them costs less than keeping their start. */
+const SUMMED_START_MIN = 2048;
+const SUMMED_START_TAIL = 64;
+
+function summedStartOf(messages: readonly Message[], format: FormatName, tokenizer: Tokenizer): SummedStart | undefined {
+  if (messages.length < SUMMED_START_MIN) return undefined;
+  return summedStarts.find((start) => {
+    if (start.format !== format || start.tokenizer !== tokenizer || start.upTo > messages.length) return false;
+    const earlier = start.messages.deref();
+    if (!earlier) return false;
+    if (earlier === messages) return true;
+    for (let i = 0; i < start.upTo; i++) if (earlier[i] !== messages[i]) return false;
+    return true;
+  });
+}
+
+function rememberSummedStart(messages: readonly Message[], format: FormatName, tokenizer: Tokenizer, upTo: number, sum: ViewTokens): void {
+  const same = summedStarts.findIndex((start) => start.messages.deref() === messages && start.format === format && start.tokenizer === tokenizer);
+  if (same !== -1) summedStarts.splice(same, 1);
+  summedStarts.unshift({ messages: new WeakRef(messages), format, tokenizer, upTo, sum });
+  summedStarts.length = Math.min(summedStarts.length, SUMMED_STARTS_KEPT);
+}
+
+function copyTokens(tokens: ViewTokens): ViewTokens {
+  return {
+    ...tokens,
+    byCategory: { ...tokens.byCategory },
+    charsByCategory: { ...tokens.charsByCategory },
+    estimatedByCategory: { ...tokens.estimatedByCategory },
+  };
 }
 
 /**

@@ -120,3 +120,39 @@ describe("counting on a clock", () => {
     expect(tokens.total).toBe(contextTokens(context, "pi").total);
   });
 });
+
+describe("a long context summed from the start it shares with one summed before", () => {
+  /** The sum without any memory: each message's cached count, added in order. */
+  const plainSum = (messages: readonly Message[]) => {
+    const sum = { total: 0, chars: 0, byCategory: {} as Record<string, number> };
+    for (const message of messages) {
+      const tokens = messageTokens(message, "pi");
+      sum.total += tokens.total;
+      sum.chars += tokens.chars;
+      for (const [category, count] of Object.entries(tokens.byCategory)) sum.byCategory[category] = (sum.byCategory[category] ?? 0) + count!;
+    }
+    return sum;
+  };
+  const message = (i: number): Message =>
+    i % 3 === 0
+      ? msg(`m${i}`, "user", [{ type: "text", text: `request ${i}: fix the parser` }])
+      : i % 3 === 1
+        ? msg(`m${i}`, "assistant", [{ type: "toolCall", id: `c${i}`, name: "bash", arguments: { command: `npm test -- ${i}` } }])
+        : msg(`m${i}`, "toolResult", [{ type: "text", text: `ok ${i} `.repeat(i % 7) }], { toolCallId: `c${i - 1}` });
+
+  it("gives what summing every message gives: grown, its end replaced, shortened, and in another order", () => {
+    const first = Array.from({ length: 3000 }, (_, i) => message(i));
+    const check = (messages: Message[]) => expect(contextTokens(messages, "pi")).toMatchObject(plainSum(messages));
+    check(first);
+    // Grown at the end (a followed branch), then its last messages replaced by new objects (a streamed line merged).
+    const grown = [...first, ...Array.from({ length: 500 }, (_, i) => message(3000 + i))];
+    check(grown);
+    const replaced = [...grown.slice(0, -10), ...grown.slice(-10).map((m) => ({ ...m, blocks: [...m.blocks, { type: "text" as const, text: "more" }] }))];
+    check(replaced);
+    // Shorter than the start kept, and the same messages in another order: summed whole.
+    check(first.slice(0, 2500));
+    check([first[1]!, first[0]!, ...first.slice(2)]);
+    // The same array twice.
+    check(replaced);
+  });
+});
