@@ -33,6 +33,13 @@ export function toggleStruck(probe: string, fact: string): void {
   setEdits({ ...edits, struck });
 }
 
+/** Strikes every one of these facts not struck yet, as one edit (one re-grade): a reason's candidates at once. */
+export function strikeAll(probe: string, facts: readonly string[]): void {
+  const { edits } = get().checkride;
+  const more = facts.filter((fact) => !isStruck(edits, probe, fact)).map((fact) => ({ probe, fact }));
+  if (more.length > 0) setEdits({ ...edits, struck: [...edits.struck, ...more] });
+}
+
 export function addFact(probe: string, text: string): void {
   const trimmed = text.trim();
   const { edits } = get().checkride;

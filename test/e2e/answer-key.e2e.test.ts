@@ -4,26 +4,33 @@
  * original pane to the source message; striking a fact re-grades in the
  * worker and changes the score; screenshots light and dark at 1440 and 1024.
  */
-import { join } from "node:path";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { basename, extname, join } from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { describeWithFixtures, fixturePath } from "../helpers/fixtures.ts";
 import { SCREENSHOTS, openApp, startHarness, toStrategies, type Harness, type OpenedPage } from "./harness.ts";
 
 let harness: Harness;
+let temp: string;
 const SESSION = fixturePath("pi/badlogic__pi-mono__before-compaction.jsonl");
 
 beforeAll(async () => {
   harness = await startHarness();
+  temp = mkdtempSync(join(tmpdir(), "si-answer-key-"));
 });
 afterAll(async () => {
   await harness?.close();
+  if (temp) rmSync(temp, { recursive: true, force: true });
 });
 
-async function runOn(opened: OpenedPage) {
+async function runOn(opened: OpenedPage, session = SESSION) {
   const { page } = opened;
-  await page.getByTestId("file-input").setInputFiles(SESSION);
+  await page.getByTestId("file-input").setInputFiles(session);
+  const name = basename(session, extname(session));
   await page.waitForFunction(
-    () => document.querySelector(".session-name")?.textContent?.includes("before-compaction") && document.querySelector("[data-testid=active-pane] [data-testid=message-row]"),
+    (name) => document.querySelector(".session-name")?.textContent?.includes(name) && document.querySelector("[data-testid=active-pane] [data-testid=message-row]"),
+    name,
   );
   await toStrategies(page);
   await page.getByTestId("checkride-toggle").click();
@@ -126,6 +133,52 @@ describeWithFixtures("the answer key in the app", () => {
         expect(opened.errors).toEqual([]);
         await opened.context.close();
       }
+    }
+  });
+
+  it("a long candidate list: narrowed to one reason, whose candidates are struck in one go (screenshots)", async () => {
+    // A composed chat (the project's own words) with ten rule-shaped sentences of two reasons.
+    const wants = ["a header row", "a footer row", "colour in the output", "a progress bar", "emoji in the log"].map((thing) => `I don't want ${thing} in the export.`);
+    const shoulds = ["skip zero rows", "round to cents", "sort by date", "trim the names", "quote every field"].map((step) => `The export should ${step} in the file.`);
+    const session = join(temp, "many-candidates.json");
+    writeFileSync(
+      session,
+      JSON.stringify(
+        [...wants, ...shoulds].flatMap((content) => [
+          { role: "user", content },
+          { role: "assistant", content: "Done." },
+        ]),
+      ),
+    );
+    for (const [width, scheme] of [
+      [1440, "light"],
+      [1024, "dark"],
+    ] as const) {
+      const opened = await openApp(harness, "", { width, height: width === 1440 ? 900 : 768 });
+      await opened.page.emulateMedia({ colorScheme: scheme });
+      const panel = await runOn(opened, session);
+      const candidates = panel.locator('section.score-card[aria-label="Checkride of transparent"] [data-probe-id=rules] [data-testid=candidates]');
+      expect(await candidates.getAttribute("open")).toBeNull();
+      await candidates.locator("summary").click();
+      await candidates
+        .getByTestId("candidate-reasons")
+        .getByRole("button", { name: /should/ })
+        .click();
+      const strike = candidates.getByTestId("strike-reason");
+      expect(await strike.textContent()).toBe("strike these 5");
+      await candidates.evaluate((el) => el.scrollIntoView({ block: "start" }));
+      await opened.page.screenshot({ path: join(SCREENSHOTS, `answer-key-strike-reason-${width}-${scheme}.png`) });
+      await strike.click();
+      // Edits are the key's, so every strategy's card strikes them: this card's five.
+      await opened.page.waitForFunction(
+        () =>
+          [...document.querySelectorAll('section.score-card[aria-label="Checkride of transparent"] [data-probe-id=rules] [data-testid=key-candidate]')].filter(
+            (c) => c.getAttribute("data-struck") === "true",
+          ).length === 5,
+      );
+      expect(await candidates.getByTestId("strike-reason").count()).toBe(0);
+      expect(opened.errors).toEqual([]);
+      await opened.context.close();
     }
   });
 });

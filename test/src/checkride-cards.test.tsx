@@ -238,5 +238,22 @@ describeWithFixtures("a long candidate list", () => {
     // The same chip again, or "all", shows every candidate.
     await act(async () => fireEvent.click(chips[2]!));
     expect(shown()).toHaveLength(10);
+    expect(within(list).queryByTestId("strike-reason")).toBeNull();
+  });
+
+  it("strikes one reason's candidates in one go, and only those", async () => {
+    await runOnChat(chatWithManyCandidates());
+    const list = within(row("transparent", "rules")).getByTestId("candidates");
+    const chips = within(within(list).getByTestId("candidate-reasons")).getAllByRole("button");
+    await act(async () => fireEvent.click(chips[2]!));
+    const strike = within(list).getByTestId("strike-reason");
+    expect(strike.textContent).toBe("strike these 5");
+    await act(async () => fireEvent.click(strike));
+    const struck = (c: HTMLElement) => c.getAttribute("data-struck") === "true";
+    await waitFor(() => expect(within(list).getAllByTestId("key-candidate").every(struck)).toBe(true));
+    // Nothing left to strike under that reason; the other reason's candidates are untouched.
+    expect(within(list).queryByTestId("strike-reason")).toBeNull();
+    await act(async () => fireEvent.click(chips[0]!));
+    expect(within(list).getAllByTestId("key-candidate").filter(struck)).toHaveLength(5);
   });
 });

@@ -3,11 +3,12 @@
  * extractor is not sure of, each with why and where it came from. None is
  * graded until the user accepts it (it joins the key as their fact); a
  * struck one stays listed, struck, so it can be put back. A long list (a
- * real session can hold sixty) can be narrowed to one reason at a time.
+ * real session can hold sixty) can be narrowed to one reason at a time,
+ * and that reason's candidates struck in one go.
  */
 import { useState } from "react";
 import type { ProbeResult } from "../../../core/checkride/run.ts";
-import { addFact, jumpToSource, toggleStruck, useApp } from "../../store/store.ts";
+import { addFact, jumpToSource, strikeAll, toggleStruck, useApp } from "../../store/store.ts";
 import { sourceLabel } from "./source-label.ts";
 
 type Candidate = NonNullable<ProbeResult["candidates"]>[number];
@@ -87,6 +88,8 @@ export function CandidateList({ strategy, probe }: { strategy: string; probe: Pr
   // A reason whose last candidate was accepted is gone: the list falls back to all.
   const active = filtering && reason !== null && reasons.has(reason) ? reason : null;
   const shown = candidates.map((candidate, i) => ({ candidate, i })).filter(({ candidate }) => active === null || reasonOf(candidate.why) === active);
+  // One reason's candidates are often all of a kind (a pasted page's "should"s): struck in one go.
+  const strikable = active === null ? [] : shown.filter(({ candidate }) => !candidate.struck).map(({ candidate }) => candidate.text);
   return (
     <details className="candidates" data-testid="candidates" open={open > 0 && open <= SHORT_LIST}>
       <summary className="col-label">
@@ -103,6 +106,17 @@ export function CandidateList({ strategy, probe }: { strategy: string; probe: Pr
             </button>
           ))}
         </div>
+      ) : null}
+      {strikable.length > 1 ? (
+        <button
+          type="button"
+          className="link-button"
+          data-testid="strike-reason"
+          title={`Strike every candidate listed for "${active}": none of them is graded`}
+          onClick={() => strikeAll(probe.id, strikable)}
+        >
+          strike these {strikable.length}
+        </button>
       ) : null}
       <ul className="key-facts">
         {shown.map(({ candidate, i }) => (
