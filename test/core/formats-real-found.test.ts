@@ -1,8 +1,8 @@
 /**
  * Real sessions found after the shared set (test/fixtures.provenance.json,
  * `optional`): a Cursor agent transcript, two OpenCode stores (one whose
- * compaction is only in its -wal), two condensed Roo Code tasks and a Qwen
- * Code chat, as their agents wrote them. Each is read with the counts made
+ * compaction is only in its -wal), two condensed Roo Code tasks, a Qwen
+ * Code chat and a Gemini CLI chat with a rewind, as their agents wrote them. Each is read with the counts made
  * from the raw file without the readers' code: lines parsed with JSON.parse,
  * a database queried with SQL (or counted beforehand with Python's sqlite3).
  * Skipped, saying so, where the file is not there (`npm run fixtures`).
@@ -166,6 +166,49 @@ describe.skipIf(!present(QWEN))(`a real Qwen Code chat (${QWEN}; \`npm run fixtu
     }).toEqual({ user: count("user"), assistant: count("assistant"), results: count("tool_result"), calls });
     // Telemetry records are no messages; the file records no compression, and none is made up.
     expect(records.some((r) => r.subtype === "chat_compression")).toBe(false);
+    expect(session.recordedCompactions(null)).toEqual([]);
+  });
+});
+
+const GEMINI_REWIND = "gemini/yoyo30414__-__session-2026-05-17T15-06-1fe9625e.jsonl";
+
+describe.skipIf(!present(GEMINI_REWIND))(`a real Gemini CLI chat with a rewind (${GEMINI_REWIND}; \`npm run fixtures\` fetches it)`, () => {
+  it("leaves what it rewound on a branch of its own; the branch read on is what followed the rewind, each message as last written", () => {
+    const bytes = readFileSync(fixturePath(GEMINI_REWIND));
+    const lines = jsonLines(bytes);
+    const rewinds = lines.flatMap((line, index) => (typeof line.$rewindTo === "string" ? [{ index, target: line.$rewindTo as string }] : []));
+    expect(rewinds).toHaveLength(1);
+    const isMessage = (line: Json) => typeof line.id === "string" && typeof line.type === "string";
+    // The messages after the rewind, by id (a message written again on an update is one message).
+    const after = [
+      ...new Set(
+        lines
+          .slice(rewinds[0]!.index + 1)
+          .filter(isMessage)
+          .map((line) => line.id as string),
+      ),
+    ];
+    const before = [
+      ...new Set(
+        lines
+          .slice(0, rewinds[0]!.index)
+          .filter(isMessage)
+          .map((line) => line.id as string),
+      ),
+    ];
+    expect(before[0]).toBe(rewinds[0]!.target);
+
+    const session = loadSession(bytes);
+    expect(session.format).toBe("gemini");
+    expect(session.warnings).toEqual([]);
+    expect(session.offTreeRecords.$rewindTo).toBe(1);
+    const ids = (leaf: string | null) => [...new Set(session.branch(leaf).map((m) => m.id.replace(/#r\d+$/, "")))];
+    expect(ids(null)).toEqual(after);
+    // The rewound messages are kept, on the other leaf: nothing is lost, and none of them is read on.
+    expect(session.leaves).toHaveLength(2);
+    const other = session.leaves.find((leaf) => leaf !== session.defaultLeafId)!;
+    expect(ids(other)).toEqual(before);
+    // A rewind is the user's going back, not a compaction.
     expect(session.recordedCompactions(null)).toEqual([]);
   });
 });
