@@ -43,7 +43,7 @@ export interface Message {
   line?: number;
 }
 
-export type FormatName = "pi" | "claude" | "codex" | "openai" | "anthropic" | "gemini" | "cline" | "opencode" | "copilot" | "aider" | "qwen" | "cursor";
+export type FormatName = "pi" | "claude" | "codex" | "openai" | "anthropic" | "gemini" | "cline" | "opencode" | "copilot" | "aider" | "qwen" | "cursor" | "kiro";
 
 export interface LoadWarning {
   /** 1-based line number in the source file; 0 when the problem has no single line. */
@@ -133,7 +133,8 @@ export type CompactionKind =
   | "opencode-compaction"
   | "opencode-prune"
   | "copilot-compaction"
-  | "copilot-truncation";
+  | "copilot-truncation"
+  | "kiro-compact";
 
 /** One compaction the file itself records, with the context just before and just after it. */
 export interface RecordedCompaction {

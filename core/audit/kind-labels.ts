@@ -18,6 +18,7 @@ const KINDS: Record<CompactionKind, string> = {
   "opencode-prune": "OpenCode prune",
   "copilot-compaction": "Copilot compaction",
   "copilot-truncation": "Copilot truncation (oldest messages dropped)",
+  "kiro-compact": "Kiro compact (summary)",
 };
 
 export function kindLabel(kind: string): string {

@@ -27,6 +27,8 @@ const WRITE_TOOLS = new Set([
   "editedexistingfile",
   "newfilecreated",
   "filedeleted",
+  // Kiro CLI and Amazon Q CLI.
+  "fs_write",
 ]);
 const READ_TOOLS = new Set(["read", "read_file", "view", "open_file", "read_many_files", "readfile"]);
 export const SHELL_TOOLS = new Set([
@@ -41,6 +43,7 @@ export const SHELL_TOOLS = new Set([
   "powershell",
   "run_in_terminal",
   "shell_command",
+  "execute_bash",
 ]);
 const PATH_KEYS = ["path", "file_path", "filePath", "absolute_path", "absolutePath", "notebook_path", "filename", "target_file"];
 

@@ -19,13 +19,14 @@ import { readCopilot } from "./copilot.ts";
 import { readGeminiJson, readGeminiLines } from "./gemini.ts";
 import { findMessageArray, readMessageArray } from "./messages.ts";
 import { readOpenCode } from "./opencode.ts";
+import { readKiro } from "./kiro.ts";
 import { looksLikePi, PiReader, readPi } from "./pi.ts";
 import { acceptingJsonLines, acceptingJsonValue, DETECTION_RECORDS, describeShape, JSON_LINES_RECOGNISERS, JSON_VALUE_RECOGNISERS, refusal } from "./recognise.ts";
 
-export const FORMAT_NAMES: readonly FormatName[] = ["pi", "claude", "codex", "openai", "anthropic", "gemini", "cline", "opencode", "copilot", "aider", "qwen", "cursor"];
+export const FORMAT_NAMES: readonly FormatName[] = ["pi", "claude", "codex", "openai", "anthropic", "gemini", "cline", "opencode", "copilot", "aider", "qwen", "cursor", "kiro"];
 
 /** Formats whose file is one JSON value; the others are JSON Lines (Gemini is both). */
-const JSON_VALUE_FORMATS: readonly FormatName[] = ["openai", "anthropic", "cline", "gemini", "opencode"];
+const JSON_VALUE_FORMATS: readonly FormatName[] = ["openai", "anthropic", "cline", "gemini", "opencode", "kiro"];
 
 export function isFormatName(name: string): name is FormatName {
   return (FORMAT_NAMES as readonly string[]).includes(name);
@@ -71,6 +72,8 @@ export function readJsonValue(format: FormatName, value: unknown, strict: boolea
       return isRecord(value) && !Array.isArray(value.messages) ? readGeminiLines([{ line: 1, value }], strict) : readGeminiJson(value, strict);
     case "opencode":
       return readOpenCode(value, strict);
+    case "kiro":
+      return readKiro(value, strict);
     case "cline":
       // A UI log alone (ui_messages.json without its history) or the history.
       return looksLikeClineUiLog(value) ? readClineUiLog(value, strict) : readCline({ history: value }, strict);

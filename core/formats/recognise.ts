@@ -20,6 +20,7 @@ import { looksLikeOpenCodeExport } from "./opencode.ts";
 import { looksLikePi } from "./pi.ts";
 import { looksLikeQwen } from "./qwen.ts";
 import { looksLikeCursor } from "./cursor.ts";
+import { looksLikeKiroSave } from "./kiro.ts";
 
 const OPENAI_ROLES = new Set(["system", "developer", "user", "assistant", "tool", "function"]);
 const ANTHROPIC_ONLY_BLOCKS = new Set(["tool_use", "tool_result", "thinking", "redacted_thinking", "server_tool_use", "document"]);
@@ -66,6 +67,7 @@ export const JSON_VALUE_RECOGNISERS: readonly Recogniser<unknown>[] = [
   { format: "cline", requires: "a Cline/Roo/Kilo UI log, ui_messages.json ([{ts, type: say|ask}])", accepts: looksLikeClineUiLog },
   { format: "gemini", requires: "{sessionId, projectHash, messages:[{id, type}]}", accepts: looksLikeGeminiJson },
   { format: "opencode", requires: "{info:{id}, messages:[{info:{id, role}, parts:[…]}]}", accepts: looksLikeOpenCodeExport },
+  { format: "kiro", requires: "a Kiro CLI /chat save {conversation_id, history:[…], transcript:[…]}", accepts: looksLikeKiroSave },
 ];
 
 /** Files that are JSON Lines (given their first records). */

@@ -56,6 +56,7 @@ export function sessionRecord(session: Session): SessionRecord {
       see(asRecord(meta.record)?.timestamp);
       see(asRecord(meta.time)?.created);
       see(meta.ts);
+      see(asRecord(meta.request)?.request_start_timestamp_ms);
       if (message.role === "assistant") {
         const named = meta.model ?? meta.modelID ?? asRecord(meta.message)?.model;
         if (typeof named === "string" && named !== "" && named !== "<synthetic>") model = named;

@@ -12,7 +12,7 @@ import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Page } from "playwright-core";
 import { runCli } from "../helpers/cli.ts";
-import { aiderHistory, clineTask, clineUiLog, cursorTranscript, geminiJsonl, openCodePruned, qwenChat, rooHistory } from "../helpers/composed-sessions.ts";
+import { aiderHistory, clineTask, clineUiLog, cursorTranscript, kiroSave, geminiJsonl, openCodePruned, qwenChat, rooHistory } from "../helpers/composed-sessions.ts";
 import { describeWithFixtures, fixturePath } from "../helpers/fixtures.ts";
 import { opencodeDatabase, testSqlite, type ExportShape } from "../helpers/opencode-db.ts";
 import { SCREENSHOTS, foreignRequests, openApp, startHarness, type Harness } from "./harness.ts";
@@ -95,6 +95,7 @@ describe("composed shapes of the newer agents", () => {
     ["cline", "api_conversation_history.json", rooHistory],
     ["opencode", "opencode-export-pruned.json", openCodePruned],
     ["qwen", "3f2a.jsonl", qwenChat],
+    ["kiro", "ledger-20260310-140433.json", () => JSON.stringify(kiroSave())],
   ];
   for (const [format, name, make] of composed) {
     it(`${format} (${name}): its own format, the compactions it records`, async () => {
@@ -107,6 +108,16 @@ describe("composed shapes of the newer agents", () => {
       const opened = await openApp(harness);
       await opened.page.getByTestId("file-input").setInputFiles(path);
       await expectOnScreen(opened.page, expected);
+      if (format === "kiro") {
+        for (const [width, scheme] of [
+          [1440, "light"],
+          [1024, "dark"],
+        ] as const) {
+          await opened.page.setViewportSize({ width, height: 900 });
+          await opened.page.emulateMedia({ colorScheme: scheme });
+          await opened.page.screenshot({ path: join(SCREENSHOTS, `formats-kiro-${width}-${scheme}.png`) });
+        }
+      }
       expect(opened.errors).toEqual([]);
       await opened.context.close();
     });

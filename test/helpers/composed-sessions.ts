@@ -498,3 +498,81 @@ export function clineUiLog(): Record<string, unknown>[] {
     { ts: 115, type: "say", say: "completion_result", text: "The parser accepts ISO weeks and leap years." },
   ];
 }
+
+/**
+ * A Kiro CLI `/chat save` after a `/compact` (Kiro's ConversationState: the history it sends, the
+ * transcript as shown, the summary /compact wrote): before the compaction the user asked for a
+ * fix and set a rule, the agent edited a file and ran the tests; after it, the history holds one
+ * prompt, an edit, a test run and the answer.
+ */
+export function kiroSave(): Record<string, unknown> {
+  const env = { env_state: { operating_system: "linux", current_working_directory: "/home/dev/ledger", environment_variables: [] } };
+  const request = (pct: number | null, ms: number) => ({
+    request_id: `r${ms}`,
+    context_usage_percentage: pct,
+    message_id: `m${ms}`,
+    request_start_timestamp_ms: ms,
+    model_id: "auto",
+  });
+  return {
+    conversation_id: "6f1c2a9e-0000-4000-8000-000000000001",
+    next_message: null,
+    history: [
+      {
+        user: { additional_context: "", env_context: env, content: { Prompt: { prompt: "Now round the totals to cents." } }, timestamp: null, images: null },
+        assistant: {
+          ToolUse: {
+            message_id: "a1",
+            content: "Rounding in the report.",
+            tool_uses: [
+              { id: "tooluse_1", name: "fs_write", orig_name: "fs_write", args: { command: "str_replace", path: "src/report.ts", old_str: "total", new_str: "round(total)" } },
+            ],
+          },
+        },
+        request_metadata: request(12.5, 1773177000000),
+      },
+      {
+        user: { env_context: env, content: { ToolUseResults: { tool_use_results: [{ tool_use_id: "tooluse_1", content: [{ Text: "" }], status: "Success" }] } } },
+        assistant: {
+          ToolUse: {
+            message_id: "a2",
+            content: "",
+            tool_uses: [{ id: "tooluse_2", name: "execute_bash", orig_name: "execute_bash", args: { command: "npm test", summary: "Run the tests" } }],
+          },
+        },
+        request_metadata: request(13, 1773177005000),
+      },
+      {
+        user: {
+          env_context: env,
+          content: {
+            ToolUseResults: {
+              tool_use_results: [{ tool_use_id: "tooluse_2", content: [{ Json: { exit_status: "0", stdout: "Tests: 9 passed, 9 total", stderr: "" } }], status: "Success" }],
+            },
+          },
+        },
+        assistant: { Response: { message_id: "a3", content: "Totals are rounded to cents; the 9 tests pass." } },
+        request_metadata: request(13.5, 1773177010000),
+      },
+    ],
+    valid_history_range: [0, 3],
+    transcript: [
+      "> Fix the ledger import. Never touch migrations/.",
+      "I'll read the importer first.\n[Tool uses: fs_read]",
+      "Fixed the off-by-one in src/import.ts.\n[Tool uses: fs_write]",
+      "\n[Tool uses: execute_bash]",
+      "The import test passes.",
+      "> /compact",
+      "> Now round the totals to cents.",
+      "Rounding in the report.\n[Tool uses: fs_write]",
+      "\n[Tool uses: execute_bash]",
+      "Totals are rounded to cents; the 9 tests pass.",
+    ],
+    tools: {},
+    context_manager: null,
+    latest_summary: ["## OBJECTIVE\nFix the ledger import.\n\n## COMPLETED\n- Fixed an off-by-one in src/import.ts; its test passes.", request(null, 1773176990000)],
+    model_info: { model_name: "auto", model_id: "auto", context_window_tokens: 200000 },
+    file_line_tracker: {},
+    user_turn_metadata: { continuation_id: "c1", requests: [], usage_info: [] },
+  };
+}
