@@ -15,15 +15,16 @@
  *   tool that shows one; MCP and browser actions); a result is only what
  *   the UI showed (command output, an MCP response, a browser result):
  *   file tools' results are not in the log;
- * - usage is `api_req_started`'s JSON (as beside a history), and the
- *   working directory the one its request text names;
+ * - usage is `api_req_started`'s JSON (as beside a history), each request's
+ *   belonging to the reply after it, and the working directory the one its
+ *   request text names;
  * - Cline's truncations (`conversationHistoryDeletedRange`) and condenses
  *   index the history this file lacks: counted in the warning, not audited.
  *
  * Records carry no id but their `ts`: a message's id is its `ts` (with
  * `#n` on a repeat), its line the record's position in the array.
  */
-import type { Block, Entry, Message, Role } from "../model.ts";
+import type { Block, Entry, Message, Role, UsageSeries } from "../model.ts";
 import { SessionError } from "../model.ts";
 import { clineUsage, deletedRangeChanges, lastWorkingDirectory } from "./cline.ts";
 import { countOffTree, isRecord, without, type ReaderOutput } from "./common.ts";
@@ -176,6 +177,19 @@ export function readClineUiLog(value: unknown, strict: boolean): ReaderOutput {
     offTreeRecords,
     defaultLeafId: previousId,
     recorded: (path) => ({ messages: path.flatMap((entry) => entry.messages), compactions: 0, droppedMessageIds: [] }),
-    usage: () => clineUsage(ui),
+    usage: () => withReplies(clineUsage(ui), entries),
   };
+}
+
+/**
+ * Each request's usage belongs to the reply that follows its `api_req_started` record: the first
+ * message after it, so the model's view of that turn is everything before that reply.
+ */
+function withReplies(series: UsageSeries, entries: readonly Entry[]): UsageSeries {
+  let next = 0;
+  const turns = series.turns.map((turn) => {
+    while (next < entries.length && entries[next]!.line <= turn.line) next++;
+    return next < entries.length ? { ...turn, messageId: entries[next]!.messages[0]!.id } : turn;
+  });
+  return { ...series, turns };
 }

@@ -1,6 +1,7 @@
 /** Load progress, load errors, a crashed worker, lenient warnings, and the empty state. */
 import { cancelLoad, dismissLoadError, retryAfterCrash, setShowWarnings, useApp } from "../store/store.ts";
 import { formatBytes } from "./format.ts";
+import { oneLine } from "../../core/text.ts";
 
 export function LoadProgress() {
   const loading = useApp((s) => s.loading);
@@ -65,6 +66,8 @@ export function CrashBanner() {
 }
 
 const NO_WARNINGS: never[] = [];
+/** How much of a lone warning its line shows (the whole of it is one click away). */
+const ONE_WARNING_CHARS = 220;
 
 export function Warnings() {
   const warnings = useApp((s) => s.session?.warnings ?? NO_WARNINGS);
@@ -73,7 +76,12 @@ export function Warnings() {
   return (
     <details className="warnings" open={open} onToggle={(e) => setShowWarnings((e.target as HTMLDetailsElement).open)}>
       <summary>
-        {warnings.length} {warnings.length === 1 ? "warning" : "warnings"} while reading (lenient mode kept going)
+        {/* One warning is read where it stands (a UI log alone, a Kiro save's transcript): what the file is not, said up front. */}
+        {warnings.length === 1 ? (
+          <>1 warning while reading: {oneLine(warnings[0]!.message, ONE_WARNING_CHARS)}</>
+        ) : (
+          `${warnings.length} warnings while reading (lenient mode kept going)`
+        )}
       </summary>
       <ul>
         {warnings.slice(0, 500).map((warning, i) => (
@@ -95,8 +103,8 @@ export function EmptyState() {
       <p>
         Drop a session anywhere on this window, or use <strong>Open session…</strong> (or <strong>Open folder…</strong> for a whole library): Pi, Claude Code (with its subagents),
         Codex (<code>.jsonl</code> or <code>.jsonl.zst</code>), Gemini CLI, GitHub Copilot CLI (<code>events.jsonl</code>), OpenCode (<code>opencode export</code>), Cline, Roo Code
-        and Kilo Code task folders, Aider (<code>.aider.chat.history.md</code>), Qwen Code, Cursor agent transcripts, and OpenAI or Anthropic message arrays (<code>.json</code>).
-        Everything stays on this machine: the file is read and compacted in a worker inside this page.
+        and Kilo Code task folders (or their <code>ui_messages.json</code> alone), Aider (<code>.aider.chat.history.md</code>), Qwen Code, Cursor agent transcripts, Kiro CLI chat
+        saves, and OpenAI or Anthropic message arrays (<code>.json</code>). Everything stays on this machine: the file is read and compacted in a worker inside this page.
       </p>
     </div>
   );

@@ -29,7 +29,9 @@ export function RowBlock({ block, rowKey, blockIndex, onJump }: { block: RowBloc
               result ↓
             </button>
           ) : (
-            <span className="dim no-shrink">(no result)</span>
+            <span className="dim no-shrink" title="This pane holds no result of this call: the file did not record one (or it is outside this pane)">
+              (no result here)
+            </span>
           )}
           <OneLine text={block.preview} chars={block.chars} expandKey={expandKey} mono />
         </div>

@@ -40,6 +40,14 @@ export function strikeAll(probe: string, facts: readonly string[]): void {
   if (more.length > 0) setEdits({ ...edits, struck: [...edits.struck, ...more] });
 }
 
+/** Lists these facts again, as one edit: the undo of strikeAll. */
+export function restoreAll(probe: string, facts: readonly string[]): void {
+  const { edits } = get().checkride;
+  const restored = new Set(facts);
+  const struck = edits.struck.filter((s) => !(s.probe === probe && restored.has(s.fact)));
+  if (struck.length !== edits.struck.length) setEdits({ ...edits, struck });
+}
+
 export function addFact(probe: string, text: string): void {
   const trimmed = text.trim();
   const { edits } = get().checkride;

@@ -15,6 +15,8 @@ import { loadSessionFiles } from "../../core/session-files.ts";
 import { sessionCwd } from "../../core/session-info.ts";
 import { compactionsUnrecorded } from "../../core/compactions/unrecorded.ts";
 import { clineUiLog } from "../helpers/composed-sessions.ts";
+import { usageAgainstView } from "../../core/usage/summary.ts";
+import { CHARS_QUARTER } from "../../core/tokens.ts";
 
 const uiLog = clineUiLog();
 const bytes = new TextEncoder().encode(JSON.stringify(uiLog));
@@ -61,10 +63,12 @@ describe("a Cline UI log read alone", () => {
     ]);
     expect(session.recordedCompactions(null)).toEqual([]);
     expect(compactionsUnrecorded(session)).toMatch(/^This is a Cline UI log read without its api_conversation_history\.json/);
-    expect(session.usage(null).turns.map((t) => [t.line, t.contextTokens])).toEqual([
-      [2, 1210],
-      [12, 1610],
+    expect(session.usage(null).turns.map((t) => [t.line, t.contextTokens, t.messageId])).toEqual([
+      [2, 1210, "102"],
+      [12, 1610, "112"],
     ]);
+    // Each request belongs to the reply after it: the model's view of that turn is what came before.
+    expect(usageAgainstView(session, null, CHARS_QUARTER).lastTurnViewTokens).toBeGreaterThan(0);
     expect(sessionCwd(session)).toBe("/home/dev/dates");
     expect(session.offTreeRecords).toEqual({ api_req_started: 2, checkpoint_created: 1, task_progress: 1, some_future_kind: 1 });
     const unknownStrict = new TextEncoder().encode(JSON.stringify([...uiLog.slice(0, 1), { ts: 200, type: "say", say: "unheard_of" }]));

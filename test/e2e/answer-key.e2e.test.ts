@@ -165,7 +165,7 @@ describeWithFixtures("the answer key in the app", () => {
         .getByRole("button", { name: /should/ })
         .click();
       const strike = candidates.getByTestId("strike-reason");
-      expect(await strike.textContent()).toBe("strike these 5");
+      expect(await strike.textContent()).toBe("Strike these 5 ('should' or 'needs to')");
       await candidates.evaluate((el) => el.scrollIntoView({ block: "start" }));
       await opened.page.screenshot({ path: join(SCREENSHOTS, `answer-key-strike-reason-${width}-${scheme}.png`) });
       await strike.click();

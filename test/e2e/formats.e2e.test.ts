@@ -146,7 +146,10 @@ describe("composed shapes of the newer agents", () => {
     await opened.page.getByTestId("file-input").setInputFiles(path);
     await expectOnScreen(opened.page, expected);
     await opened.page.getByText(/1 warning while reading/).click();
-    await opened.page.getByText(/this database holds 2 sessions; showing "composed" \(ses_c/).waitFor();
+    await opened.page
+      .locator(".warnings li")
+      .getByText(/this database holds 2 sessions; showing "composed" \(ses_c/)
+      .waitFor();
     await opened.page.screenshot({ path: join(SCREENSHOTS, "formats-opencode-db-1440-light.png") });
     // The other session of the database, from its picker: read again from the same file.
     const picker = opened.page.getByTestId("database-session-select");
@@ -155,7 +158,10 @@ describe("composed shapes of the newer agents", () => {
     await opened.page.locator("[data-testid=original-pane] .pane-title", { hasText: "1 message" }).waitFor({ timeout: 30_000 });
     expect(await picker.inputValue()).toBe("ses_old");
     await opened.page.getByText(/1 warning while reading/).click();
-    await opened.page.getByText(/showing "an older one" \(ses_old, the one asked for\)/).waitFor();
+    await opened.page
+      .locator(".warnings li")
+      .getByText(/showing "an older one" \(ses_old, the one asked for\)/)
+      .waitFor();
     await opened.page.screenshot({ path: join(SCREENSHOTS, "formats-opencode-db-other-1440-light.png") });
     expect(foreignRequests(opened.requests, harness.origin)).toEqual([]);
     expect(opened.errors).toEqual([]);
@@ -171,7 +177,10 @@ describe("composed shapes of the newer agents", () => {
     await picker.waitFor({ timeout: 30_000 });
     expect(await picker.locator("option").allTextContents()).toEqual([expect.stringContaining("older, renamed"), expect.stringContaining("newer")]);
     await opened.page.getByText(/1 warning while reading/).click();
-    await opened.page.getByText(/this database holds 2 sessions; showing "older, renamed"/).waitFor();
+    await opened.page
+      .locator(".warnings li")
+      .getByText(/this database holds 2 sessions; showing "older, renamed"/)
+      .waitFor();
     expect(await opened.page.getByText(/WAL mode/).count()).toBe(0);
     expect(opened.errors).toEqual([]);
     await opened.context.close();

@@ -247,13 +247,18 @@ describeWithFixtures("a long candidate list", () => {
     const chips = within(within(list).getByTestId("candidate-reasons")).getAllByRole("button");
     await act(async () => fireEvent.click(chips[2]!));
     const strike = within(list).getByTestId("strike-reason");
-    expect(strike.textContent).toBe("strike these 5");
+    expect(strike.textContent).toBe("Strike these 5 ('should' or 'needs to')");
     await act(async () => fireEvent.click(strike));
     const struck = (c: HTMLElement) => c.getAttribute("data-struck") === "true";
     await waitFor(() => expect(within(list).getAllByTestId("key-candidate").every(struck)).toBe(true));
-    // Nothing left to strike under that reason; the other reason's candidates are untouched.
+    // Nothing left to strike under that reason, and it can be undone; the other reason's candidates are untouched.
     expect(within(list).queryByTestId("strike-reason")).toBeNull();
+    const restore = within(list).getByTestId("restore-reason");
+    expect(restore.textContent).toBe("Restore these 5");
     await act(async () => fireEvent.click(chips[0]!));
     expect(within(list).getAllByTestId("key-candidate").filter(struck)).toHaveLength(5);
+    await act(async () => fireEvent.click(chips[2]!));
+    await act(async () => fireEvent.click(within(list).getByTestId("restore-reason")));
+    await waitFor(() => expect(within(list).getAllByTestId("key-candidate").some(struck)).toBe(false));
   });
 });

@@ -8,7 +8,7 @@
  */
 import { useState } from "react";
 import type { ProbeResult } from "../../../core/checkride/run.ts";
-import { addFact, jumpToSource, strikeAll, toggleStruck, useApp } from "../../store/store.ts";
+import { addFact, jumpToSource, restoreAll, strikeAll, toggleStruck, useApp } from "../../store/store.ts";
 import { sourceLabel } from "./source-label.ts";
 
 type Candidate = NonNullable<ProbeResult["candidates"]>[number];
@@ -90,6 +90,7 @@ export function CandidateList({ strategy, probe }: { strategy: string; probe: Pr
   const shown = candidates.map((candidate, i) => ({ candidate, i })).filter(({ candidate }) => active === null || reasonOf(candidate.why) === active);
   // One reason's candidates are often all of a kind (a pasted page's "should"s): struck in one go.
   const strikable = active === null ? [] : shown.filter(({ candidate }) => !candidate.struck).map(({ candidate }) => candidate.text);
+  const restorable = active === null || strikable.length > 0 ? [] : shown.map(({ candidate }) => candidate.text);
   return (
     <details className="candidates" data-testid="candidates" open={open > 0 && open <= SHORT_LIST}>
       <summary className="col-label">
@@ -110,12 +111,16 @@ export function CandidateList({ strategy, probe }: { strategy: string; probe: Pr
       {strikable.length > 1 ? (
         <button
           type="button"
-          className="link-button"
+          className="small"
           data-testid="strike-reason"
-          title={`Strike every candidate listed for "${active}": none of them is graded`}
+          title={`Strike every candidate listed for "${active}": none of them is graded (restore puts them back)`}
           onClick={() => strikeAll(probe.id, strikable)}
         >
-          strike these {strikable.length}
+          Strike these {strikable.length} ({active})
+        </button>
+      ) : restorable.length > 1 ? (
+        <button type="button" className="small" data-testid="restore-reason" title={`List every candidate for "${active}" again`} onClick={() => restoreAll(probe.id, restorable)}>
+          Restore these {restorable.length}
         </button>
       ) : null}
       <ul className="key-facts">
