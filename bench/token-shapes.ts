@@ -55,7 +55,7 @@ export const SHAPES: Record<string, Shape> = {
 
 const PRETOKENIZER = /[^\r\n\p{L}\p{N}]?[\p{L}\p{M}]+|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n/]*|\s+/gu;
 
-function seeded(seed: number): () => number {
+export function seeded(seed: number): () => number {
   let state = seed;
   return () => (state = (state * 1103515245 + 12345) & 0x7fffffff);
 }
@@ -86,7 +86,7 @@ export interface ShapeRow {
 }
 
 /** About `mb` UTF-8 megabytes of the shape, different for each seed. */
-function textOf(shape: Shape, mb: number, seed: number): string {
+export function textOfShape(shape: Shape, mb: number, seed: number): string {
   const random = seeded(seed);
   const probe = shape(10_000, seeded(seed));
   const bytesPerChar = new TextEncoder().encode(probe).length / probe.length;
@@ -96,12 +96,12 @@ function textOf(shape: Shape, mb: number, seed: number): string {
 export async function tokenShapeRows(runs: number, largeMb = 4): Promise<ShapeRow[]> {
   await loadTokenizer();
   // Warm the tokenizer's code on every shape first, so the first shape measured does not pay for the JIT.
-  for (const shape of Object.values(SHAPES)) O200K.count(textOf(shape, 0.2, 1));
+  for (const shape of Object.values(SHAPES)) O200K.count(textOfShape(shape, 0.2, 1));
   const rows: ShapeRow[] = [];
   for (const [name, shape] of Object.entries(SHAPES)) {
     const seeds = Array.from({ length: runs }, (_, i) => 1000 + i);
-    const small = seeds.map((seed) => textOf(shape, largeMb / 4, seed));
-    const large = seeds.map((seed) => textOf(shape, largeMb, seed + 500));
+    const small = seeds.map((seed) => textOfShape(shape, largeMb / 4, seed));
+    const large = seeds.map((seed) => textOfShape(shape, largeMb, seed + 500));
     const mbOf = (text: string) => new TextEncoder().encode(text).length / 1e6;
     const at1 = bestMs(small, (text) => O200K.count(text)) / mbOf(small[0]!);
     const at4 = bestMs(large, (text) => O200K.count(text)) / mbOf(large[0]!);
@@ -132,7 +132,7 @@ export function unbrokenSession(shape: Shape, messageMb: number, seed: number): 
   let parent: string | null = null;
   for (let i = 0; i < 3; i++) {
     const id = `0000000${i}`;
-    const text = textOf(shape, messageMb, seed + i);
+    const text = textOfShape(shape, messageMb, seed + i);
     lines.push(
       JSON.stringify({ type: "message", id, parentId: parent, timestamp: "2026-01-01T00:00:01.000Z", message: { role: "user", content: text, timestamp: 1767225601000 + i } }),
     );

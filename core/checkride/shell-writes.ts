@@ -13,10 +13,19 @@
  * substitutions, globs, and whole folders (`-r`), which name no file.
  */
 
-/** The command with quoted strings blanked and every heredoc body cut off. */
-function syntaxOnly(command: string): string {
-  let out = "";
-  let quote: string | undefined;
+/**
+ * A quoted string, opening quote to closing one (or to the end, left open): single quotes take
+ * everything literally, double quotes let a backslash take the next character (or end the text).
+ */
+const QUOTED = /'[^']*'?|"(?:\\[\s\S]|\\$|[^"\\])*"?/g;
+
+/**
+ * The command with quoted strings blanked (each character a space, so offsets hold) and every heredoc
+ * body cut off. One replace, not a character at a time: a command can be megabytes (a heredoc written
+ * inline, a payload pasted into `echo`), and building it a character at a time spent most of its time
+ * collecting garbage (bench/fact-shapes.ts).
+ */
+export function syntaxOnly(command: string): string {
   // PowerShell's here-strings (@' … '@, @" … "@) are data, like a heredoc's body.
   const lines = command.replace(/@(['"])\r?\n[\s\S]*?\r?\n\1@/g, " ").split("\n");
   const kept: string[] = [];
@@ -25,23 +34,7 @@ function syntaxOnly(command: string): string {
     kept.push(line);
     if (/<<-?\s*['"]?\w+/.test(line)) break;
   }
-  const text = kept.join("\n");
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i]!;
-    if (quote) {
-      if (c === "\\" && quote === '"') i++;
-      else if (c === quote) quote = undefined;
-      out += " ";
-      continue;
-    }
-    if (c === "'" || c === '"') {
-      quote = c;
-      out += " ";
-      continue;
-    }
-    out += c;
-  }
-  return out;
+  return kept.join("\n").replace(QUOTED, (quoted) => " ".repeat(quoted.length));
 }
 
 // The target may not run into another redirection: in `> "$F" 2>/dev/null` (the quoted name blanked) "2" is a descriptor.

@@ -1,5 +1,6 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { shellWrittenPaths } from "../../../core/checkride/shell-writes.ts";
+import { shellWrittenPaths, syntaxOnly } from "../../../core/checkride/shell-writes.ts";
 import { codeModeCommands, codeModePatches, runningCell } from "../../../core/checkride/codex-code-mode.ts";
 
 describe("shellWrittenPaths", () => {
@@ -62,5 +63,48 @@ describe("Codex code mode", () => {
   it("tells which cell a running script's later wait finishes", () => {
     expect(runningCell("Script running with cell ID 41\nWall time 10.0 seconds\nOutput:\n")).toBe("41");
     expect(runningCell("Script completed\nOutput:\n")).toBeUndefined();
+  });
+});
+
+/** The definition syntaxOnly keeps, a character at a time: quoted text blanked (a backslash in double quotes takes the next character). */
+function blankedByHand(text: string): string {
+  let out = "";
+  let quote: string | undefined;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]!;
+    if (quote) {
+      if (c === "\\" && quote === '"') {
+        i++;
+        out += i < text.length ? "  " : " ";
+        continue;
+      }
+      if (c === quote) quote = undefined;
+      out += " ";
+      continue;
+    }
+    if (c === "'" || c === '"') quote = c;
+    out += quote ? " " : c;
+  }
+  return out;
+}
+
+describe("syntaxOnly", () => {
+  it("blanks quoted text as reading it a character at a time does, on any mix of quotes, backslashes and new lines", () => {
+    const piece = fc.constantFrom("'", '"', "\\", "\n", " ", "a", ">", "x.txt", "$(", "`", "@", "<<");
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 60 }), (pieces) => {
+        const text = pieces.join("");
+        // Without heredocs or here-strings, only the blanking is left to compare.
+        fc.pre(!/<<-?\s*['"]?\w+/.test(text) && !/@['"]\r?\n/.test(text));
+        expect(syntaxOnly(text)).toBe(blankedByHand(text));
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it("keeps the length, so offsets into the command still hold", () => {
+    expect(syntaxOnly(`echo "a > b" > out.txt`)).toBe("echo         > out.txt");
+    expect(syntaxOnly("echo 'open")).toBe("echo      ");
+    expect(syntaxOnly('echo "ends in \\')).toBe("echo           ");
   });
 });
