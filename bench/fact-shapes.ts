@@ -14,7 +14,7 @@
  */
 import { extractFacts } from "../core/checkride/facts.ts";
 import type { Message } from "../core/model.ts";
-import { SHAPES, seeded, textOfShape } from "./token-shapes.ts";
+import { SHAPES, bestMs, seeded, textOfShape } from "./token-shapes.ts";
 
 type Place = (text: string) => Message[];
 
@@ -36,16 +36,6 @@ function floor(text: string): number {
   let pieces = new TextEncoder().encode(text).length;
   for (const _ of text.matchAll(WORD)) pieces++;
   return pieces;
-}
-
-function bestMs(inputs: readonly string[], task: (text: string) => unknown): number {
-  let fastest = Infinity;
-  for (const input of inputs) {
-    const started = performance.now();
-    task(input);
-    fastest = Math.min(fastest, performance.now() - started);
-  }
-  return fastest;
 }
 
 const runs = Number(process.argv.find((arg) => arg.startsWith("--runs="))?.slice(7) ?? 3);

@@ -61,7 +61,7 @@ export function seeded(seed: number): () => number {
 }
 
 /** The fastest of the runs, each on its own text: the tokenizer's merge cache must not carry one run's pieces into the next. */
-function bestMs(texts: readonly string[], task: (text: string) => unknown): number {
+export function bestMs(texts: readonly string[], task: (text: string) => unknown): number {
   let fastest = Infinity;
   for (const text of texts) {
     const started = performance.now();
