@@ -75,7 +75,7 @@ export function Warnings() {
   if (warnings.length === 0) return null;
   return (
     <details className="warnings" open={open} onToggle={(e) => setShowWarnings((e.target as HTMLDetailsElement).open)}>
-      <summary>
+      <summary title={warnings.length === 1 ? warnings[0]!.message : undefined}>
         {/* One warning is read where it stands (a UI log alone, a Kiro save's transcript): what the file is not, said up front. */}
         {warnings.length === 1 ? (
           <>1 warning while reading: {oneLine(warnings[0]!.message, ONE_WARNING_CHARS)}</>
