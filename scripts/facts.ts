@@ -27,10 +27,10 @@ function heldOut(provenance: string): Set<string> {
 
 function printTotals(title: string, total: Scores): void {
   console.log("");
-  console.log(`${title.padEnd(10)} precision  recall   (right/given, found/expected; candidates: share that are rules, rules found graded or as one)`);
+  console.log(`${title.padEnd(16)} precision  recall   (right/given, found/expected; candidates: share a reviewer labelled, labelled facts found graded or as one)`);
   for (const p of TALLIES) {
     const t = total[p];
-    console.log(`${p.padEnd(10)} ${precision(t).toFixed(2).padStart(9)} ${recall(t).toFixed(2).padStart(7)}   (${t.right}/${t.given}, ${t.found}/${t.expected})`);
+    console.log(`${p.padEnd(16)} ${precision(t).toFixed(2).padStart(9)} ${recall(t).toFixed(2).padStart(7)}   (${t.right}/${t.given}, ${t.found}/${t.expected})`);
   }
 }
 
@@ -43,7 +43,9 @@ for (const set of [...BLIND_SETS.map((b) => b.name), "tuned"] as const) {
       ? `\nThe blind set ${blind.name} (test/labels/${blind.name}; ${blind.about}):\n`
       : "\nThe older set (test/labels, labelled by the extractor's authors; regression tests):\n",
   );
-  const header = ["fixture".padEnd(58), ...TALLIES.map((p) => `${p} P`.padStart(10) + `${p} R`.padStart(10))].join(" ");
+  // "rule?" and "anchor?": a tally's candidates, kept short so a row stays one line.
+  const column = (p: string) => p.replace("Candidates", "?");
+  const header = ["fixture".padEnd(58), ...TALLIES.map((p) => `${column(p)} P`.padStart(10) + `${column(p)} R`.padStart(10))].join(" ");
   console.log(header);
   const heldTotal = emptyScores();
   const devTotal = emptyScores();

@@ -12,6 +12,15 @@
  * - URLs and #refs: human and assistant prose and tool-call arguments (never
  *   tool output, which is full of other people's links); #refs not in code;
  * - error codes: prose, tool-call arguments and failed tool output.
+ *
+ * How sure each kind is (docs/blind-set.md, anchors by where they come from,
+ * on the sets labelled blind in rounds 3 to 6): commits were a reviewer's
+ * anchor 61 times in 63, error codes of a failure 7 in 9; links
+ * only 40 in 97 wherever they were read (a tool call's 20 in 31, a user's
+ * 13 in 32, the assistant's 7 in 34) and `#refs` none of 13. Commits,
+ * codes seen in a failure or a command, and an issue or PR the human names
+ * ("issue 318") are graded; links, other refs and codes only mentioned in
+ * prose are candidates, each with why, graded once the user accepts one.
  */
 import { textOf, type Message, type ToolCallBlock } from "../model.ts";
 import { hexRuns } from "../signals.ts";
@@ -24,7 +33,16 @@ export interface Anchor {
   value: string;
   mentions: number;
   source: FactSource;
+  /** Why the extractor is not sure of it (a candidate); absent when it is graded. */
+  why?: string;
 }
+
+/** Why a kind of anchor is a candidate: the words the answer key shows beside it. */
+export const ANCHOR_DOUBT = {
+  link: "a link: on sessions labelled blind, fewer than half the links a session held were ones a reviewer kept",
+  ref: "an issue or PR number the assistant or a bare '#123' named: on sessions labelled blind, none was one a reviewer kept",
+  code: "an error code only mentioned in prose, never seen in a failure or a command",
+} as const;
 
 /** git prints 7–12 characters of a commit, or all 40; other lengths are other hashes. */
 export const COMMIT_SHORT_MIN = 7;
@@ -152,13 +170,15 @@ export function anchorsOf(
 ): Anchor[] {
   const ids = sessionIds(branch, options.ids);
   const found = new Map<string, Anchor>();
-  const note = (value: string, message: Message) => {
+  /** `why` marks a mention the extractor is not sure of; one sure mention makes the anchor graded. */
+  const note = (value: string, message: Message, why?: string) => {
     const existing = found.get(value);
     if (existing) {
       existing.mentions++;
+      if (why === undefined) delete existing.why;
       return;
     }
-    found.set(value, { value, mentions: 1, source: sourceIn(message, value) });
+    found.set(value, { value, mentions: 1, source: sourceIn(message, value), ...(why !== undefined ? { why } : {}) });
   };
 
   // Commits the session shows: hex in a git command or in a git command's output.
@@ -188,21 +208,23 @@ export function anchorsOf(
     }
   };
   const links = (text: string, message: Message, withRefs: boolean, inCommand = false) => {
+    // "issue 318", "PR #12" typed by the human names what the work is on (LABELS.md: "issue/PR numbers that were worked on").
+    const refWhy = message.role === "user" ? undefined : ANCHOR_DOUBT.ref;
     if (text.includes("http")) {
       for (const match of text.matchAll(URL)) {
         const url = match[0].replace(/[.,;:*]+$/, "");
         if (BOILERPLATE_URL.test(url) || TEMPLATE_URL.test(url) || (inCommand && API_URL.test(url))) continue;
         if (isAutoLinkedName(text, url, match.index)) continue;
-        note(url, message);
+        note(url, message, ANCHOR_DOUBT.link);
       }
     }
     if (!withRefs) return;
     const prose = text.replace(/```[\s\S]*?(```|$)|`[^`\n]*`/g, (code) => " ".repeat(code.length));
-    for (const match of prose.matchAll(REF)) note(match[1]!, message);
-    for (const match of prose.matchAll(PR_OR_ISSUE)) note(`#${match[1]}`, message);
+    for (const match of prose.matchAll(REF)) note(match[1]!, message, ANCHOR_DOUBT.ref);
+    for (const match of prose.matchAll(PR_OR_ISSUE)) note(`#${match[1]}`, message, refWhy);
   };
-  const codes = (text: string, message: Message) => {
-    for (const match of text.matchAll(ERROR_CODE)) note(match[1]!, message);
+  const codes = (text: string, message: Message, why?: string) => {
+    for (const match of text.matchAll(ERROR_CODE)) note(match[1]!, message, why);
   };
 
   for (const message of branch) {
@@ -211,7 +233,7 @@ export function anchorsOf(
       const full = textOf(message);
       commits(prose, message, GIT_CONTEXT.test(prose));
       links(prose, message, true);
-      codes(prose, message);
+      codes(prose, message, ANCHOR_DOUBT.code);
       if (full !== prose && message.role === "user") continue;
     }
     for (const block of message.blocks) {

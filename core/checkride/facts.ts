@@ -46,7 +46,10 @@ export interface Facts {
   lastRun?: CommandRun;
   unresolvedError?: { text: string; command: string; messageId: string; source: FactSource };
   latestRequest?: { text: string; messageId: string; source: FactSource };
+  /** Anchors the extractor is sure of (graded), most mentioned first. */
   anchors: Anchor[];
+  /** Anchors it is not sure of (links, refs, codes only in prose), each with why: graded once the user accepts one. */
+  anchorCandidates: (Anchor & { why: string })[];
   /** Standing instructions from human text the extractor is sure of (graded), oldest first (newest last), deduplicated. */
   rules: { text: string; messageId: string; source: FactSource; sayings?: FactSource[] }[];
   /** Rule-shaped sentences it is not sure of, each with why: shown, graded only once the user accepts one. */
@@ -213,7 +216,7 @@ export function extractFacts(branch: readonly Message[], options: FactOptions = 
     candidates.set(key, { ...rule, why: SAID_ONCE });
   }
 
-  const anchors = anchorsOf(branch, calls, (call: ToolCallBlock) => commandOf(call), {
+  const allAnchors = anchorsOf(branch, calls, (call: ToolCallBlock) => commandOf(call), {
     ids: options.sessionIds,
     humanText: (message) =>
       humanSpans(message, options.format)
@@ -226,7 +229,8 @@ export function extractFacts(branch: readonly Message[], options: FactOptions = 
     readFiles: read.filter((p) => !modified.includes(p)),
     fileSources,
     lastRun,
-    anchors,
+    anchors: allAnchors.filter((a) => a.why === undefined),
+    anchorCandidates: allAnchors.filter((a): a is Anchor & { why: string } => a.why !== undefined),
     rules: [...rules.values()],
     ruleCandidates: inBranchOrder([...candidates.values()], branch),
     latestRequest,

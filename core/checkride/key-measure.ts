@@ -35,9 +35,9 @@ export interface ProbeTrust {
   right: number;
   expected: number;
   found: number;
-  /** For rules: the reviewer's rules found graded or as a candidate. */
+  /** For a probe with candidates (rules, anchors): the reviewer's facts found graded or as a candidate. */
   candidatesFound?: number;
-  /** For rules: the share of a reviewer's rules found graded or as a candidate (the recall candidates carry). */
+  /** For a probe with candidates: the share of a reviewer's facts found graded or as a candidate (the recall candidates carry). */
   candidatesRecall?: number;
   /** Whether both targets are met. */
   meets: boolean;
@@ -45,13 +45,17 @@ export interface ProbeTrust {
   explanation: string;
 }
 
+/** The tally of each probe's candidates. */
+const CANDIDATES_OF: Partial<Record<string, TallyName>> = { rules: "ruleCandidates", anchors: "anchorCandidates" };
+
 /** The measure of one probe's facts; null for a probe the labels do not score (intent). */
 export function probeTrust(probe: string, measure: KeyMeasure = KEY_MEASURE): ProbeTrust | null {
   const tally = (measure.probes as Record<string, Tally | undefined>)[probe];
   if (!tally || (tally.given === 0 && tally.expected === 0)) return null;
   const p = precision(tally);
   const r = recall(tally);
-  const candidates = probe === "rules" ? measure.probes.candidates : undefined;
+  const candidatesTally = CANDIDATES_OF[probe];
+  const candidates = candidatesTally ? (measure.probes as Partial<Record<TallyName, Tally>>)[candidatesTally] : undefined;
   const candidatesRecall = candidates ? recall(candidates) : undefined;
   const gave =
     tally.given === 0

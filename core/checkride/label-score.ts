@@ -6,6 +6,7 @@
  * the sessions' own text never enters the repository.
  */
 import type { Facts } from "./facts.ts";
+import { THRESHOLDS } from "./probes.ts";
 
 export interface SpanLabel {
   messageId: string;
@@ -49,11 +50,12 @@ export interface Tally {
 export const PROBES_SCORED = ["rules", "anchors", "verify", "error", "files"] as const;
 export type ScoredProbe = (typeof PROBES_SCORED)[number];
 /**
- * Every tally: the graded probes, and the rule candidates (precision: the
- * share of candidates that are rules; recall: the rules found graded or as a
- * candidate, the recall the candidates carry).
+ * Every tally: the graded probes, and the candidates of the two probes that
+ * have them, rules and anchors (precision: the share of candidates a reviewer
+ * labelled; recall: the labelled facts found graded or as a candidate, the
+ * recall the candidates carry).
  */
-export const TALLIES = [...PROBES_SCORED, "candidates"] as const;
+export const TALLIES = [...PROBES_SCORED, "ruleCandidates", "anchorCandidates"] as const;
 export type TallyName = (typeof TALLIES)[number];
 export type Scores = Record<TallyName, Tally>;
 
@@ -89,7 +91,7 @@ export function scoreFacts(facts: Facts, labels: FixtureLabels, hash: (text: str
   rules.expected = labels.rules.length + (labels.unlocatedRules ?? 0);
   rules.found = labels.rules.filter((label) => facts.rules.some((rule) => ruleHits(rule).includes(label))).length;
 
-  const candidates = scores.candidates;
+  const candidates = scores.ruleCandidates;
   const ruleCandidates = facts.ruleCandidates ?? [];
   candidates.given = ruleCandidates.length;
   candidates.right = ruleCandidates.filter((c) => ruleHits(c).length > 0).length;
@@ -105,6 +107,13 @@ export function scoreFacts(facts: Facts, labels: FixtureLabels, hash: (text: str
     anchors.right = shown.filter((h) => good.has(h)).length;
     anchors.expected = good.size;
     anchors.found = [...good].filter((h) => all.has(h)).length;
+    // Candidates as the key lists them (its first few, most mentioned first).
+    const listed = (facts.anchorCandidates ?? []).slice(0, THRESHOLDS.anchorCandidatesShown).map((a) => hash(a.value));
+    const anchorCandidates = scores.anchorCandidates;
+    anchorCandidates.given = listed.length;
+    anchorCandidates.right = listed.filter((h) => good.has(h)).length;
+    anchorCandidates.expected = good.size;
+    anchorCandidates.found = [...good].filter((h) => all.has(h) || listed.includes(h)).length;
   }
 
   if (labels.verify !== undefined) {

@@ -44,6 +44,8 @@ export const THRESHOLDS = {
   anchorsAsked: 6,
   /** Share of them an answer must quote verbatim. */
   anchorsCoverage: 0.5,
+  /** Anchor candidates listed (most mentioned first): a session that pastes a web page holds hundreds of links. */
+  anchorCandidatesShown: 60,
   /** Newest rules asked for. */
   rulesAsked: 6,
   /** Share of rules an answer must restate. */
@@ -182,10 +184,14 @@ export function buildProbes(facts: Facts): Probe[] {
   const anchorFacts = facts.anchors.slice(0, THRESHOLDS.anchorsAsked);
   const anchors = anchorFacts.map((a) => a.value);
   const anchorsQuestion = "Which URLs, commits, issue or PR numbers and error codes matter here?";
+  const anchorCandidates: Candidate[] = (facts.anchorCandidates ?? []).slice(0, THRESHOLDS.anchorCandidatesShown).map((a) => ({ text: a.value, source: a.source, why: a.why }));
+  const withAnchorCandidates = anchorCandidates.length ? { candidates: anchorCandidates } : {};
+  const noAnchors = anchorCandidates.length === 0 ? "no anchors on this branch" : "no commit or error code the extractor is sure of; accept a candidate to grade it";
   probes.push(
     anchors.length === 0
-      ? skipped("anchors", anchorsQuestion, "no anchors on this branch")
+      ? { ...skipped("anchors", anchorsQuestion, noAnchors), ...withAnchorCandidates }
       : asked({
+          ...withAnchorCandidates,
           id: "anchors",
           question: anchorsQuestion,
           expected: anchors.join(", "),

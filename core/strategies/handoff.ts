@@ -46,7 +46,8 @@ function staplesText(facts: Facts): string {
     part("read-files", facts.readFiles.slice(0, 40).join("\n")),
     part(
       "anchors",
-      facts.anchors
+      // The graded anchors first, then the candidates (links, refs): a staple costs a line, a lost link a re-search.
+      [...facts.anchors, ...facts.anchorCandidates]
         .slice(0, 12)
         .map((a) => a.value)
         .join("\n"),

@@ -49,7 +49,9 @@ describeWithFixtures("the answer key in the app", () => {
     const labels = await card.getByTestId("fact-source").allTextContents();
     expect(labels.length).toBeGreaterThan(2);
     for (const label of labels) expect(label).toMatch(/^[a-z ]+(, line \d+| message)$/);
-    expect(labels.some((l) => /^user, line \d+$/.test(l))).toBe(true);
+    // A key fact's or a candidate's source (this session's links in the user's words are anchor candidates).
+    const sources = card.locator("[data-testid=fact-source], [data-testid=candidate-source]");
+    expect((await sources.allTextContents()).some((l) => /^user, line \d+$/.test(l))).toBe(true);
     // Links are labelled in words, not message ids.
     for (const text of await card.locator(".evidence button").allTextContents()) expect(text).toMatch(/^place \d+$/);
     // Without a model, handoff's "summary alone" tier is skipped, not 0/N.
@@ -59,10 +61,7 @@ describeWithFixtures("the answer key in the app", () => {
 
     // The first source in a user's message: the original pane scrolls to it and the quote is shown highlighted.
     // (Rules said once are candidates since round 5 of the blind sets: this session's rules are candidates.)
-    const source = card
-      .getByTestId("fact-source")
-      .filter({ hasText: /^user, line \d+$/ })
-      .first();
+    const source = sources.filter({ hasText: /^user, line \d+$/ }).first();
     const id = (await source.getAttribute("data-message-id"))!;
     await page.getByTestId("original-pane").evaluate((el) => el.querySelector("[role=list], .pane-list, div")?.scrollTo?.(0, 0));
     await source.click();

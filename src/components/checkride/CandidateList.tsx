@@ -1,6 +1,7 @@
 /**
- * The answer key's candidates under a probe: rule-shaped sentences the
- * extractor is not sure of, each with why and where it came from. None is
+ * The answer key's candidates under a probe: rule-shaped sentences and
+ * anchors (links, refs) the extractor is not sure of, each with why and
+ * where it came from. None is
  * graded until the user accepts it (it joins the key as their fact); a
  * struck one stays listed, struck, so it can be put back. A long list (a
  * real session can hold sixty) can be narrowed to one reason at a time,
@@ -10,6 +11,7 @@ import { useState } from "react";
 import type { ProbeResult } from "../../../core/checkride/run.ts";
 import { addFact, jumpToSource, restoreAll, strikeAll, toggleStruck, useApp } from "../../store/store.ts";
 import { sourceLabel } from "./source-label.ts";
+import { FactText, Quote } from "./FactQuote.tsx";
 
 type Candidate = NonNullable<ProbeResult["candidates"]>[number];
 
@@ -28,8 +30,8 @@ function CandidateRow({ strategy, probe, candidate, index }: { strategy: string;
       <span className="fact-mark" aria-label="candidate, not graded">
         ?
       </span>
-      <span className="fact-text">
-        {candidate.struck ? <s>{candidate.text}</s> : candidate.text}
+      <span className={`fact-text${probe === "anchors" ? " mono" : ""}`}>
+        {candidate.struck ? <s>{candidate.text}</s> : <FactText text={candidate.text} source={candidate.source} focused={isFocused} />}
         <span className="candidate-why dim small-text"> {candidate.why}</span>
       </span>
       <span className="fact-actions">
@@ -37,8 +39,9 @@ function CandidateRow({ strategy, probe, candidate, index }: { strategy: string;
           <button
             type="button"
             className="link-button fact-source"
+            data-testid="candidate-source"
             data-message-id={candidate.source.messageId}
-            title="Show where this sentence came from in both panes"
+            title="Show where this came from in both panes"
             onClick={() => void jumpToSource(candidate.source!, { strategy, probe, index: focusIndex(index) })}
           >
             {sourceLabel(candidate.source)}
@@ -49,7 +52,7 @@ function CandidateRow({ strategy, probe, candidate, index }: { strategy: string;
             type="button"
             className="link-button"
             data-testid="accept-candidate"
-            title="Put this sentence in the answer key: it is graded from now on"
+            title={`Put this ${probe === "rules" ? "sentence" : "fact"} in the answer key: it is graded from now on`}
             onClick={() => addFact(probe, candidate.text)}
           >
             accept
@@ -59,12 +62,13 @@ function CandidateRow({ strategy, probe, candidate, index }: { strategy: string;
           type="button"
           className="link-button"
           data-testid="strike-candidate"
-          title={candidate.struck ? "List this candidate again" : "Not a standing rule: strike it"}
+          title={candidate.struck ? "List this candidate again" : probe === "rules" ? "Not a standing rule: strike it" : "Not one the key should hold: strike it"}
           onClick={() => toggleStruck(probe, candidate.text)}
         >
           {candidate.struck ? "restore" : "strike"}
         </button>
       </span>
+      {isFocused && candidate.source && candidate.source.quote !== candidate.text ? <Quote source={candidate.source} /> : null}
     </li>
   );
 }

@@ -6,9 +6,9 @@
  */
 import { useState } from "react";
 import type { CheckrideResult, ProbeResult } from "../../../core/checkride/run.ts";
-import type { FactSource } from "../../../core/checkride/source.ts";
 import { addFact, isStruck, jumpToMessage, jumpToSource, removeAddedFact, toggleStruck, useApp } from "../../store/store.ts";
 import { CandidateList } from "./CandidateList.tsx";
+import { FactText, Quote } from "./FactQuote.tsx";
 import { readerHeading, VERDICT_LABELS, type Verdict } from "../../../core/checkride/verdict.ts";
 import { sourceLabel } from "./source-label.ts";
 import { GLOSSARY } from "../glossary.ts";
@@ -24,15 +24,6 @@ const VERDICT_TITLES: Record<Verdict, string> = {
 
 /** Probes whose facts are paths, values or commands: shown in monospace. */
 const MONO = new Set(["files", "anchors", "verify"]);
-
-/** The quoted words, with the part the fact points at marked. */
-function Quote({ source }: { source: FactSource }) {
-  return (
-    <blockquote className="fact-quote">
-      <mark data-testid="fact-quote">{source.quote.length > 600 ? source.quote.slice(0, 600) + "…" : source.quote}</mark>
-    </blockquote>
-  );
-}
 
 interface FactRowProps {
   strategy: string;
@@ -53,14 +44,7 @@ function FactRow({ strategy, probe, index, fact, struck }: FactRowProps) {
         {met === "met" ? "✓" : met === "missed" ? "✗" : met === "struck" ? "—" : "·"}
       </span>
       <span className={`fact-text${MONO.has(probe.id) ? " mono" : ""}`}>
-        {struck ? (
-          <s>{fact.text}</s>
-        ) : isFocused && fact.source?.quote === fact.text ? (
-          // The fact is the quoted span itself: mark it in place.
-          <mark data-testid="fact-quote">{fact.text}</mark>
-        ) : (
-          fact.text
-        )}
+        {struck ? <s>{fact.text}</s> : <FactText text={fact.text} source={fact.source} focused={isFocused} />}
       </span>
       <span className="fact-actions">
         {fact.added ? <span className="edited-tag">added by you</span> : null}
@@ -145,7 +129,7 @@ function KeyTrust({ probe }: { probe: string }) {
   return (
     <span className={`key-trust${trust.meets ? "" : " key-trust-low"}`} data-testid="key-trust" title={trust.explanation}>
       {trust.given === 0
-        ? `· on blind-labelled sessions this key graded none by itself${trust.candidatesFound !== undefined ? ` (a rule said once waits for you); its candidates found ${trust.candidatesFound} of ${trust.expected}` : ""}`
+        ? `· on blind-labelled sessions this key graded none by itself${trust.candidatesFound !== undefined ? ` (${probe === "rules" ? "a rule said once" : "a link or a ref"} waits for you); its candidates found ${trust.candidatesFound} of ${trust.expected}` : ""}`
         : `· this key measured on blind-labelled sessions: right ${trust.right} of ${trust.given}, finds ${trust.found} of ${trust.expected}`}
     </span>
   );

@@ -4,6 +4,7 @@
  */
 import { describe, expect, it } from "vitest";
 import {
+  ANCHOR_DOUBT,
   anchorsOf,
   COMMIT_FULL,
   COMMIT_SHORT_MAX,
@@ -89,6 +90,31 @@ describe("anchors", () => {
       say("a1", "assistant", "Fixed in `9a8b7c6`; HTTP 404 came from the proxy."),
     ];
     expect(anchors(branch)).toEqual(expect.arrayContaining(["4f1c2ab9", "#318", "https://github.com/o/r/issues/318", "TS2305", "ENOENT", "9a8b7c6", "HTTP 404"]));
+  });
+
+  it("graded: commits, codes of a failure or a command, an issue the human names; candidates with why: links, other refs, codes only in prose", () => {
+    const branch = [
+      say("u1", "user", "Work on issue 318 (see #12 and https://github.com/o/r/pull/9); the log said EACCES once."),
+      shell("c1", "git show 4f1c2ab9 && curl https://docs.example.dev/guide"),
+      output("c1", "tsc: error TS2305: Module has no exported member", true),
+      say("a1", "assistant", "Tracked in #77, docs at https://docs.example.dev/guide; TS2305 is from the old export."),
+    ];
+    const found = anchorsOf(branch, toolCallsById(branch), commandOf);
+    const graded = found.filter((a) => a.why === undefined).map((a) => a.value);
+    const candidates = Object.fromEntries(found.filter((a) => a.why !== undefined).map((a) => [a.value, a.why]));
+    expect(graded.sort()).toEqual(["#318", "4f1c2ab9", "TS2305"]);
+    expect(candidates).toEqual({
+      "#12": ANCHOR_DOUBT.ref,
+      "#77": ANCHOR_DOUBT.ref,
+      EACCES: ANCHOR_DOUBT.code,
+      "https://github.com/o/r/pull/9": ANCHOR_DOUBT.link,
+      "https://docs.example.dev/guide": ANCHOR_DOUBT.link,
+    });
+    // One sure mention is enough: TS2305 said first in a failure stays graded when the assistant repeats it in prose.
+    expect(found.find((a) => a.value === "TS2305")).toMatchObject({ mentions: 2 });
+    // And a code first met in prose becomes graded once a failure shows it.
+    const later = [say("u1", "user", "Watch for EACCES."), shell("c1", "npm ci"), output("c1", "npm ERR! code EACCES", true)];
+    expect(anchorsOf(later, toolCallsById(later), commandOf).find((a) => a.value === "EACCES")?.why).toBeUndefined();
   });
 
   it("drops the session's own ids and their fragments, UUID fragments, placeholders, shouting words and boilerplate URLs", () => {

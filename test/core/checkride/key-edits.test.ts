@@ -11,6 +11,7 @@ const facts: Facts = {
   fileSources: { "src/a.ts": src("m1", "src/a.ts"), "src/b.ts": src("m2", "src/b.ts"), "src/c.ts": src("m3", "src/c.ts") },
   anchors: [],
   rules: [],
+  anchorCandidates: [],
   ruleCandidates: [],
   latestRequest: {
     text: "add a ledger export for negative amounts",
@@ -23,6 +24,7 @@ const files = () => buildProbes(facts).find((p) => p.id === "files")!;
 describe("answer key edits", () => {
   const withCandidates: Facts = {
     ...facts,
+    anchorCandidates: [],
     ruleCandidates: [
       { text: "I want the cards without padding.", messageId: "u1", source: src("u1", "I want the cards without padding."), why: "says what the user wants" },
       { text: "the export should skip zero rows", messageId: "u1", source: src("u1", "the export should skip zero rows"), why: "'should'" },
@@ -48,6 +50,24 @@ describe("answer key edits", () => {
     expect(probe.candidates).toEqual([expect.objectContaining({ text: "the export should skip zero rows", struck: true })]);
     expect(probe.grade("the user said: I want the cards without padding").pass).toBe(true);
     expect(probe.grade("nothing about it").pass).toBe(false);
+  });
+
+  it("anchors: links are candidates beside the graded commits; with none graded the probe is skipped, and an accepted link is quoted verbatim", () => {
+    const link = "https://github.com/o/r/pull/9";
+    const anchorFacts: Facts = {
+      ...facts,
+      anchors: [{ value: "4f1c2ab9", mentions: 2, source: src("m1", "4f1c2ab9") }],
+      anchorCandidates: [{ value: link, mentions: 1, source: src("u1", link), why: "a link: most were not kept" }],
+    };
+    const anchorsProbe = (from: Facts) => buildProbes(from).find((p) => p.id === "anchors")!;
+    expect(anchorsProbe(anchorFacts)).toMatchObject({ items: ["4f1c2ab9"], candidates: [{ text: link, why: "a link: most were not kept" }] });
+    const onlyLinks = anchorsProbe({ ...anchorFacts, anchors: [] });
+    expect(onlyLinks.expected).toBeNull();
+    expect(onlyLinks.skipReason).toMatch(/accept a candidate/);
+    const accepted = applyKeyEdits(onlyLinks, { struck: [], added: [{ probe: "anchors", text: link }] });
+    expect(accepted.facts).toEqual([expect.objectContaining({ text: link, added: true, source: expect.objectContaining({ messageId: "u1" }) })]);
+    expect(accepted.grade(`see ${link}`).pass).toBe(true);
+    expect(accepted.grade("see the pull request").pass).toBe(false);
   });
 
   it("lists one fact per path, each with its source", () => {

@@ -39,11 +39,18 @@ describe("the answer key's measure", () => {
     // and for rules names what the candidates found.
     const empty = {
       ...KEY_MEASURE,
-      probes: { ...KEY_MEASURE.probes, rules: { right: 0, given: 0, found: 0, expected: 24 }, candidates: { right: 14, given: 72, found: 14, expected: 24 } },
+      probes: { ...KEY_MEASURE.probes, rules: { right: 0, given: 0, found: 0, expected: 24 }, ruleCandidates: { right: 14, given: 72, found: 14, expected: 24 } },
     };
     const rules = probeTrust("rules", empty)!;
     expect(rules).toMatchObject({ given: 0, meets: false, candidatesRecall: 14 / 24, candidatesFound: 14, expected: 24 });
     expect(rules.explanation).toContain("graded none of the 24 facts a reviewer expected by itself; as candidates it found 14 of them (0.58)");
+    // Anchors name what their candidates (links, refs) found beside what the graded commits and codes did.
+    const anchors = probeTrust("anchors", {
+      ...KEY_MEASURE,
+      probes: { ...KEY_MEASURE.probes, anchors: { right: 9, given: 10, found: 9, expected: 30 }, anchorCandidates: { right: 12, given: 40, found: 21, expected: 30 } },
+    })!;
+    expect(anchors).toMatchObject({ given: 10, candidatesFound: 21, candidatesRecall: 21 / 30 });
+    expect(anchors.explanation).toContain("as candidates it found 21 of them (0.70)");
     // The labels score no intent: nothing is claimed for it.
     expect(probeTrust("intent")).toBeNull();
   });

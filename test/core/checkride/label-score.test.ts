@@ -24,6 +24,7 @@ describe("label scores", () => {
       fileSources: {},
       anchors: [],
       rules: [rule("u1", 0, "Never push to main.")],
+      anchorCandidates: [],
       ruleCandidates: [
         { ...rule("u2", 0, "I don't want padding."), why: "preference" },
         { ...rule("u4", 0, "Keep it as is for now."), why: "scope" },
@@ -31,9 +32,26 @@ describe("label scores", () => {
     };
     const scores = scoreFacts(facts, labels, sha256);
     expect(scores.rules).toEqual({ right: 1, given: 1, found: 1, expected: 3 });
-    expect(scores.candidates).toEqual({ right: 1, given: 2, found: 2, expected: 3 });
+    expect(scores.ruleCandidates).toEqual({ right: 1, given: 2, found: 2, expected: 3 });
     expect(precision(scores.rules)).toBe(1);
-    expect(recall(scores.candidates)).toBeCloseTo(2 / 3);
+    expect(recall(scores.ruleCandidates)).toBeCloseTo(2 / 3);
+  });
+
+  it("anchor candidates: right when labelled, and what they find adds to the graded anchors' (the candidates the key lists)", () => {
+    const anchor = (value: string) => ({ value, mentions: 1, source: { messageId: "m", quote: value } });
+    const candidate = (value: string, why: string) => ({ ...anchor(value), why });
+    const facts: Facts = {
+      modifiedFiles: [],
+      readFiles: [],
+      fileSources: {},
+      anchors: [anchor("4f1c2ab9"), anchor("deadc0de1")],
+      rules: [],
+      anchorCandidates: [candidate("https://a.dev/x", "a link"), candidate("#12", "a ref")],
+      ruleCandidates: [],
+    };
+    const scores = scoreFacts(facts, { ...labels, anchors: [{ sha256: sha256("4f1c2ab9") }, { sha256: sha256("https://a.dev/x") }, { sha256: sha256("TS2305") }] }, sha256);
+    expect(scores.anchors).toEqual({ right: 1, given: 2, found: 1, expected: 3 });
+    expect(scores.anchorCandidates).toEqual({ right: 1, given: 2, found: 2, expected: 3 });
   });
 
   it("a rule typed more than once is found at any of its sayings (the key keeps the newest as its source)", () => {
@@ -46,6 +64,7 @@ describe("label scores", () => {
       anchors: [],
       // The label's words are longer than the rule's ("Never push to main. It is protected."): only the span says it is the same.
       rules: [{ ...newest, source: { ...newest.source, quote: "Never push to main" }, sayings: [first.source, newest.source] }],
+      anchorCandidates: [],
       ruleCandidates: [],
     };
     const wider: FixtureLabels = { ...labels, rules: [at("u1", 0, "Never push to main. It is protected.")] };

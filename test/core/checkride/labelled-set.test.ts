@@ -48,7 +48,7 @@ describeWithFixtures("the labelled set", () => {
       expect(total[probe].given, `${probe}: facts given`).toBeGreaterThan(0);
       expect(precision(total[probe]), `${probe} precision`).toBeGreaterThanOrEqual(MIN_PRECISION);
     }
-    expect(recall(total.candidates)).toBeGreaterThanOrEqual(MIN_RECALL.rules);
+    expect(recall(total.ruleCandidates)).toBeGreaterThanOrEqual(MIN_RECALL.rules);
     expect(recall(total.files)).toBeGreaterThanOrEqual(MIN_RECALL.files);
   });
 });

@@ -8,7 +8,7 @@ import { LITERAL_MATCH, literalReader } from "../../../core/checkride/literal-re
 import { buildProbes } from "../../../core/checkride/probes.ts";
 import { distinctiveTokens } from "../../../core/checkride/tokens.ts";
 
-const base: Facts = { modifiedFiles: [], readFiles: [], fileSources: {}, anchors: [], rules: [], ruleCandidates: [] };
+const base: Facts = { modifiedFiles: [], readFiles: [], fileSources: {}, anchors: [], rules: [], anchorCandidates: [], ruleCandidates: [] };
 const src = { messageId: "m", quote: "" };
 const NOT_FOUND = "Not found in the context.";
 /** Ten distinctive words: a tenth of a share apart, so a threshold moved by 0.1 changes an outcome. */

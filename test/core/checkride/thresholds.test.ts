@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import type { Facts } from "../../../core/checkride/facts.ts";
 import { buildProbes, THRESHOLDS } from "../../../core/checkride/probes.ts";
 
-const base: Facts = { modifiedFiles: [], readFiles: [], fileSources: {}, anchors: [], rules: [], ruleCandidates: [] };
+const base: Facts = { modifiedFiles: [], readFiles: [], fileSources: {}, anchors: [], rules: [], anchorCandidates: [], ruleCandidates: [] };
 const src = { messageId: "m", quote: "" };
 const probe = (facts: Partial<Facts>, id: string) => buildProbes({ ...base, ...facts }).find((p) => p.id === id)!;
 

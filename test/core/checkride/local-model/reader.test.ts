@@ -13,6 +13,7 @@ const facts: Facts = {
   fileSources: {},
   anchors: [],
   rules: [],
+  anchorCandidates: [],
   ruleCandidates: [],
   latestRequest: { text: "export negative amounts to CSV", messageId: "u1", source: { messageId: "u1", quote: "export negative amounts to CSV" } },
 };
