@@ -100,6 +100,16 @@ export function messageTokens(message: Message, format: FormatName, tokenizer: T
   return tokens;
 }
 
+/**
+ * Gives `to` the counts already made for `from`: the same message read again as another object
+ * (a followed file's first look reads the bytes the session was opened from). The caller vouches
+ * that the two are the same message; a count made for `to` already stays.
+ */
+export function carryTokenCounts(from: Message, to: Message): void {
+  const slots = cache.get(from);
+  if (slots && !cache.has(to)) cache.set(to, slots.slice());
+}
+
 function countMessage(message: Message, format: FormatName, tokenizer: Tokenizer): ViewTokens {
   return addSegments(emptyTokens(), message, format, tokenizer, false);
 }

@@ -90,6 +90,22 @@ export class TransparentGrowth {
   }
 
   /**
+   * Takes `branch` as the last view's branch: the same messages read again as other objects (a
+   * followed file's first look reads the very bytes the session was opened from, with the same
+   * reader). The caller vouches for that; what is checked here is what is cheap: the count and each
+   * message's id, role and number of blocks. Active messages that were the branch's own become the
+   * new objects, so that the next look finds the shared start by identity and reads only what grew.
+   * Returns false, changing nothing, when the branches differ.
+   */
+  adopt(branch: readonly Message[]): boolean {
+    const previous = this.branch;
+    if (previous.length === 0 || !sameMessagesReadAgain(previous, branch)) return false;
+    for (let index = 0; index < branch.length; index++) if (this.active[index] === previous[index]) this.active[index] = branch[index]!;
+    this.branch = branch;
+    return true;
+  }
+
+  /**
    * The tool calls of `branch` by id (the last of each id, as `toolCallsById`), and how many of its
    * first messages are the last view's own: none when a call after them reuses an id from before.
    */
@@ -114,6 +130,17 @@ export class TransparentGrowth {
     }
     return { calls, from };
   }
+}
+
+/** Whether two branches hold the same messages, read twice: the same ids, roles and block counts in the same order. */
+export function sameMessagesReadAgain(a: readonly Message[], b: readonly Message[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let index = 0; index < a.length; index++) {
+    const x = a[index]!;
+    const y = b[index]!;
+    if (x.id !== y.id || x.role !== y.role || x.blocks.length !== y.blocks.length) return false;
+  }
+  return true;
 }
 
 /** A marker already in the branch (a checkpoint read back) whose payload this view does not hold. */

@@ -28,7 +28,7 @@ import { SessionError } from "../../core/model.ts";
 import { rowsOf } from "./services/inspect.ts";
 import { withRowTokens } from "./services/tokens.ts";
 import { buildAuditView } from "./services/audit.ts";
-import { FileFollower } from "./services/follow.ts";
+import { adoptFollowedSession, FileFollower } from "./services/follow.ts";
 import { TransparentGrowth } from "../../core/strategies/transparent-growth.ts";
 import { withFetch, type Fetch } from "./services/evaluate.ts";
 import { summarizeSession } from "./summary.ts";
@@ -112,6 +112,8 @@ export class SessionEngine {
       parallelHash = source.kind === "file" ? this.startParallelHash(source.file) : undefined;
       const sha256Here = parallelHash ? undefined : await fileSha256(bytes);
       task.checkCancelled();
+      // Kept for Follow: its first look can take this view's work over instead of making it again (see follow).
+      const growth = new TransparentGrowth();
       const view = await buildView(
         session,
         { ...previewSummary, sha256: sha256Here ?? "" },
@@ -121,6 +123,7 @@ export class SessionEngine {
           round: 0,
           originalModel: preview.model,
           summaryEndpoint: withFetch(params.summaryEndpoint, this.fetchImpl),
+          growth,
         },
       );
       task.checkCancelled();
@@ -129,7 +132,7 @@ export class SessionEngine {
       view.checkpoint.source.sha256 = sha256;
       const summary = { ...previewSummary, sha256 };
       // Only a complete load replaces the session the engine serves.
-      const loaded: LoadedSession = { session, summary, findings: new Map(), handle: source.kind === "file" ? source.handle : undefined };
+      const loaded: LoadedSession = { session, summary, findings: new Map(), handle: source.kind === "file" ? source.handle : undefined, growth };
       const key = viewKey({ ...params, leafId });
       if (key !== undefined) this.views.put(loaded, key, view);
       this.replace({ loaded, view });
@@ -195,7 +198,10 @@ export class SessionEngine {
     if (change.kind === "unchanged") return { change: "unchanged", bytes: follower.bytes };
     const sha256 = follower.sha256();
     // The first look reads the whole file: nothing changed since it was opened when the hash is the same.
-    if (firstLook && change.kind === "grew" && sha256 === loaded.summary.sha256) return { change: "unchanged", bytes: follower.bytes };
+    if (firstLook && change.kind === "grew" && sha256 === loaded.summary.sha256) {
+      adoptFollowedSession(loaded, follower.session(), params.leafId ?? loaded.session.defaultLeafId);
+      return { change: "unchanged", bytes: follower.bytes };
+    }
     task.checkCancelled();
     const session = follower.session();
     const parsed = performance.now();

@@ -106,6 +106,12 @@ function rowHeightOf(message: Message): number {
   return height;
 }
 
+/** Gives `to` the height measured for `from`: the same message read again as another object (see carryTokenCounts). */
+export function carryRowHeight(from: Message, to: Message): void {
+  const height = rowHeights.get(from);
+  if (height !== undefined && !rowHeights.has(to)) rowHeights.set(to, height);
+}
+
 function measureRowHeight(message: Message): number {
   let height = ROW_PADDING + HEADER_HEIGHT;
   const shown = Math.min(message.blocks.length, MAX_ROW_BLOCKS);

@@ -22,7 +22,7 @@ export interface LoadedSession {
   handle?: ReadableHandle;
   /** Set once the page follows the file: what has been read of it. */
   follower?: FileFollower;
-  /** The followed session's last transparent view, which the next look's view goes on from (core/strategies/transparent-growth.ts). */
+  /** The last transparent view made of this session (at opening, then by each look of Follow), which the next look's view goes on from (core/strategies/transparent-growth.ts). */
   growth?: TransparentGrowth;
 }
 

@@ -88,6 +88,9 @@ describe("Follow in the engine", () => {
     expect(half.newCompactions).toEqual([expect.objectContaining({ index: 1, line: compactionLine + 1, kind: expect.any(String) })]);
     expect(half.newCompactions[0]!.tokensBefore).toBeGreaterThan(0);
     expect(half.session.recordedCompactions).toBe(1);
+    // The first look took over the view made at opening: the first growth read only the messages after it.
+    const openedMessages = loaded.view.original.count;
+    expect(engine.screen(half.view.id).loaded.growth!.lastReadFrom).toBe(openedMessages);
 
     file.append(rest.subarray(cut));
     const whole: FollowResult = await engine.follow(half.view.id, params(half.view), task);

@@ -10,6 +10,10 @@
 import { FollowedFile, type FollowChange } from "../../../core/follow.ts";
 import { Sha256Stream } from "../../../core/sha256.ts";
 import type { Session } from "../../../core/model.ts";
+import { sameMessagesReadAgain } from "../../../core/strategies/transparent-growth.ts";
+import { carryTokenCounts } from "../../../core/tokens.ts";
+import { carryRowHeight } from "../projection.ts";
+import type { LoadedSession } from "../view.ts";
 import type { TaskContext } from "../task.ts";
 
 /** What a FileSystemFileHandle offers that following needs (a fake in Node tests). */
@@ -80,4 +84,26 @@ export class FileFollower {
     if (reset) return reset;
     return grew ? { kind: "grew", bytes: this.followed.offset - offset, records } : { kind: "unchanged" };
   }
+}
+
+/**
+ * A followed file's first look read the very bytes the session on screen was opened from (its hash
+ * says so), parsed again into other objects. The work done for the opened session is handed to
+ * them, so the first growth costs what a later one does instead of a whole rebuild (seconds at
+ * 100 MB): each message's token counts and row height, and the transparent view made at opening
+ * (its next view reads only what follows the branch). Nothing is handed over when the branches
+ * differ (another leaf, a reader that does not read the same way twice): the next look then
+ * makes everything from the new objects, as before.
+ */
+export function adoptFollowedSession(loaded: LoadedSession, followed: Session, leafId: string | null): boolean {
+  if (leafId !== null && !followed.byId.has(leafId)) return false;
+  const opened = loaded.session.branch(leafId);
+  const read = followed.branch(leafId);
+  if (!sameMessagesReadAgain(opened, read)) return false;
+  for (let index = 0; index < read.length; index++) {
+    carryTokenCounts(opened[index]!, read[index]!);
+    carryRowHeight(opened[index]!, read[index]!);
+  }
+  loaded.growth?.adopt(read);
+  return true;
 }

@@ -39,6 +39,29 @@ describeWithFixtures("the growing transparent view on every fixture", () => {
     // A followed Pi, Claude Code or Codex file keeps its branch's messages from look to look.
     if (follower.growsInPlace && follower.session().branch(null).length > 10) expect(reused).toBeGreaterThan(0);
   });
+
+  it.each(allFixtures().filter((name) => name.endsWith(".jsonl")))("%s, opened, then read again by a follower that grows: the opened view is adopted", async (relative) => {
+    const bytes = readFixture(relative);
+    const half = Math.floor(bytes.length / 2);
+    const opened = new FollowedFile();
+    opened.append(bytes.subarray(0, half));
+    const growth = new TransparentGrowth();
+    const openedBranch = opened.session().branch(null);
+    await growth.view(openedBranch, {});
+    // Follow's first look reads the same bytes again: other objects, the same messages.
+    const follower = new FollowedFile();
+    follower.append(bytes.subarray(0, half));
+    const readAgain = follower.session().branch(null);
+    expect(growth.adopt(readAgain)).toBe(openedBranch.length > 0);
+    // Adopting is as good as having made the view from the follower's own objects.
+    const control = new TransparentGrowth();
+    await control.view(readAgain, {});
+    follower.append(bytes.subarray(half));
+    const grown = follower.session().branch(null);
+    same(await growth.view(grown, {}), await reference(grown));
+    await control.view(grown, {});
+    expect(growth.lastReadFrom).toBe(control.lastReadFrom);
+  });
 });
 
 const text = (value: string): Block => ({ type: "text", text: value });
@@ -96,5 +119,27 @@ describe("the growing transparent view on generated branches", () => {
     const reused = [...grown, toMessage({ kind: "call", id: 1, name: "edit" }, "d")];
     same(await growth.view(reused, {}), await reference(reused));
     expect(growth.lastReadFrom).toBe(0);
+  });
+
+  it("adopts only the same messages read again: a branch of another length, id, role or shape is refused and nothing changes", async () => {
+    const growth = new TransparentGrowth();
+    const branch = [
+      toMessage({ kind: "user", words: "fix it" }, "a"),
+      toMessage({ kind: "call", id: 1, name: "bash" }, "b"),
+      toMessage({ kind: "result", id: 1, output: "ok", error: false }, "c"),
+    ];
+    expect(growth.adopt(branch)).toBe(false); // nothing viewed yet
+    await growth.view(branch, {});
+    const clone = (messages: Message[]) => messages.map((m) => structuredClone(m));
+    expect(growth.adopt(clone(branch).slice(0, 2))).toBe(false);
+    expect(growth.adopt(clone(branch).map((m, i) => (i === 1 ? { ...m, id: "x" } : m)))).toBe(false);
+    expect(growth.adopt(clone(branch).map((m, i) => (i === 0 ? { ...m, role: "assistant" as const } : m)))).toBe(false);
+    expect(growth.adopt(clone(branch).map((m, i) => (i === 2 ? { ...m, blocks: [...m.blocks, text("more")] } : m)))).toBe(false);
+    // Refused adoptions left the view's own branch: its growth is still read from where it was.
+    await growth.view([...branch, toMessage({ kind: "user", words: "next" }, "d")], {});
+    expect(growth.lastReadFrom).toBe(3);
+    // The same messages as other objects are adopted, and the next view goes on from them.
+    const again = clone(branch);
+    expect(growth.adopt([...again, toMessage({ kind: "user", words: "next" }, "d")])).toBe(true);
   });
 });
