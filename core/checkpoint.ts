@@ -77,6 +77,12 @@ export function computeStats(branch: readonly Message[], active: readonly Messag
   return tally.stats(archiveSize, capped, lengths ?? measureLengths(branch, active));
 }
 
+export interface TallyCounts {
+  proseSegments: number;
+  proseVerbatim: number;
+  metadataFields: number;
+}
+
 /**
  * The stats counted one branch message at a time, with the active message of
  * the same id: computeStats over a whole view, and the CLI's streamed
@@ -86,6 +92,20 @@ export class StatsTally {
   private proseSegments = 0;
   private proseVerbatim = 0;
   private metadataFields = 0;
+
+  /** A tally that goes on from counts taken before (a growing view's unchanged start: core/strategies/transparent-growth.ts). */
+  static resume(counts: TallyCounts): StatsTally {
+    const tally = new StatsTally();
+    tally.proseSegments = counts.proseSegments;
+    tally.proseVerbatim = counts.proseVerbatim;
+    tally.metadataFields = counts.metadataFields;
+    return tally;
+  }
+
+  /** The counts so far. */
+  counts(): TallyCounts {
+    return { proseSegments: this.proseSegments, proseVerbatim: this.proseVerbatim, metadataFields: this.metadataFields };
+  }
 
   add(message: Message, kept: Message | undefined): void {
     if (kept === message) {

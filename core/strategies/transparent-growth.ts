@@ -16,8 +16,8 @@
  * whole branch in every case (test/core/strategies/transparent-growth.test.ts),
  * and a fresh TransparentGrowth is how `transparent` makes an uncapped view.
  */
-import type { ArchiveEntry } from "../checkpoint.ts";
-import { computeStats } from "../checkpoint.ts";
+import type { ArchiveEntry, TallyCounts } from "../checkpoint.ts";
+import { computeStats, StatsTally } from "../checkpoint.ts";
 import type { Message, ToolCallBlock } from "../model.ts";
 import { rememberJson } from "../serialized.ts";
 import { resultCallId } from "../tool-info.ts";
@@ -34,12 +34,23 @@ export class TransparentGrowth {
   private activeLength: number[] = [];
   private markerDelta: number[] = [];
 
+  /**
+   * The view's stats counted message by message (StatsTally): the counts after each message, and
+   * the index each id first stands at. The stats pair a message with the active one of its id, which
+   * is the one at its index while ids are unique; from the first id met twice (`repeatedAt`) the
+   * stats are counted whole (computeStats), as the capped path does.
+   */
+  private tallyAfter: TallyCounts[] = [];
+  private firstIndexOf = new Map<string, number>();
+  private repeatedAt = Number.POSITIVE_INFINITY;
+
   /** Messages planned, hashed and measured by the last view (the rest were the view before's): for tests and figures. */
   lastReadFrom = 0;
 
   /** The uncapped transparent view of `branch`, reading only what follows the start it shares with the last one. */
   async view(branch: readonly Message[], context: Pick<StrategyContext, "warn">): Promise<StrategyResult> {
     const { calls, from } = this.sharedStart(branch);
+    this.forgetIdsFrom(from);
     this.lastReadFrom = from;
     this.active.length = from;
     this.archive.length = from > 0 ? this.archiveEnd[from - 1]! : 0;
@@ -86,7 +97,34 @@ export class TransparentGrowth {
       delta += this.markerDelta[index]!;
     }
     const archiveNow = this.archive.slice();
-    return { active, archive: archiveNow, stats: computeStats(branch, active, archiveNow.length, 0, { activeChars, originalChars: activeChars - delta }) };
+    const lengths = { activeChars, originalChars: activeChars - delta };
+    for (let index = from; index < branch.length; index++) {
+      const id = branch[index]!.id;
+      if (this.firstIndexOf.has(id)) this.repeatedAt = Math.min(this.repeatedAt, index);
+      else this.firstIndexOf.set(id, index);
+    }
+    if (this.repeatedAt < branch.length) {
+      this.tallyAfter.length = 0;
+      return { active, archive: archiveNow, stats: computeStats(branch, active, archiveNow.length, 0, lengths) };
+    }
+    // Only the messages after the counted start are counted.
+    const counted = this.tallyAfter.length;
+    const tally = counted > 0 ? StatsTally.resume(this.tallyAfter[counted - 1]!) : new StatsTally();
+    for (let index = counted; index < branch.length; index++) {
+      tally.add(branch[index]!, active[index]);
+      this.tallyAfter.push(tally.counts());
+    }
+    return { active, archive: archiveNow, stats: tally.stats(archiveNow.length, 0, lengths) };
+  }
+
+  /** Forgets what the last view knew of its messages from `from` on: the ids they brought, their counts. */
+  private forgetIdsFrom(from: number): void {
+    for (let index = from; index < this.branch.length; index++) {
+      const id = this.branch[index]!.id;
+      if (this.firstIndexOf.get(id)! >= from) this.firstIndexOf.delete(id);
+    }
+    if (this.repeatedAt >= from) this.repeatedAt = Number.POSITIVE_INFINITY;
+    if (this.tallyAfter.length > from) this.tallyAfter.length = from;
   }
 
   /**

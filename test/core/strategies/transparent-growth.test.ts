@@ -90,20 +90,26 @@ function toMessage(generated: Generated, id: string): Message {
 }
 
 describe("the growing transparent view on generated branches", () => {
-  it("equals the whole view after every growth, replacement of the last messages and reuse of a call id", async () => {
+  it("equals the whole view after every growth, replacement of the last messages, reuse of a call id and of a message id", async () => {
     await fc.assert(
-      fc.asyncProperty(fc.array(fc.record({ added: fc.array(messageArb, { maxLength: 8 }), replaceLast: fc.nat({ max: 3 }) }), { minLength: 1, maxLength: 6 }), async (looks) => {
-        const growth = new TransparentGrowth();
-        let branch: Message[] = [];
-        let minted = 0;
-        for (const look of looks) {
-          // A replaced message is a new object with the same id (Claude Code's streamed lines merged anew).
-          const kept = branch.slice(0, Math.max(0, branch.length - look.replaceLast));
-          const replaced = branch.slice(kept.length).map((message) => ({ ...message, blocks: [...message.blocks, text("more")] }));
-          branch = [...kept, ...replaced, ...look.added.map((generated) => toMessage(generated, `m${minted++}`))];
-          same(await growth.view(branch, {}), await reference(branch));
-        }
-      }),
+      fc.asyncProperty(
+        fc.array(fc.record({ added: fc.array(messageArb, { maxLength: 8 }), replaceLast: fc.nat({ max: 3 }), repeatId: fc.nat({ max: 12 }) }), { minLength: 1, maxLength: 6 }),
+        async (looks) => {
+          const growth = new TransparentGrowth();
+          let branch: Message[] = [];
+          let minted = 0;
+          for (const look of looks) {
+            // A replaced message is a new object with the same id (Claude Code's streamed lines merged anew).
+            const kept = branch.slice(0, Math.max(0, branch.length - look.replaceLast));
+            const replaced = branch.slice(kept.length).map((message) => ({ ...message, blocks: [...message.blocks, text("more")] }));
+            const added = look.added.map((generated) => toMessage(generated, `m${minted++}`));
+            // Now and then a message takes an earlier one's id (two records of one id: the stats pair both with its last active copy).
+            if (added.length > 0 && branch.length > 0 && look.repeatId < branch.length && look.repeatId % 3 === 0) added[0] = { ...added[0]!, id: branch[look.repeatId]!.id };
+            branch = [...kept, ...replaced, ...added];
+            same(await growth.view(branch, {}), await reference(branch));
+          }
+        },
+      ),
       { numRuns: 200 },
     );
   });
