@@ -72,6 +72,24 @@ export function sessionOverTree(output: ReaderOutput, tree: EntryTree, seed?: Br
   };
   const branchCache = new Map<string, Message[]>();
   const compactionsCache = new Map<string, RecordedCompaction[]>();
+  const branchOf = (leafId: string | null): Message[] => {
+    const key = leafId ?? defaultLeafId ?? "";
+    let messages = branchCache.get(key);
+    if (!messages) {
+      const id = leafId ?? defaultLeafId;
+      const seeded = seed && id !== null && tree.byId.has(id) ? seededPath(tree, id, seed) : null;
+      if (seeded && !output.branchMessages) messages = seed!.messages.concat(messagesOf(seeded.added));
+      else if (seeded && output.resumeBranch && seed!.entries !== undefined) {
+        messages = output.resumeBranch({ messages: seed!.messages, entries: seed!.entries }, seeded.added, tree.entries) ?? undefined;
+      }
+      if (!messages) {
+        const path = pathFor(leafId);
+        messages = output.branchMessages ? output.branchMessages(path, context) : messagesOf(path);
+      }
+      branchCache.set(key, messages);
+    }
+    return messages;
+  };
 
   return {
     format: output.format,
@@ -85,37 +103,20 @@ export function sessionOverTree(output: ReaderOutput, tree: EntryTree, seed?: Br
     toolCallIds: output.toolCallIds,
     offTreeRecords: output.offTreeRecords,
     path: pathFor,
-    branch(leafId) {
-      const key = leafId ?? defaultLeafId ?? "";
-      let messages = branchCache.get(key);
-      if (!messages) {
-        const id = leafId ?? defaultLeafId;
-        const seeded = seed && id !== null && tree.byId.has(id) ? seededPath(tree, id, seed) : null;
-        if (seeded && !output.branchMessages) messages = seed!.messages.concat(messagesOf(seeded.added));
-        else if (seeded && output.resumeBranch && seed!.entries !== undefined) {
-          messages = output.resumeBranch({ messages: seed!.messages, entries: seed!.entries }, seeded.added, tree.entries) ?? undefined;
-        }
-        if (!messages) {
-          const path = pathFor(leafId);
-          messages = output.branchMessages ? output.branchMessages(path, context) : messagesOf(path);
-        }
-        branchCache.set(key, messages);
-      }
-      return messages;
-    },
+    branch: branchOf,
     branchEntries(leafId) {
       const path = pathFor(leafId);
       return output.branchEntries ? output.branchEntries(path, context) : path;
     },
     recordedContext(leafId) {
-      return output.recorded(pathFor(leafId), context);
+      return output.recorded(pathFor(leafId), context, () => branchOf(leafId));
     },
     recordedCompactions(leafId) {
       // Read by the summary, the view's dividers and a followed file's notices alike: worked out once per leaf.
       const key = leafId ?? defaultLeafId ?? "";
       let compactions = compactionsCache.get(key);
       if (!compactions) {
-        compactions = output.compactions ? output.compactions(pathFor(leafId), context) : [];
+        compactions = output.compactions ? output.compactions(pathFor(leafId), context, () => branchOf(leafId)) : [];
         compactionsCache.set(key, compactions);
       }
       return compactions;

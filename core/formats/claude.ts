@@ -12,6 +12,7 @@ import { SessionError } from "../model.ts";
 import { anthropicContent, splitUserContent } from "./anthropic-blocks.ts";
 import { countOffTree, isRecord, without, type BranchContext, type ReaderOutput } from "./common.ts";
 import { claudeCompactionHistory } from "../compactions/claude.ts";
+import type { CompactionHistory } from "../compactions/common.ts";
 import { claudeUsage } from "../usage/claude.ts";
 
 const CLAUDE_TYPES = new Set(["user", "assistant", "system", "summary", "progress", "file-history-snapshot", "queue-operation"]);
@@ -112,11 +113,25 @@ export class ClaudeReader {
       branchEntries: claudeBranchEntries,
       branchMessages: claudeBranch,
       resumeBranch: claudeResumeBranch,
-      recorded: (path, context) => claudeCompactionHistory(path, claudeBranch(path, context), context).recorded,
-      compactions: (path, context) => claudeCompactionHistory(path, claudeBranch(path, context), context).compactions,
+      recorded: (path, context, branch) => historyOf(path, context, branch).recorded,
+      compactions: (path, context, branch) => historyOf(path, context, branch).compactions,
       usage: claudeUsage,
     };
   }
+}
+
+/** Each branch's compaction history, read once for both its recorded context and its compactions. */
+const histories = new WeakMap<readonly Message[], CompactionHistory>();
+
+/**
+ * The compactions of a path, read over its branch: the session's own where it has one (a followed
+ * file's is gone on from its last look, not made again from the path), and then read once per branch.
+ */
+function historyOf(path: Entry[], context: BranchContext, branch?: () => Message[]): CompactionHistory {
+  const messages = branch?.() ?? claudeBranch(path, context);
+  let history = histories.get(messages);
+  if (!history) histories.set(messages, (history = claudeCompactionHistory(path, messages, context)));
+  return history;
 }
 
 function entryType(record: Record<string, unknown>): string {

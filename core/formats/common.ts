@@ -69,10 +69,14 @@ export interface ReaderOutput {
    * (the growth touches what came before). Only with `branchMessages`: without it the branch is the path's.
    */
   resumeBranch?(seed: { messages: readonly Message[]; entries: number }, added: readonly Entry[], entries: readonly Entry[]): Message[] | null;
-  /** The agent's own context for a root → leaf path after its recorded compactions. */
-  recorded(path: Entry[], context: BranchContext): RecordedContext;
-  /** Every compaction recorded on a root → leaf path (default: none). */
-  compactions?(path: Entry[], context: BranchContext): RecordedCompaction[];
+  /**
+   * The agent's own context for a root → leaf path after its recorded compactions. `branch` gives
+   * the path's branch messages as the session already made them (cached, or gone on from a followed
+   * file's last look), for a reader whose compactions are read over its branch rather than its path.
+   */
+  recorded(path: Entry[], context: BranchContext, branch?: () => Message[]): RecordedContext;
+  /** Every compaction recorded on a root → leaf path (default: none); `branch` as for `recorded`. */
+  compactions?(path: Entry[], context: BranchContext, branch?: () => Message[]): RecordedCompaction[];
   /** The file's usage records on a root → leaf path (default: none). */
   usage?(path: Entry[], context: BranchContext): UsageSeries;
 }
