@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Page } from "playwright-core";
 import { runCli } from "../helpers/cli.ts";
 import { aiderHistory, clineTask, clineUiLog, cursorTranscript, kiroSave, geminiJsonl, openCodePruned, qwenChat, rooHistory } from "../helpers/composed-sessions.ts";
-import { describeWithFixtures, fixturePath } from "../helpers/fixtures.ts";
+import { describeWithFixtures, fixturePath, PRESENT_OPTIONAL_FIXTURES } from "../helpers/fixtures.ts";
 import { opencodeDatabase, testSqlite, type ExportShape } from "../helpers/opencode-db.ts";
 import { SCREENSHOTS, foreignRequests, openApp, startHarness, type Harness } from "./harness.ts";
 
@@ -87,6 +87,29 @@ describeWithFixtures("real sessions of the newer agents", () => {
       await opened.context.close();
     });
   }
+});
+
+/** A real Kiro CLI save (optional: tested where `npm run fixtures` found it), at both widths and in both schemes. */
+const REAL_KIRO = "kiro/meta-introspector__kiro.el__-shell--7--20260310-172011-compacted.json";
+describe.skipIf(!PRESENT_OPTIONAL_FIXTURES.includes(REAL_KIRO))("a real Kiro CLI save", () => {
+  it("its own format and its /compact, at 1440 and 1024, light and dark", async () => {
+    const path = fixturePath(REAL_KIRO);
+    const expected = cliFigures(path);
+    expect(expected).toMatchObject({ format: "kiro", compactions: 1 });
+    const opened = await openApp(harness);
+    await opened.page.getByTestId("file-input").setInputFiles(path);
+    await expectOnScreen(opened.page, expected);
+    for (const width of [1440, 1024]) {
+      for (const scheme of ["light", "dark"] as const) {
+        await opened.page.setViewportSize({ width, height: 900 });
+        await opened.page.emulateMedia({ colorScheme: scheme });
+        await opened.page.screenshot({ path: join(SCREENSHOTS, `formats-kiro-real-${width}-${scheme}.png`) });
+      }
+    }
+    expect(foreignRequests(opened.requests, harness.origin)).toEqual([]);
+    expect(opened.errors).toEqual([]);
+    await opened.context.close();
+  });
 });
 
 describe("composed shapes of the newer agents", () => {
