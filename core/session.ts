@@ -64,11 +64,17 @@ export function sessionOverTree(output: ReaderOutput, tree: EntryTree, seed?: Br
   const leaves = candidates.map((entry) => entry.id);
   if (defaultLeafId !== null && !leaves.includes(defaultLeafId)) leaves.push(defaultLeafId);
 
+  // One array per leaf: a session never changes once made, and readers key what they work out of a path by it.
+  const pathCache = new Map<string, Entry[]>();
   const pathFor = (leafId: string | null): Entry[] => {
     const id = leafId ?? defaultLeafId;
     if (id === null) return [];
+    let path = pathCache.get(id);
+    if (path) return path;
     if (!tree.byId.has(id)) throw new SessionError(0, `no entry with id "${id}"`);
-    return seed ? (seededPath(tree, id, seed)?.path ?? pathTo(tree, id)) : pathTo(tree, id);
+    path = seed ? (seededPath(tree, id, seed)?.path ?? pathTo(tree, id)) : pathTo(tree, id);
+    pathCache.set(id, path);
+    return path;
   };
   const branchCache = new Map<string, Message[]>();
   const compactionsCache = new Map<string, RecordedCompaction[]>();

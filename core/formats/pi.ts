@@ -9,6 +9,7 @@ import type { JsonLine } from "../jsonl.ts";
 import { SessionError } from "../model.ts";
 import { extraFields, isRecord, textOrThinkingBlock, without, withExtra, type ReaderOutput } from "./common.ts";
 import { piCompactionHistory } from "../compactions/pi.ts";
+import type { CompactionHistory } from "../compactions/common.ts";
 import { piUsage } from "../usage/pi.ts";
 
 export function looksLikePi(first: unknown): boolean {
@@ -105,6 +106,13 @@ export class PiReader {
         }
       }
     }
+    // One history per path, for both its recorded context and its compactions (a session keeps one path per leaf).
+    const histories = new WeakMap<readonly Entry[], CompactionHistory>();
+    const historyOf = (path: Entry[]): CompactionHistory => {
+      let history = histories.get(path);
+      if (!history) histories.set(path, (history = piCompactionHistory(path, firstKeptId)));
+      return history;
+    };
     return {
       format: "pi",
       formatVersion: String(this.version),
@@ -114,8 +122,8 @@ export class PiReader {
       toolCallIds: this.toolCallIds,
       offTreeRecords: {},
       defaultLeafId: entries.length > 0 ? entries[entries.length - 1]!.id : null,
-      recorded: (path) => piCompactionHistory(path, firstKeptId).recorded,
-      compactions: (path) => piCompactionHistory(path, firstKeptId).compactions,
+      recorded: (path) => historyOf(path).recorded,
+      compactions: (path) => historyOf(path).compactions,
       usage: piUsage,
     };
   }
