@@ -50,7 +50,7 @@ async function silentlyClipped(page: Page): Promise<string[]> {
   return page.evaluate(() => {
     const out: string[] = [];
     const elements = document.querySelectorAll<HTMLElement>(
-      "[data-testid=message-row] .block-text, [data-testid=message-row] .one-line, [data-testid=message-row] .omission-label, [data-testid=message-row] .row-header",
+      "[data-testid=message-row] .block-text, [data-testid=message-row] .one-line, [data-testid=message-row] .omission-label, [data-testid=message-row] .row-header, [data-testid=message-row] .tool-info",
     );
     for (const element of elements) {
       const clipped = element.scrollWidth > element.clientWidth + 1 || element.scrollHeight > element.clientHeight + 1;
@@ -58,7 +58,8 @@ async function silentlyClipped(page: Page): Promise<string[]> {
       const style = getComputedStyle(element);
       const marked =
         (element.dataset.clipped === "true" && !!element.parentElement?.querySelector("[data-testid=expand-block]")) ||
-        (style.textOverflow === "ellipsis" && element.scrollHeight <= element.clientHeight + 1);
+        // An ellipsis is drawn only in inline content: a flex box with text-overflow still cuts its items silently.
+        (style.textOverflow === "ellipsis" && !style.display.includes("flex") && element.scrollHeight <= element.clientHeight + 1);
       if (!marked) out.push(`${element.className}: ${(element.textContent ?? "").slice(0, 60)}`);
     }
     return out;

@@ -56,7 +56,9 @@ function FactsColumn({ audit }: { audit: CompactionAuditView }) {
  */
 function digestParts(audit: NonNullable<ReturnType<typeof useAuditView>>, counts: { before: number; after: number }, data: CompactionAuditView | null, figures: string): string[] {
   const head = [`Compaction #${audit.index} of ${audit.count}`, kindLabel(audit.kind), ...(audit.trigger ? [audit.trigger] : [])];
-  const messages = `${formatCount(counts.before)} → ${formatCount(counts.after)} messages (${formatCount(audit.dropped)} left the context)`;
+  // What came in (a summary, its attachments) is said too, so the three counts add up.
+  const added = counts.after - (counts.before - audit.dropped);
+  const messages = `${formatCount(counts.before)} → ${formatCount(counts.after)} messages (${formatCount(audit.dropped)} left the context${added > 0 ? `, ${formatCount(added)} added` : ""})`;
   if (!data) return [...head, messages, figures];
   const fellOut = data.factFates.filter((f) => f.fate === "fell-out").map((f) => probeName(f.probe));
   const humans = data.dropped.humanMessages;
