@@ -138,7 +138,8 @@ function piLedger(): string {
     summary:
       "## Goal\nKeep zero-amount rows in the CSV export.\n\n## Progress\n- [x] Filter in src/export.ts compares against undefined\n- [ ] toCsv crashes on undefined amounts\n\n## Next Steps\n- Make toCsv tolerate a missing amount, rerun the ledger tests",
     firstKeptEntryId: firstKept,
-    tokensBefore: 51234,
+    // The last turn's own usage before it (input + cache read, as the turns above record): the file's figures agree with each other.
+    tokensBefore: 13800,
     details: { readFiles: ["src/csv.ts", "src/export.ts"], modifiedFiles: ["src/export.ts"] },
   });
   assistant([{ type: "toolCall", id: "toolu_demo_06", name: "edit", arguments: { path: "src/csv.ts", oldText: "e.amount.toFixed(2)", newText: "(e.amount ?? 0).toFixed(2)" } }]);

@@ -99,7 +99,7 @@ it("follows a file as it grows: new rows, the compaction's notice, its audit, an
   const notice = page.getByTestId("follow-notice");
   await expect.poll(textOf("follow-notice"), { timeout: 30_000 }).toContain("Compaction #1 recorded");
   const noticeMs = Date.now() - started;
-  expect(await notice.textContent()).toMatch(/at line 42: 51,234 tokens before, the file's own figure \(it records none after\); 10 messages left the context/);
+  expect(await notice.textContent()).toMatch(/at line 42: 13,800 tokens before, the file's own figure \(it records none after\); 10 messages left the context/);
   await expect.poll(originalCount, { timeout: 10_000 }).toBeGreaterThan(countBefore);
   await expect.poll(async () => (await lastRowShown()) === (await originalCount()) - 1, { timeout: 20_000 }).toBe(true);
   await expect.poll(textOf("follow-state"), { timeout: 30_000 }).toContain("following");
