@@ -50,7 +50,7 @@ async function silentlyClipped(page: Page): Promise<string[]> {
   return page.evaluate(() => {
     const out: string[] = [];
     const elements = document.querySelectorAll<HTMLElement>(
-      "[data-testid=message-row] .block-text, [data-testid=message-row] .one-line, [data-testid=message-row] .omission-label, [data-testid=message-row] .row-header, [data-testid=message-row] .tool-info",
+      "[data-testid=message-row] .block-text, [data-testid=message-row] .one-line, [data-testid=message-row] .omission-label, [data-testid=message-row] .row-header, [data-testid=message-row] .tool-info, [data-testid=compaction-divider] > span",
     );
     for (const element of elements) {
       const clipped = element.scrollWidth > element.clientWidth + 1 || element.scrollHeight > element.clientHeight + 1;

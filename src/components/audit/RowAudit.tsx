@@ -7,7 +7,12 @@ export function CompactionDivider({ divider }: { divider: DividerInfo }) {
   const entry = useAudit((s) => s.audits[divider.index]);
   const figures = fileTokensText(divider.kind, divider.tokensBefore, divider.tokensAfter) ?? "the file states no token figures";
   return (
-    <div className="compaction-divider" data-testid="compaction-divider" data-compaction-index={divider.index}>
+    <div
+      className="compaction-divider"
+      data-testid="compaction-divider"
+      data-compaction-index={divider.index}
+      title={[`compaction #${divider.index}`, kindLabel(divider.kind), divider.trigger, figures, scoreText(entry)].filter(Boolean).join(" · ")}
+    >
       <strong>compaction #{divider.index}</strong>
       <span>{kindLabel(divider.kind)}</span>
       {divider.trigger ? <span>{divider.trigger}</span> : null}
