@@ -63,7 +63,13 @@ export function StatsBar() {
         title={`read and decoded in ${formatSeconds(session.timings.readMs)}, session built in ${formatSeconds(session.timings.parseMs)}${view.pending ? "" : `, compacted in ${formatSeconds(view.compactMs)}`} (measured in the worker on this machine)`}
       >
         {session.format}
-        {session.formatVersion ? ` ${session.formatVersion}` : ""} · {formatCount(session.toolCalls)} tool calls
+        {session.formatVersion ? (
+          <span title="what the file records of its version: its format's (Pi), the agent's that wrote it (Claude Code, Codex), or its form (Gemini CLI)">
+            {" "}
+            {/^\d/.test(session.formatVersion) ? `v${session.formatVersion}` : session.formatVersion}
+          </span>
+        ) : null}{" "}
+        · {formatCount(session.toolCalls)} tool calls
         {view.round > 0 ? <abbr title={GLOSSARY.round}> · round {view.round + 1}</abbr> : null}
       </dd>
     </div>
