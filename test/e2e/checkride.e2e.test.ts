@@ -95,7 +95,7 @@ describeWithFixtures("checkride in the app", () => {
     const rulesRow = panel.locator('section.score-card[aria-label="Checkride of transparent"] [data-probe-id=rules]');
     await rulesRow.scrollIntoViewIfNeeded();
     expect(await rulesRow.getByTestId("key-trust").textContent()).toMatch(
-      /on blind-labelled sessions(: right \d+ of \d+, finds \d+ of \d+| this key graded none by itself \(a rule said once waits for you\); its candidates found \d+ of \d+)/,
+      /on blind-labelled sessions(: right \d+ of \d+, finds \d+ of \d+| this key graded none by itself \(a rule said once waits for you\); there its candidates found \d+ of the \d+ a reviewer labelled)/,
     );
     await rulesRow.screenshot({ path: join(SCREENSHOTS, "08-checkride-rules-probe.png") });
     await panel.locator('section.score-card[aria-label="Checkride of transparent"] [data-probe-id=rules] .evidence button').first().click();

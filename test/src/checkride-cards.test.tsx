@@ -53,7 +53,7 @@ describeWithFixtures("checkride cards", () => {
     await run();
     const rules = within(row("transparent", "rules")).getByTestId("key-trust");
     expect(rules.textContent).toMatch(
-      /on blind-labelled sessions(: right \d+ of \d+, finds \d+ of \d+| this key graded none by itself \(a rule said once waits for you\); its candidates found \d+ of \d+)/,
+      /on blind-labelled sessions(: right \d+ of \d+, finds \d+ of \d+| this key graded none by itself \(a rule said once waits for you\); there its candidates found \d+ of the \d+ a reviewer labelled)/,
     );
     expect(rules.getAttribute("title")).toContain("labelled blind");
     // Intent is not scored by the labels: no figure is claimed for it.

@@ -125,7 +125,11 @@ function StrategyControls({ disabled }: { disabled: boolean }) {
         disabled={disabled || (view?.audit ?? null) !== null}
         onClick={() => void recompact({ fromPrevious: true })}
         data-testid="recompact-button"
-        title="Runs the strategy again on top of the result on screen, as an agent does at its next compaction: every recovery id and hash of the earlier round must survive."
+        title={
+          (view?.audit ?? null) !== null
+            ? "The audit shows a compaction the file recorded: choose Strategies on the timeline to compact this session, then again"
+            : "Runs the strategy again on top of the result on screen, as an agent does at its next compaction: every recovery id and hash of the earlier round must survive."
+        }
       >
         Compact again (round {(view?.round ?? 0) + 2})
       </button>
