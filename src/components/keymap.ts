@@ -3,7 +3,7 @@
  * overlay read, so a key cannot work without being listed or be listed
  * without working.
  */
-import { recompact, recoverSelected, stepOmission, stepRow, stepStory, toggleHelp } from "../store/store.ts";
+import { recompact, recoverSelected, stepOmission, stepRow, stepStory, toggleHelp, triageFocused } from "../store/store.ts";
 
 export interface KeyBinding {
   /** KeyboardEvent.key values this binding answers. */
@@ -22,6 +22,8 @@ export const KEY_BINDINGS: readonly KeyBinding[] = [
   { keys: ["n", "p"], label: "n / p", description: "next / previous omission marker", run: (key) => void stepOmission(key === "n" ? 1 : -1) },
   { keys: ["Enter"], label: "Enter", description: "recover every payload of the selected message", run: () => void recoverSelected() },
   { keys: ["/"], label: "/", description: "find in session (Enter: next match, Shift+Enter: previous)" },
+  { keys: ["a"], label: "a", description: "accept the answer-key candidate whose source is shown, then show the next", run: () => void triageFocused("accept") },
+  { keys: ["x"], label: "x", description: "strike (or restore) that candidate, then show the next", run: () => void triageFocused("strike") },
   { keys: ["Escape"], label: "Esc", description: "close this help, the selection or the find box" },
   { keys: ["?"], label: "?", description: "this help", run: () => toggleHelp() },
   {

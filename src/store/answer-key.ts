@@ -3,7 +3,7 @@
  * facts, kept in the URL hash and sent with the checkride request so the
  * worker grades with them), and jumping both panes to a fact's source.
  */
-import type { KeyEdits } from "../../core/checkride/key-edits.ts";
+import type { KeyEdits, ShownCandidate } from "../../core/checkride/key-edits.ts";
 import type { FactSource } from "../../core/checkride/source.ts";
 import { runCheckride } from "./checkride.ts";
 import { writeDeepLink } from "./deep-links.ts";
@@ -62,6 +62,35 @@ export function removeAddedFact(probe: string, text: string): void {
 
 export function resetKeyEdits(): void {
   setEdits({ struck: [], added: [] });
+}
+
+/** The answer-key candidate whose source was last shown (candidates' focus indices are -1, -2 …), with its probe's list. */
+function focusedCandidate(): { strategy: string; probe: string; at: number; candidates: ShownCandidate[] } | null {
+  const { focused, results } = get().checkride;
+  if (!focused || focused.index >= 0 || !results) return null;
+  const candidates = results.find((r) => r.strategy === focused.strategy)?.probes.find((p) => p.id === focused.probe)?.candidates ?? [];
+  const at = -1 - focused.index;
+  return at < candidates.length ? { strategy: focused.strategy, probe: focused.probe, at, candidates } : null;
+}
+
+/**
+ * The keyboard's triage of a long candidate list (a: accept, x: strike or restore): acts on the
+ * candidate whose source is shown, then shows the next one not struck, so sixty candidates are read
+ * and decided without the mouse. An accepted candidate leaves the list: the next one takes its place.
+ */
+export async function triageFocused(action: "accept" | "strike"): Promise<void> {
+  const current = focusedCandidate();
+  if (!current) return;
+  const candidate = current.candidates[current.at]!;
+  if (action === "accept" && candidate.struck) return;
+  if (action === "accept") addFact(current.probe, candidate.text);
+  else toggleStruck(current.probe, candidate.text);
+  let next = current.at + 1;
+  while (next < current.candidates.length && current.candidates[next]!.struck) next++;
+  const following = current.candidates[next];
+  if (!following?.source) return;
+  const indexAfter = action === "accept" ? next - 1 : next;
+  await jumpToSource(following.source, { strategy: current.strategy, probe: current.probe, index: -1 - indexAfter });
 }
 
 const nextFrame = () => new Promise<void>((resolve) => (typeof requestAnimationFrame === "function" ? requestAnimationFrame(() => resolve()) : setTimeout(resolve, 0)));

@@ -176,6 +176,23 @@ describeWithFixtures("the answer key in the app", () => {
           ).length === 5,
       );
       expect(await candidates.getByTestId("strike-reason").count()).toBe(0);
+      if (width === 1440) {
+        // The keyboard's triage: show a candidate's source, x strikes it and shows the next, a accepts that one.
+        await candidates.getByTestId("candidate-reasons").getByRole("button", { name: /^all/ }).click();
+        const first = candidates.locator("[data-testid=key-candidate]:not([data-struck])").first();
+        const firstText = (await first.getAttribute("data-candidate"))!;
+        await first.getByTestId("candidate-source").click();
+        await opened.page.locator("body").press("x");
+        await candidates.locator(`[data-testid=key-candidate][data-struck=true][data-candidate="${firstText}"]`).waitFor();
+        const focused = candidates.locator("[data-testid=key-candidate].focused");
+        await focused.waitFor();
+        const secondText = (await focused.getAttribute("data-candidate"))!;
+        expect(secondText).not.toBe(firstText);
+        await opened.page.locator("body").press("a");
+        const rules = panel.locator('section.score-card[aria-label="Checkride of transparent"] [data-probe-id=rules]');
+        await rules.getByTestId("key-fact").filter({ hasText: secondText }).first().waitFor();
+        expect(await rules.locator(`[data-testid=key-candidate][data-candidate="${secondText}"]`).count()).toBe(0);
+      }
       expect(opened.errors).toEqual([]);
       await opened.context.close();
     }

@@ -25,6 +25,7 @@ function CandidateRow({ strategy, probe, candidate, index }: { strategy: string;
     <li
       className={`key-fact fact-candidate${candidate.struck ? " fact-struck" : ""}${isFocused ? " focused" : ""}`}
       data-testid="key-candidate"
+      data-candidate={candidate.text}
       data-struck={candidate.struck ? "true" : undefined}
     >
       <span className="fact-mark" aria-label="candidate, not graded">
