@@ -28,7 +28,8 @@ const COLUMNS: { column: SortColumn; label: string; title: string }[] = [
   {
     column: "worst",
     label: "Worst: kept/asked",
-    title: "Facts present in context after the agent's worst compaction, of those asked (literal reader); transparent compaction at the same moment in brackets",
+    title:
+      "Facts present in context after the agent's worst compaction, of those asked (literal reader); in brackets, how many of the same facts transparent compaction at the same moment keeps",
   },
   { column: "factsDropped", label: "Facts dropped", title: "Facts the agent's compactions dropped, summed" },
 ];
