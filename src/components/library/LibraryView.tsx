@@ -262,6 +262,11 @@ export function LibraryView() {
       <AgentSummary />
       <Filters />
       <LibraryTable />
+      <p className="library-legend dim" data-testid="library-legend">
+        Context tokens: the file's own usage record of its last turn; marked ~ where the file records none, and the figure is counted from the session's text instead (the tokenizer
+        on hover). Worst: facts present in context after the agent's worst compaction, of those asked (literal reader), with transparent compaction's count of the same facts in
+        brackets.
+      </p>
       <Skipped />
     </main>
   );
