@@ -24,6 +24,9 @@ import { resultCallId } from "../tool-info.ts";
 import { hashPayloads, placeMarkers, planMessage, type PendingPayload } from "./transparent-payloads.ts";
 import type { StrategyContext, StrategyResult } from "./types.ts";
 
+/** Numbers kept per message of the stats' counts (TallyCounts' three). */
+const TALLY_STRIDE = 3;
+
 export class TransparentGrowth {
   /** The branch of the last view, and per message of it: its active message, where its archive entries end, its JSON lengths. */
   private branch: readonly Message[] = [];
@@ -35,12 +38,13 @@ export class TransparentGrowth {
   private markerDelta: number[] = [];
 
   /**
-   * The view's stats counted message by message (StatsTally): the counts after each message, and
+   * The view's stats counted message by message (StatsTally): the counts after each message (three
+   * numbers a message, in one flat array: a 100 MB session has 100,000s of them), and
    * the index each id first stands at. The stats pair a message with the active one of its id, which
    * is the one at its index while ids are unique; from the first id met twice (`repeatedAt`) the
    * stats are counted whole (computeStats), as the capped path does.
    */
-  private tallyAfter: TallyCounts[] = [];
+  private tallyAfter: number[] = [];
   private firstIndexOf = new Map<string, number>();
   private repeatedAt = Number.POSITIVE_INFINITY;
 
@@ -108,11 +112,12 @@ export class TransparentGrowth {
       return { active, archive: archiveNow, stats: computeStats(branch, active, archiveNow.length, 0, lengths) };
     }
     // Only the messages after the counted start are counted.
-    const counted = this.tallyAfter.length;
-    const tally = counted > 0 ? StatsTally.resume(this.tallyAfter[counted - 1]!) : new StatsTally();
+    const counted = this.tallyAfter.length / TALLY_STRIDE;
+    const tally = counted > 0 ? StatsTally.resume(this.countsAfter(counted - 1)) : new StatsTally();
     for (let index = counted; index < branch.length; index++) {
       tally.add(branch[index]!, active[index]);
-      this.tallyAfter.push(tally.counts());
+      const counts = tally.counts();
+      this.tallyAfter.push(counts.proseSegments, counts.proseVerbatim, counts.metadataFields);
     }
     return { active, archive: archiveNow, stats: tally.stats(archiveNow.length, 0, lengths) };
   }
@@ -124,7 +129,13 @@ export class TransparentGrowth {
       if (this.firstIndexOf.get(id)! >= from) this.firstIndexOf.delete(id);
     }
     if (this.repeatedAt >= from) this.repeatedAt = Number.POSITIVE_INFINITY;
-    if (this.tallyAfter.length > from) this.tallyAfter.length = from;
+    if (this.tallyAfter.length > from * TALLY_STRIDE) this.tallyAfter.length = from * TALLY_STRIDE;
+  }
+
+  /** The stats' counts after message `index`. */
+  private countsAfter(index: number): TallyCounts {
+    const at = index * TALLY_STRIDE;
+    return { proseSegments: this.tallyAfter[at]!, proseVerbatim: this.tallyAfter[at + 1]!, metadataFields: this.tallyAfter[at + 2]! };
   }
 
   /**

@@ -112,8 +112,9 @@ export class SessionEngine {
       parallelHash = source.kind === "file" ? this.startParallelHash(source.file) : undefined;
       const sha256Here = parallelHash ? undefined : await fileSha256(bytes);
       task.checkCancelled();
-      // Kept for Follow: its first look can take this view's work over instead of making it again (see follow).
-      const growth = new TransparentGrowth();
+      // Kept for Follow (only a file opened through a handle can be followed): its first look can take this
+      // view's work over instead of making it again (see follow).
+      const growth = source.kind === "file" && source.handle ? new TransparentGrowth() : undefined;
       const view = await buildView(
         session,
         { ...previewSummary, sha256: sha256Here ?? "" },
