@@ -6,7 +6,7 @@ import { decodeSessionBytes } from "./decode.ts";
 import { decompressZstd, isZstd } from "./zstd.ts";
 import { readAnyFormat } from "./formats/detect.ts";
 import { messagesOf, type BranchContext, type ReaderOutput } from "./formats/common.ts";
-import type { Entry, FormatName, Message, RecordedCompaction, Session } from "./model.ts";
+import type { Entry, FormatName, Message, RecordedCompaction, Session, UsageSeries } from "./model.ts";
 import { SessionError } from "./model.ts";
 import { isSqliteFile } from "./sqlite/engine.ts";
 import { buildTree, childlessEntries, GrowingTree, pathTo, type EntryTree } from "./tree.ts";
@@ -77,6 +77,7 @@ export function sessionOverTree(output: ReaderOutput, tree: EntryTree, seed?: Br
     return path;
   };
   const branchCache = new Map<string, Message[]>();
+  const usageCache = new Map<string, UsageSeries>();
   const compactionsCache = new Map<string, RecordedCompaction[]>();
   const branchOf = (leafId: string | null): Message[] => {
     const key = leafId ?? defaultLeafId ?? "";
@@ -128,7 +129,14 @@ export function sessionOverTree(output: ReaderOutput, tree: EntryTree, seed?: Br
       return compactions;
     },
     usage(leafId) {
-      return output.usage ? output.usage(pathFor(leafId), context) : { turns: [], contextWindow: null, notes: [] };
+      // Read by the timeline, the usage comparison and a followed file's every look: worked out once per leaf.
+      const key = leafId ?? defaultLeafId ?? "";
+      let series = usageCache.get(key);
+      if (!series) {
+        series = output.usage ? output.usage(pathFor(leafId), context) : { turns: [], contextWindow: null, notes: [] };
+        usageCache.set(key, series);
+      }
+      return series;
     },
   };
 }

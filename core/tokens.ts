@@ -255,7 +255,8 @@ export async function countInSlices(
 ): Promise<ViewTokens> {
   const { sliceMs = 10, signal, tokenizer = O200K } = options;
   if (tokenizer === O200K) await loadTokenizer();
-  for (let i = 0; i < messages.length;) {
+  // A start summed before was counted whole (see contextTokens): only what follows it can be new.
+  for (let i = summedStartOf(messages, format, tokenizer)?.upTo ?? 0; i < messages.length;) {
     const until = performance.now() + sliceMs;
     // At least one message a slice, so a slice shorter than any message still makes progress.
     do messageTokens(messages[i++]!, format, tokenizer);

@@ -62,8 +62,7 @@ export class CompactionCollector {
   finish(current: Message[], branch: readonly Message[], stillSent: StillSent = "id"): CompactionHistory {
     // By id (or object), not by copy: the recorded strategy archives every message the final
     // context does not send under its own id, so a copied message stays recoverable by its id.
-    const sent = new Set<unknown>(stillSent === "id" ? current.map((message) => message.id) : current);
-    const droppedMessageIds = branch.filter((message) => !sent.has(stillSent === "id" ? message.id : message)).map((message) => message.id);
+    const droppedMessageIds = sameMessages(current, branch) ? [] : dropped(current, branch, stillSent);
     return { compactions: this.compactions, recorded: { messages: current, compactions: this.countedCompactions(), droppedMessageIds } };
   }
 
@@ -71,6 +70,19 @@ export class CompactionCollector {
   private countedCompactions(): number {
     return this.compactions.filter((c) => !NOT_COUNTED.has(c.kind)).length;
   }
+}
+
+/** The branch messages `current` does not send. */
+function dropped(current: readonly Message[], branch: readonly Message[], stillSent: StillSent): string[] {
+  const sent = new Set<unknown>(stillSent === "id" ? current.map((message) => message.id) : current);
+  return branch.filter((message) => !sent.has(stillSent === "id" ? message.id : message)).map((message) => message.id);
+}
+
+/** Every branch message sent as it was read, in order (a branch nothing compacted): nothing dropped, known without a set of every id. */
+function sameMessages(current: readonly Message[], branch: readonly Message[]): boolean {
+  if (current.length !== branch.length) return false;
+  for (let i = 0; i < current.length; i++) if (current[i] !== branch[i]) return false;
+  return true;
 }
 
 const NOT_COUNTED = new Set<CompactionKind>(["pi-branch-summary", "claude-microcompact", "codex-rollback"]);

@@ -276,8 +276,7 @@ export class StreamedLinesMerge {
     if (message.role === "assistant" && open && typeof apiId === "string" && open.meta.id === apiId) {
       // A streamed continuation: same API message, next block(s). Entries are
       // shared with other branches, so build a new message instead of mutating.
-      const mergedUuids = [...((open.meta.mergedUuids as string[] | undefined) ?? []), message.id];
-      this.held[0] = { ...open, meta: { ...open.meta, mergedUuids }, blocks: [...open.blocks, ...message.blocks] };
+      this.held[0] = mergedLines(open, message);
       return [];
     }
     if (message.role === "toolResult" && open) {
@@ -295,6 +294,25 @@ export class StreamedLinesMerge {
     this.held = [];
     return done;
   }
+}
+
+/**
+ * Merges already made, by their two parts. A branch is built again for every leaf asked about and
+ * every look at a followed file; the same two parts give back the same message, so what is cached
+ * per message (its token count, its row height) is not counted again for a copy.
+ */
+const merges = new WeakMap<Message, WeakMap<Message, Message>>();
+
+function mergedLines(open: Message, next: Message): Message {
+  let byNext = merges.get(open);
+  if (!byNext) merges.set(open, (byNext = new WeakMap()));
+  let merged = byNext.get(next);
+  if (!merged) {
+    const mergedUuids = [...((open.meta.mergedUuids as string[] | undefined) ?? []), next.id];
+    merged = { ...open, meta: { ...open.meta, mergedUuids }, blocks: [...open.blocks, ...next.blocks] };
+    byNext.set(next, merged);
+  }
+  return merged;
 }
 
 function resultCallId(message: Message): string {

@@ -27,7 +27,7 @@ export function usageAgainstView(session: Session, leafId: string | null, tokeni
   const stated = series.turns.filter(statesContext);
   const first = stated[0];
   const last = stated.at(-1) ?? null;
-  const viewAt = (turn: UsageTurn) => contextTokens(contextAtTurn(session, turn), session.format, tokenizer).total;
+  const viewAt = (turn: UsageTurn) => contextTokens(contextAtTurn(session, turn, leafId), session.format, tokenizer).total;
   return {
     series,
     last,

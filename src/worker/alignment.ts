@@ -5,7 +5,7 @@
  */
 import type { Message } from "../../core/model.ts";
 import { matchMessages } from "../../core/same-message.ts";
-import { textSignature } from "./projection.ts";
+import { textDiffers } from "./projection.ts";
 
 export interface Alignment {
   /** Active row → original row of the same message, -1 when none (a summary, a staples block). */
@@ -29,7 +29,7 @@ export function alignPanes(original: readonly Message[], active: readonly Messag
     // Text that moved out behind a marker is an omission, not a rewrite; prose moved out by a
     // cap, a capped or stubbed tool output, a truncation are rewrites worth a diff.
     const onlyOmitted = message.role === "toolResult" || message.role === "bash" ? message.blocks.some((b) => b.type === "omitted") : false;
-    if (!onlyOmitted && sourceMessage !== message && textSignature(sourceMessage) !== textSignature(message)) differs[i] = 1;
+    if (!onlyOmitted && sourceMessage !== message && textDiffers(sourceMessage, message)) differs[i] = 1;
   });
   return { activeToOriginal, originalToActive, differs };
 }

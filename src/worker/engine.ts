@@ -212,7 +212,14 @@ export class SessionEngine {
     // Each look's transparent view goes on from the one before: only what is new is planned and hashed.
     const growth = loaded.growth ?? new TransparentGrowth();
     const next: LoadedSession = { session, summary, findings: new Map(), handle: loaded.handle, follower, growth };
-    const base = await buildView(session, summary, { id: this.nextViewId++, params: { strategy: params.strategy, options: params.options, leafId }, round: 0, growth });
+    const base = await buildView(session, summary, {
+      id: this.nextViewId++,
+      params: { strategy: params.strategy, options: params.options, leafId },
+      round: 0,
+      growth,
+      previousPanes: loaded.panes,
+    });
+    next.panes = { original: base.original, active: base.active };
     let view = base;
     if (params.auditIndex !== null) {
       try {

@@ -36,28 +36,45 @@ export interface PaneModel {
   callRow: Map<string, number>;
   resultRow: Map<string, number>;
   calls: Map<string, ToolCallBlock>;
+  /** No id stands for two rows (no message id, no tool call id): a later model may go on from this one's maps (pane-growth.ts). */
+  distinctIds: boolean;
 }
 
 export function buildPaneModel(messages: readonly Message[]): PaneModel {
-  const indexById = new Map<string, number>();
-  const callRow = new Map<string, number>();
-  const resultRow = new Map<string, number>();
-  const calls = new Map<string, ToolCallBlock>();
-  messages.forEach((message, index) => {
+  const model: PaneModel = { messages, indexById: new Map(), callRow: new Map(), resultRow: new Map(), calls: new Map(), distinctIds: true };
+  indexRows(model, 0);
+  return model;
+}
+
+/**
+ * Adds rows `from` onwards of `model.messages` to its maps: a message id and a call id name their
+ * last row, a call's result its first (a call answered twice is drawn against the first answer).
+ */
+export function indexRows(model: PaneModel, from: number): void {
+  const { messages, indexById, callRow, resultRow, calls } = model;
+  for (let index = from; index < messages.length; index++) {
+    const message = messages[index]!;
+    if (indexById.has(message.id)) model.distinctIds = false;
     indexById.set(message.id, index);
     for (const block of message.blocks) {
-      if (block.type === "toolCall") {
-        callRow.set(block.id, index);
-        calls.set(block.id, block);
-      }
+      if (block.type !== "toolCall") continue;
+      if (callRow.has(block.id)) model.distinctIds = false;
+      callRow.set(block.id, index);
+      calls.set(block.id, block);
     }
-  });
-  messages.forEach((message, index) => {
-    if (message.role !== "toolResult") return;
+  }
+  for (let index = from; index < messages.length; index++) {
+    const message = messages[index]!;
+    if (message.role !== "toolResult") continue;
     const callId = resultCallId(message);
     if (callId && !resultRow.has(callId)) resultRow.set(callId, index);
-  });
-  return { messages, indexById, callRow, resultRow, calls };
+  }
+}
+
+/** A row a pane's map names, or -1 when it names none of this pane's rows (see pane-growth.ts: a later model may share the maps). */
+export function rowIn(pane: PaneModel, rows: ReadonlyMap<string, number>, key: string): number {
+  const row = rows.get(key);
+  return row !== undefined && row < pane.messages.length ? row : -1;
 }
 
 function previewOf(source: string): { preview: string; lines: number; cut: boolean } {
@@ -153,7 +170,7 @@ function blockView(block: Block, pane: PaneModel): RowBlockView {
         chars: args.length,
         name: block.name,
         callId: block.id,
-        resultRow: pane.resultRow.get(block.id) ?? -1,
+        resultRow: rowIn(pane, pane.resultRow, block.id),
       };
     }
     case "image":
@@ -200,7 +217,7 @@ export function projectRow(pane: PaneModel, index: number, sourceRow: number, di
       name: outcome.toolName ?? outcome.command,
       isError: outcome.isError,
       exitCode: outcome.exitCode,
-      callRow: outcome.callId ? (pane.callRow.get(outcome.callId) ?? -1) : -1,
+      callRow: outcome.callId ? rowIn(pane, pane.callRow, outcome.callId) : -1,
     };
   }
   return row;
@@ -210,6 +227,18 @@ export function textSignature(message: Message): string {
   let out = "";
   for (const block of message.blocks) if (block.type === "text") out += block.text + "\u0000";
   return out;
+}
+
+/**
+ * textSignature(a) !== textSignature(b), without joining the texts where their blocks hold the same
+ * strings (a copy that only moved its thinking or tool output out: nearly every row, on every view).
+ */
+export function textDiffers(a: Message, b: Message): boolean {
+  const textsOf = (message: Message) => message.blocks.filter((block) => block.type === "text");
+  const left = textsOf(a);
+  const right = textsOf(b);
+  if (left.length === right.length && left.every((block, i) => block.text === right[i]!.text)) return false;
+  return textSignature(a) !== textSignature(b);
 }
 
 /**

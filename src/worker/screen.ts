@@ -24,6 +24,8 @@ export interface LoadedSession {
   follower?: FileFollower;
   /** The last transparent view made of this session (at opening, then by each look of Follow), which the next look's view goes on from (core/strategies/transparent-growth.ts). */
   growth?: TransparentGrowth;
+  /** The pane models of the strategy view Follow's last look made, which the next look's go on from (pane-growth.ts). */
+  panes?: Pick<View, "original" | "active">;
 }
 
 export interface View extends Alignment {

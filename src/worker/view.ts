@@ -10,7 +10,8 @@ import type { TransparentGrowth } from "../../core/strategies/transparent-growth
 import { alignPanes } from "./alignment.ts";
 import type { View } from "./screen.ts";
 import { budgetedTokens } from "./services/tokens.ts";
-import { buildPaneModel, paneGeometry, type PaneModel } from "./projection.ts";
+import { grownPaneModel } from "./pane-growth.ts";
+import { paneGeometry, type PaneModel } from "./projection.ts";
 import type { CompactParams, SessionSummary, ViewSummary } from "./protocol.ts";
 import { decorateView } from "./services/audit.ts";
 
@@ -27,6 +28,8 @@ export interface BuildViewRequest {
   summaryEndpoint?: EndpointConfig;
   /** A followed session's growing transparent view (see CompactRequest.growth). */
   growth?: TransparentGrowth;
+  /** The pane models of the view a followed file's last look made, which this one's go on from (they give up their maps: pane-growth.ts). */
+  previousPanes?: Pick<View, "original" | "active">;
 }
 
 export async function buildView(session: Session, source: Pick<SessionSummary, "name" | "bytes" | "sha256">, request: BuildViewRequest): Promise<View> {
@@ -37,8 +40,8 @@ export async function buildView(session: Session, source: Pick<SessionSummary, "
     { name: source.name, bytes: source.bytes, sha256: source.sha256 },
     { strategy: params.strategy, options: params.options, leafId: params.leafId, previous, endpoint: request.summaryEndpoint, growth: request.growth },
   );
-  const original = request.originalModel ?? buildPaneModel(session.branch(params.leafId));
-  const active = buildPaneModel(checkpoint.active);
+  const original = request.originalModel ?? grownPaneModel(request.previousPanes?.original, session.branch(params.leafId));
+  const active = grownPaneModel(request.previousPanes?.active, checkpoint.active);
   const alignment = alignPanes(original.messages, active.messages, original.indexById);
   const summary: ViewSummary = {
     id: request.id,

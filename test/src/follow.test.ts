@@ -101,7 +101,9 @@ describe("Follow in the engine", () => {
     const fresh = await open(file);
     expect(whole.session).toEqual({ ...fresh.loaded.session, timings: whole.session.timings });
     expect(screenOf(whole.view)).toEqual(screenOf(fresh.loaded.view));
+    // Both panes' rows, whose call and result rows the second growth's pane models took from the first's maps.
     expect(engine.rows(whole.view.id, "active", 0, 100)).toEqual(fresh.engine.rows(fresh.loaded.view.id, "active", 0, 100));
+    expect(engine.rows(whole.view.id, "original", 0, 100)).toEqual(fresh.engine.rows(fresh.loaded.view.id, "original", 0, 100));
   });
 
   it("keeps the audit of the compaction on screen as the file grows past it", async () => {

@@ -26,7 +26,10 @@ export function timelineOf(screen: Screen): TimelineData {
   const branch = session.branch(leafId);
   const lines = branch.map((m) => m.line ?? 0).filter((l) => l > 0);
   const firstLine = lines[0] ?? 1;
-  const lastLine = Math.max(lines.at(-1) ?? 1, ...marks.map((m) => m.line), ...usage.turns.map((t) => t.line));
+  // A loop, not Math.max(...): a long session's turns would be more arguments than a call takes.
+  let lastLine = lines.at(-1) ?? 1;
+  for (const mark of marks) lastLine = Math.max(lastLine, mark.line);
+  for (const turn of usage.turns) lastLine = Math.max(lastLine, turn.line);
   // Where the file records no usage, the model-view size either side of each compaction stands in, labelled as an estimate.
   const estimate =
     usage.turns.length > 0

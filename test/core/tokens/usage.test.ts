@@ -221,6 +221,22 @@ describeWithFixtures("on every real session with recorded usage, the model's vie
   });
 });
 
+describeWithFixtures("the context at a turn, cut from its branch's recorded context, is the context at the turn's parent", () => {
+  // contextAtTurn(…, leafId) takes the branch's own context where it may; it must say what the parent's says.
+  const withTurns = fixturesByLoadability().loaded.filter((f) => f.session.usage(null).turns.some((turn) => turn.contextTokens > 0));
+  it.each(withTurns.map((f) => [f.name, f] as const))("%s, on every turn of the default branch", (_name, { session }) => {
+    for (const turn of session.usage(null).turns) {
+      const fromParent = contextAtTurn(session, turn);
+      const fromBranch = contextAtTurn(session, turn, null);
+      expect(
+        fromBranch.map((m) => m.id),
+        `line ${turn.line}`,
+      ).toEqual(fromParent.map((m) => m.id));
+      expect(contextTokens(fromBranch, session.format).total, `line ${turn.line}`).toBe(contextTokens(fromParent, session.format).total);
+    }
+  });
+});
+
 describeWithFixtures("a file that records output tokens per turn but the context only at compactions (Copilot CLI)", () => {
   it("the last and first turns set beside the model's view are ones that state the context; output-only turns (0 read) are not", () => {
     const copilot = fixturesByLoadability().loaded.find((f) => f.session.format === "copilot");
