@@ -97,23 +97,32 @@ export function hexRuns(text: string): string[] {
 const ERROR_TIERS = [
   /(?:Error|Exception)(?:\[\w+\])?:\s/,
   /(?:Error|Exception)\b|panic|traceback|fatal/,
-  /\b(error|fail(ed|ure)?|cannot|can't|not found|denied|refused)\b/i,
+  /\b(error|fail(ed|ure)?|cannot|can't|not found|denied|refused|no module named)\b/i,
   /[✗●×]/,
 ];
 
-/** The line of an output that best names the failure (or its first line). */
+/** The line of an output that best names the failure (or its first line: what a marker quotes of an output that names none). */
 export function errorLineOf(output: string): string | undefined {
-  const lines = output
-    .split("\n")
-    .map((line) => line.trim())
-    .filter((line) => line !== "" && !/^(tests?:|test files)/i.test(line));
+  return namedErrorLineOf(output) ?? outputLines(output)[0];
+}
+
+/** The line of an output that names the failure, or undefined when no line does (a fact quotes an error, never a banner). */
+export function namedErrorLineOf(output: string): string | undefined {
+  const lines = outputLines(output);
   for (const tier of ERROR_TIERS) {
     // A line is part of the output: when the whole output has no match, no line has one.
     if (!tier.test(output)) continue;
     const hit = lines.find((line) => tier.test(line));
     if (hit) return hit;
   }
-  return lines[0];
+  return undefined;
+}
+
+function outputLines(output: string): string[] {
+  return output
+    .split("\n")
+    .map((line) => line.trim())
+    .filter((line) => line !== "" && !/^(tests?:|test files)/i.test(line));
 }
 
 /**

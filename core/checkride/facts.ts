@@ -8,6 +8,7 @@ import { textOf, type FormatName, type Message, type ToolCallBlock } from "../mo
 import { toolCallsById, toolOutcome, type ToolOutcome } from "../tool-info.ts";
 import { anchorsOf, type Anchor } from "./anchors.ts";
 import { commandOf, commandsOf, isCodeModeExec, modifiedPathsOf, readPathOf } from "./tool-calls.ts";
+import { batchSectionOutput, contextModeCommands } from "./context-mode.ts";
 import { runningCell } from "./codex-code-mode.ts";
 import { DECLARED_RULE, ruleFindings, ruleKey } from "./rules.ts";
 import { sourceAt, sourceIn, type FactSource } from "./source.ts";
@@ -103,8 +104,8 @@ interface Result {
 /** Every shell command the branch ran, in order, with how it ended (core/checkride/runs.ts reads them). */
 function commandRuns(branch: readonly Message[], outcomes: Map<string, Result>): ShellRun[] {
   const runs: ShellRun[] = [];
-  const consider = (command: string, outcome: ToolOutcome | undefined, result: Message | undefined, call: Message) => {
-    const output = result ? textOf(result) : "";
+  const consider = (command: string, outcome: ToolOutcome | undefined, result: Message | undefined, call: Message, ownOutput?: string) => {
+    const output = ownOutput ?? (result ? textOf(result) : "");
     const verification = isVerification(command, output);
     // A Codex code-mode program that completed says so but records no exit code: its output's failure lines decide.
     const completedProgram = outcome?.isError === undefined && output.startsWith("Script completed");
@@ -133,6 +134,22 @@ function commandRuns(branch: readonly Message[], outcomes: Map<string, Result>):
       // A code-mode program still running hands its output to a later wait on its cell.
       const cell = result && isCodeModeExec(block) ? runningCell(textOf(result.message)) : undefined;
       if (cell !== undefined) result = cells.get(cell) ?? result;
+      const batch = block.name === "ctx_batch_execute" ? contextModeCommands(block) : [];
+      if (batch.length > 0) {
+        // One answer for the whole batch, and no exit code per command: each command's own section decides.
+        const answer = result ? textOf(result.message) : "";
+        for (const { command, label } of batch) {
+          const section = label === undefined ? undefined : batchSectionOutput(answer, label);
+          consider(
+            command,
+            result && section !== undefined ? { ...result.outcome, isError: undefined } : undefined,
+            section === undefined ? undefined : result?.message,
+            message,
+            section ?? "",
+          );
+        }
+        continue;
+      }
       for (const command of commands) consider(command, result?.outcome, result?.message, message);
     }
   }

@@ -4,6 +4,7 @@
  */
 import type { ToolCallBlock } from "../model.ts";
 import { codeModeCommands, codeModePatches } from "./codex-code-mode.ts";
+import { contextModeCommands } from "./context-mode.ts";
 import { shellWrittenPaths } from "./shell-writes.ts";
 
 /** Tools that write a file named by a path argument (Claude Code, Pi, Gemini CLI, Cline and its UI log, OpenCode, Copilot CLI). */
@@ -97,6 +98,8 @@ export function modifiedPathsOf(call: ToolCallBlock): string[] {
     const source = call.arguments as string;
     return [...codeModePatches(source).flatMap(patchPaths), ...codeModeCommands(source).flatMap(shellWrittenPaths)];
   }
+  const contextMode = contextModeCommands(call);
+  if (contextMode.length > 0) return contextMode.flatMap(({ command }) => shellWrittenPaths(command));
   if (SHELL_TOOLS.has(name)) {
     const line = commandOf(call);
     // Codex's exec_command carries apply_patch heredocs.
@@ -111,9 +114,11 @@ export function isCodeModeExec(call: ToolCallBlock): boolean {
   return call.name === "exec" && typeof call.arguments === "string";
 }
 
-/** Every shell command a call runs: one for a shell tool, each `tools.exec_command` of a code-mode program. */
+/** Every shell command a call runs: one for a shell tool, each `tools.exec_command` of a code-mode program, each of a context-mode batch. */
 export function commandsOf(call: ToolCallBlock): string[] {
   if (isCodeModeExec(call)) return codeModeCommands(call.arguments as string);
+  const contextMode = contextModeCommands(call);
+  if (contextMode.length > 0) return contextMode.map(({ command }) => command);
   if (!SHELL_TOOLS.has(call.name.toLowerCase())) return [];
   const command = commandOf(call);
   return command ? [command] : [];

@@ -11,7 +11,8 @@
  * code is missing: then the output's own failure lines decide (compiler
  * errors, failing test counts), and its success lines, when it has any.
  */
-import { errorLineOf } from "../signals.ts";
+import { namedErrorLineOf } from "../signals.ts";
+import { syntaxOnly } from "./shell-writes.ts";
 
 /** Steps that check the work. */
 const CHECK_STEP: RegExp[] = [
@@ -82,6 +83,8 @@ function cleanStep(step: string): string {
       .replace(/^(export\s+)?[A-Za-z_][A-Za-z0-9_]*=("[^"]*"|'[^']*'|\S*)\s+/, "")
       .replace(/^env\s+/, "")
       .replace(/^(time|timeout\s+\S+|nice|sudo|exec|corepack)\s+/, "")
+      // A program run inside an environment (`conda run -n env python …`) is that program.
+      .replace(/^(conda|mamba|micromamba)\s+run\s+((-n|--name|-p|--prefix)\s+\S+\s+|--no-capture-output\s+|--live-stream\s+)*/, "")
       // Where a package manager runs (a workspace, a folder) does not change what it runs.
       .replace(/^(npm|pnpm|yarn|bun)\s+((--filter|-F|-C|--dir|--prefix|-w|--workspace|--cwd)(=|\s+)\S+\s+|(-r|--recursive|-s|--silent)\s+)+/, "$1 ")
       .replace(/^yarn\s+workspace\s+\S+\s+/, "yarn ")
@@ -199,13 +202,16 @@ const FAILURE_LINES: RegExp[] = [
   /\bpanicked at\b/,
   /\bBUILD FAILED\b|\bCompilation failed\b|\bBuild failed\b/,
   /^\s*✗|^\s*×/m,
+  // The check never started: its runner or module is not there (`python -m pytest` in a venv without it).
+  /: No module named \S+\s*$|\bcommand not found\b/m,
 ];
 /** "Error: read ECONNRESET", "TypeError: …", "fatal: …" at the start of a line. */
 export const NAMED_ERROR_LINE = /^\s*(\w*Error|error|fatal|FATAL)(\[\w+\])?:\s/m;
 /** A script run by its interpreter (`python check.py`, `node verify.mjs`): most often one the agent wrote. */
 const AGENT_SCRIPT = /^(python3?|py|uv run|poetry run|pipenv run|node|deno run|bun|tsx|ts-node)\s+(?!-)\S+\.(py|m?[jt]s|cjs)\b/;
 /** Lines that say it passed: a count of passes with no failures, or a clean finish. */
-const SUCCESS_LINES = /\b\d+ (passed|passing)\b|\bFinished\b.*\btarget|\bBuild succeeded\b|\b0 errors?\b|\ball tests passed\b|^ok\b/im;
+const SUCCESS_LINES =
+  /\b\d+ (passed|passing)\b|\bFinished\b.*\btarget|\bBuild succeeded\b|\b0 errors?\b|\ball tests passed\b|^ok\b|✓ built in \d|\bCompiled successfully\b|\[build\] Complete!/im;
 
 export function pipesOutput(command: string): boolean {
   return OUTPUT_FILTER.test(command);
@@ -225,10 +231,30 @@ export function verificationOutcome(command: string, isError: boolean | undefine
   if (isError !== true && commandSteps(command).some((step) => isInlineCheck(step) || AGENT_SCRIPT.test(step)) && (outputSaysFailed(output) || NAMED_ERROR_LINE.test(output)))
     return false;
   const filtered = pipesOutput(command);
+  // `check; pkill -f server`: the exit code is the cleanup's, not the check's.
+  if (isError !== undefined && exitIsCleanups(command)) isError = undefined;
   if (isError !== undefined && (!filtered || isError)) return !isError;
   if (outputSaysFailed(output)) return false;
   if (isError === false) return true;
   return SUCCESS_LINES.test(output) ? true : undefined;
+}
+
+/** Commands run after a check to tidy up (stop the server it started, remove a scratch file): their exit code says nothing of the check. */
+const CLEANUP = /^(pkill|kill|killall|fuser\s+-k|rm|true|wait|echo|printf)\b/;
+
+/**
+ * A list run one after another (`a; b`, or a line each) whose last command is a cleanup: the
+ * shell's exit code is that command's (pkill exits 1 when nothing was left to stop).
+ */
+function exitIsCleanups(command: string): boolean {
+  const segments = syntaxOnly(command)
+    .split(/;|\n/)
+    .map((segment) => segment.trim())
+    .filter((segment) => segment !== "" && !segment.startsWith("#"));
+  if (segments.length < 2) return false;
+  const last = segments.at(-1)!;
+  // Only a cleanup on its own: `check; rm x && npm test` still exits with the test's code.
+  return CLEANUP.test(last) && !/&&|\|\|/.test(last);
 }
 
 /** Lines that only report an exit status: never the error to quote. */
@@ -243,6 +269,7 @@ export function failureLineOf(output: string): string | undefined {
     const hit = pattern.exec(text);
     if (hit) return hit[0].trim();
   }
-  const line = errorLineOf(text);
+  // LABELS.md: "quote the line that names it". An output that names no error has no line to quote.
+  const line = namedErrorLineOf(text);
   return line === undefined || STATUS_ONLY.test(line) ? undefined : line;
 }

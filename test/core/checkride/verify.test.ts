@@ -141,9 +141,33 @@ describe("the outcome", () => {
     expect(verificationOutcome("npm test", undefined, "done")).toBeUndefined();
   });
 
+  it("a check followed by a cleanup (`; pkill -f server`): the exit code is the cleanup's, so the check's output decides", () => {
+    const built = "> app@0.1.0 build\n> astro build\n09:16:37 [build] Complete!\n=== E2E ===\nok: 17 rows";
+    const command = 'npm run build 2>&1 | tail -3 && nohup npm run dev >/tmp/dev.log 2>&1 & sleep 7; curl -s http://localhost:4321/api; pkill -f "astro dev" 2>/dev/null';
+    expect(verificationOutcome(command, true, built)).toBe(true);
+    expect(verificationOutcome(command, true, `${tsErrors}\n`)).toBe(false);
+    // A cleanup joined by && runs only when the check passed: a failing exit is still the check's (or says nothing new).
+    expect(verificationOutcome("npm test && rm -rf coverage", true, "")).toBe(false);
+    expect(verificationOutcome("npm test; rm -rf coverage && npm run build", true, "")).toBe(false);
+  });
+
+  it("a check whose runner is missing failed, whatever the pipe's exit code, and that line is its error", () => {
+    const output = "=== tests ===\n/w/.venv/bin/python: No module named pytest\n";
+    expect(verificationOutcome("source .venv/bin/activate && python -m pytest tests/ 2>&1 | tail -15", false, output)).toBe(false);
+    expect(failureLineOf(output)).toBe("/w/.venv/bin/python: No module named pytest");
+    expect(verificationOutcome("npx tsc --noEmit | tail -3", false, "zsh: command not found: tsc")).toBe(false);
+  });
+
+  it("a program run in a conda environment is that program", () => {
+    expect(isVerification("conda run -n MedAI python -m pytest -q")).toBe(true);
+    expect(commandSteps("conda run -n ml --no-capture-output python scripts/check.py")).toEqual(["python scripts/check.py"]);
+  });
+
   it("the error is the distinctive line, never a bare exit status", () => {
     expect(failureLineOf(`Exit code 2\n${tsErrors}`)).toBe("src/a.ts(3,1): error TS2305: Module '\"x\"' has no exported member 'y'.");
     expect(failureLineOf("Exit code 1")).toBeUndefined();
+    // An output that names no error has no error line (LABELS.md: quote the line that names it), not its first line.
+    expect(failureLineOf("\n> app@0.1.0 build\n> astro build\n[build] Complete!\nCommand exited with code 1")).toBeUndefined();
     expect(failureLineOf("Process exited with code 1\nError: ECONNREFUSED 127.0.0.1:5432")).toBe("Error: ECONNREFUSED 127.0.0.1:5432");
   });
 
