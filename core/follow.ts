@@ -22,7 +22,7 @@
  */
 import { JsonLinesParser, type JsonLine } from "./jsonl.ts";
 import { readJsonLinesRecords } from "./formats/detect.ts";
-import { loadSession, sessionFromReader, sessionOverTree, type BranchSeed, type LoadOptions } from "./session.ts";
+import { loadSession, sessionFromReader, sessionOverTree, usageFoldOf, type BranchSeed, type LoadOptions } from "./session.ts";
 import type { Session } from "./model.ts";
 import { looksLikePi, PiReader } from "./formats/pi.ts";
 import { ClaudeReader } from "./formats/claude.ts";
@@ -171,7 +171,13 @@ export class FollowedFile {
     }
     const session = sessionOverTree({ ...output, warnings: [...readerWarnings, ...grown.tree.warnings] }, grown.tree, grown.seed);
     if (session.defaultLeafId !== null) {
-      grown.seed = { leafId: session.defaultLeafId, path: session.path(null), messages: session.branch(null), entries: grown.tree.entries.length };
+      grown.seed = {
+        leafId: session.defaultLeafId,
+        path: session.path(null),
+        messages: session.branch(null),
+        entries: grown.tree.entries.length,
+        usage: usageFoldOf(session, null),
+      };
     }
     return session;
   }

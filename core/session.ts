@@ -7,6 +7,7 @@ import { decompressZstd, isZstd } from "./zstd.ts";
 import { readAnyFormat } from "./formats/detect.ts";
 import { messagesOf, type BranchContext, type ReaderOutput } from "./formats/common.ts";
 import type { Entry, FormatName, Message, RecordedCompaction, Session, UsageSeries } from "./model.ts";
+import type { UsageFold } from "./usage/fold.ts";
 import { SessionError } from "./model.ts";
 import { isSqliteFile } from "./sqlite/engine.ts";
 import { buildTree, childlessEntries, GrowingTree, pathTo, type EntryTree } from "./tree.ts";
@@ -50,6 +51,16 @@ export interface BranchSeed {
   messages: readonly Message[];
   /** How many entries the tree held when the seed was made (a format whose branch is more than its path resumes from it). */
   entries?: number;
+  /** The usage fold of `path`, for a reader that has one (ReaderOutput.usageFold): a later leaf's usage goes on from it. */
+  usage?: UsageFold;
+}
+
+/** Each session's usage fold per leaf, for the follower's next seed (usageFoldOf). */
+const usageFolds = new WeakMap<Session, (leafId: string | null) => UsageFold | undefined>();
+
+/** The fold behind `session.usage(leafId)`, where its reader has one: what a followed file's next look goes on from. */
+export function usageFoldOf(session: Session, leafId: string | null): UsageFold | undefined {
+  return usageFolds.get(session)?.(leafId);
 }
 
 /** The Session over a tree already built (by `buildTree`, or grown in place by a follower); `output.warnings` holds the tree's too. */
@@ -78,6 +89,17 @@ export function sessionOverTree(output: ReaderOutput, tree: EntryTree, seed?: Br
   };
   const branchCache = new Map<string, Message[]>();
   const usageCache = new Map<string, UsageSeries>();
+  const usageFoldCache = new Map<string, UsageFold>();
+  /** A leaf's usage fold: the seed's gone on with the entries below its leaf, or one over the whole path. */
+  const usageFoldFor = (leafId: string | null): UsageFold | undefined => {
+    if (!output.usageFold) return undefined;
+    const id = leafId ?? defaultLeafId;
+    const seeded = seed?.usage && id !== null && tree.byId.has(id) ? seededPath(tree, id, seed) : null;
+    const fold = seeded ? seed!.usage!.copy() : output.usageFold();
+    for (const entry of seeded ? seeded.added : pathFor(leafId)) fold.add(entry);
+    usageFoldCache.set(leafId ?? defaultLeafId ?? "", fold);
+    return fold;
+  };
   const compactionsCache = new Map<string, RecordedCompaction[]>();
   const branchOf = (leafId: string | null): Message[] => {
     const key = leafId ?? defaultLeafId ?? "";
@@ -98,7 +120,7 @@ export function sessionOverTree(output: ReaderOutput, tree: EntryTree, seed?: Br
     return messages;
   };
 
-  return {
+  const session: Session = {
     format: output.format,
     formatVersion: output.formatVersion,
     header: output.header,
@@ -133,12 +155,18 @@ export function sessionOverTree(output: ReaderOutput, tree: EntryTree, seed?: Br
       const key = leafId ?? defaultLeafId ?? "";
       let series = usageCache.get(key);
       if (!series) {
-        series = output.usage ? output.usage(pathFor(leafId), context) : { turns: [], contextWindow: null, notes: [] };
+        const fold = usageFoldFor(leafId);
+        series = fold ? fold.series() : output.usage ? output.usage(pathFor(leafId), context) : { turns: [], contextWindow: null, notes: [] };
         usageCache.set(key, series);
       }
       return series;
     },
   };
+  usageFolds.set(session, (leafId) => {
+    session.usage(leafId);
+    return usageFoldCache.get(leafId ?? defaultLeafId ?? "");
+  });
+  return session;
 }
 
 /** Root → `leafId` when it descends from the seed's leaf (or is it): the seed's path and the entries below it. */

@@ -207,6 +207,17 @@ function summedStartOf(messages: readonly Message[], format: FormatName, tokeniz
   });
 }
 
+/**
+ * Gives `to` the sums of starts kept for `from`: the same messages read again as other objects, whose
+ * counts carryTokenCounts handed over (a followed file's first look). The caller vouches for that.
+ */
+export function carrySummedStarts(from: readonly Message[], to: readonly Message[]): void {
+  for (const start of summedStarts.slice()) {
+    if (start.messages.deref() !== from || start.upTo > to.length) continue;
+    rememberSummedStart(to, start.format, start.tokenizer, start.upTo, start.sum);
+  }
+}
+
 function rememberSummedStart(messages: readonly Message[], format: FormatName, tokenizer: Tokenizer, upTo: number, sum: ViewTokens): void {
   const same = summedStarts.findIndex((start) => start.messages.deref() === messages && start.format === format && start.tokenizer === tokenizer);
   if (same !== -1) summedStarts.splice(same, 1);

@@ -13,7 +13,7 @@ import { anthropicContent, splitUserContent } from "./anthropic-blocks.ts";
 import { countOffTree, isRecord, without, type BranchContext, type ReaderOutput } from "./common.ts";
 import { claudeCompactionHistory } from "../compactions/claude.ts";
 import type { CompactionHistory } from "../compactions/common.ts";
-import { claudeUsage } from "../usage/claude.ts";
+import { ClaudeUsageFold, claudeUsage } from "../usage/claude.ts";
 
 const CLAUDE_TYPES = new Set(["user", "assistant", "system", "summary", "progress", "file-history-snapshot", "queue-operation"]);
 
@@ -116,6 +116,7 @@ export class ClaudeReader {
       recorded: (path, context, branch) => historyOf(path, context, branch).recorded,
       compactions: (path, context, branch) => historyOf(path, context, branch).compactions,
       usage: claudeUsage,
+      usageFold: () => new ClaudeUsageFold(),
     };
   }
 }

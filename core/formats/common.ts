@@ -1,5 +1,6 @@
 /** Small helpers shared by the format readers. */
 import type { Block, Entry, FormatName, LoadWarning, Message, RecordedCompaction, RecordedContext, UsageSeries } from "../model.ts";
+import type { UsageFold } from "../usage/fold.ts";
 
 export function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
@@ -79,6 +80,8 @@ export interface ReaderOutput {
   compactions?(path: Entry[], context: BranchContext, branch?: () => Message[]): RecordedCompaction[];
   /** The file's usage records on a root → leaf path (default: none). */
   usage?(path: Entry[], context: BranchContext): UsageSeries;
+  /** The same usage read as a fold over the path's entries, where the reader has one: a followed file's next look goes on from the last one's. */
+  usageFold?(): UsageFold;
 }
 
 export interface BranchContext {

@@ -10,7 +10,7 @@ import { SessionError } from "../model.ts";
 import { extraFields, isRecord, textOrThinkingBlock, without, withExtra, type ReaderOutput } from "./common.ts";
 import { piCompactionHistory } from "../compactions/pi.ts";
 import type { CompactionHistory } from "../compactions/common.ts";
-import { piUsage } from "../usage/pi.ts";
+import { PiUsageFold, piUsage } from "../usage/pi.ts";
 
 export function looksLikePi(first: unknown): boolean {
   return isRecord(first) && first.type === "session" && typeof first.id === "string";
@@ -125,6 +125,7 @@ export class PiReader {
       recorded: (path) => historyOf(path).recorded,
       compactions: (path) => historyOf(path).compactions,
       usage: piUsage,
+      usageFold: () => new PiUsageFold(),
     };
   }
 }

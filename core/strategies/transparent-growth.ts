@@ -154,6 +154,16 @@ export class TransparentGrowth {
     return true;
   }
 
+  /** Whether `messages` are the last view's active messages, the same objects (a view made by this growth, not another). */
+  madeView(messages: readonly Message[]): boolean {
+    return messages.length === this.active.length && messages.every((message, index) => message === this.active[index]);
+  }
+
+  /** The last view's active messages as they stand (after `adopt`, with the branch's own read again): what the next view starts with. */
+  activeMessages(): readonly Message[] {
+    return this.active.slice();
+  }
+
   /**
    * The tool calls of `branch` by id (the last of each id, as `toolCallsById`), and how many of its
    * first messages are the last view's own: none when a call after them reuses an id from before.

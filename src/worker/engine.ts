@@ -189,7 +189,7 @@ export class SessionEngine {
    * compaction; the compactions the file recorded since are named with the file's figures.
    */
   async follow(viewId: number, params: FollowParams, task: TaskContext): Promise<FollowResult> {
-    const { loaded } = this.screen(viewId);
+    const { loaded, view: shown } = this.screen(viewId);
     if (!loaded.handle) throw new Error("this session was not opened from a file the browser can read again: choose Follow… and pick the file (Chrome and Edge can follow a file)");
     const follower = (loaded.follower ??= new FileFollower(loaded.handle));
     const firstLook = follower.bytes === 0;
@@ -200,7 +200,7 @@ export class SessionEngine {
     const sha256 = follower.sha256();
     // The first look reads the whole file: nothing changed since it was opened when the hash is the same.
     if (firstLook && change.kind === "grew" && sha256 === loaded.summary.sha256) {
-      adoptFollowedSession(loaded, follower.session(), params.leafId ?? loaded.session.defaultLeafId);
+      adoptFollowedSession(loaded, follower.session(), params.leafId ?? loaded.session.defaultLeafId, shown);
       return { change: "unchanged", bytes: follower.bytes };
     }
     task.checkCancelled();

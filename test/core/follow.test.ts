@@ -27,6 +27,7 @@ function shape(session: Session): unknown {
     compactions: session.recordedCompactions(leaf).map((c) => [c.index, c.line, c.kind, c.droppedMessageIds, c.after.map((m) => m.id)]),
     recorded: session.recordedContext(leaf).messages.map((m) => m.id),
     usage: session.usage(leaf).turns,
+    usageNotes: session.usage(leaf).notes,
     branch: session.branch(leaf),
     otherBranches: session.leaves.slice(0, 4).map((id) => session.branch(id).map((m) => m.id)),
     warnings: session.warnings,

@@ -73,6 +73,7 @@ describe("Follow in the engine", () => {
     file.write(encode(lines.slice(0, compactionLine).join("\n") + "\n"));
     const { engine, loaded } = await open(file);
     expect(loaded.session.recordedCompactions).toBe(0);
+    const openedView = engine.screen(loaded.view.id).view;
 
     // Nothing written since the load: the first look reads the file and finds it the same.
     const first = await engine.follow(loaded.view.id, params(loaded.view), task);
@@ -83,14 +84,24 @@ describe("Follow in the engine", () => {
     const cut = rest.length - 40;
     file.append(rest.subarray(0, cut));
     const half = await engine.follow(loaded.view.id, params(loaded.view), task);
+    // What a fresh load of the complete lines written so far shows.
+    const halfFile = new GrowingFile("pi-ledger-fix.jsonl");
+    halfFile.write(encode(lines.slice(0, compactionLine + 1).join("\n") + "\n"));
+    const fresh0 = await open(halfFile);
     expect(half.change).toBe("grew");
     if (half.change === "unchanged") return;
     expect(half.newCompactions).toEqual([expect.objectContaining({ index: 1, line: compactionLine + 1, kind: expect.any(String) })]);
     expect(half.newCompactions[0]!.tokensBefore).toBeGreaterThan(0);
     expect(half.session.recordedCompactions).toBe(1);
-    // The first look took over the view made at opening: the first growth read only the messages after it.
+    // The first look took over the view made at opening: the first growth read only the messages after it,
+    // and its pane models went on from the opened view's (the same maps), drawing what a fresh load draws.
     const openedMessages = loaded.view.original.count;
-    expect(engine.screen(half.view.id).loaded.growth!.lastReadFrom).toBe(openedMessages);
+    const grown = engine.screen(half.view.id);
+    expect(grown.loaded.growth!.lastReadFrom).toBe(openedMessages);
+    const openedScreen = fresh0.engine.screen(fresh0.loaded.view.id);
+    expect(grown.view.original.indexById).toBe(openedView.original.indexById);
+    expect(grown.view.active.indexById).toBe(openedView.active.indexById);
+    for (const pane of ["original", "active"] as const) expect(engine.rows(half.view.id, pane, 0, 100)).toEqual(fresh0.engine.rows(openedScreen.view.summary.id, pane, 0, 100));
 
     file.append(rest.subarray(cut));
     const whole: FollowResult = await engine.follow(half.view.id, params(half.view), task);

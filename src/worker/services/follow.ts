@@ -11,9 +11,9 @@ import { FollowedFile, type FollowChange } from "../../../core/follow.ts";
 import { Sha256Stream } from "../../../core/sha256.ts";
 import type { Session } from "../../../core/model.ts";
 import { sameMessagesReadAgain } from "../../../core/strategies/transparent-growth.ts";
-import { carryTokenCounts } from "../../../core/tokens.ts";
+import { carrySummedStarts, carryTokenCounts } from "../../../core/tokens.ts";
 import { carryRowHeight } from "../projection.ts";
-import type { LoadedSession } from "../view.ts";
+import type { LoadedSession, View } from "../view.ts";
 import type { TaskContext } from "../task.ts";
 
 /** What a FileSystemFileHandle offers that following needs (a fake in Node tests). */
@@ -95,7 +95,7 @@ export class FileFollower {
  * differ (another leaf, a reader that does not read the same way twice): the next look then
  * makes everything from the new objects, as before.
  */
-export function adoptFollowedSession(loaded: LoadedSession, followed: Session, leafId: string | null): boolean {
+export function adoptFollowedSession(loaded: LoadedSession, followed: Session, leafId: string | null, shown?: View): boolean {
   if (leafId !== null && !followed.byId.has(leafId)) return false;
   const opened = loaded.session.branch(leafId);
   const read = followed.branch(leafId);
@@ -104,6 +104,14 @@ export function adoptFollowedSession(loaded: LoadedSession, followed: Session, l
     carryTokenCounts(opened[index]!, read[index]!);
     carryRowHeight(opened[index]!, read[index]!);
   }
-  loaded.growth?.adopt(read);
+  const growth = loaded.growth;
+  // The view on screen is this growth's view of this branch: its pane models and the sums of its
+  // panes hold for the messages read again too (the same ids in the same rows, the same counts).
+  const panesHold = shown !== undefined && growth !== undefined && shown.original.messages === opened && growth.madeView(shown.active.messages);
+  if (!growth?.adopt(read) || !panesHold) return true;
+  const active = growth.activeMessages();
+  loaded.panes = { original: { ...shown.original, messages: read }, active: { ...shown.active, messages: active } };
+  carrySummedStarts(opened, read);
+  carrySummedStarts(shown.active.messages, active);
   return true;
 }
