@@ -78,11 +78,29 @@ export function normalizePath(path: string, cwd?: string): string {
  * Outside the work (LABELS.md: `~/.pi/…`, `~/.claude/plans/…`, `/tmp/…`): the home folder's own files
  * and the system's. A path elsewhere that stays absolute (a worktree of the same repository) is kept.
  */
+const OUTSIDE_ANY_WORK = /^(~|\$|\/(tmp|var|usr|etc|opt|private|proc|sys|dev|boot)\/|\/(home|Users)\/[^/]+\/\.|[A-Za-z]:\/Users\/[^/]+\/\.)/;
+
 function isOutsideWork(path: string, cwd: string | undefined): boolean {
-  if (/^(~|\$|\/(tmp|var|usr|etc|opt|private|proc|sys|dev|boot)\/|\/(home|Users)\/[^/]+\/\.|[A-Za-z]:\/Users\/[^/]+\/\.)/.test(path)) return true;
+  if (OUTSIDE_ANY_WORK.test(path)) return true;
   // Still absolute once made relative to the working directory: a file of another folder (another checkout,
   // a worktree, the home folder), outside the repository the session works in. Kept when the session names no folder.
   return cwd !== undefined && /^(\/|[A-Za-z]:\/)/.test(path);
+}
+
+/** The home folder's own files and the system's: never the work, wherever the session started (isOutsideWork's first test). */
+function isOutsideMachineWork(path: string): boolean {
+  return OUTSIDE_ANY_WORK.test(path);
+}
+
+/** `path` (absolute) from the folder `from` (absolute), with `..` for each folder up: `/h/u/tmp` → `/h/u/app/a.ts` is `../app/a.ts`. */
+export function relativePath(from: string, path: string): string {
+  const base = from.replace(/\\/g, "/").replace(/\/+$/, "").split("/");
+  const target = path.split("/");
+  // Windows paths name the same folder in any case.
+  const same = (a: string, b: string) => (/^[A-Za-z]:$/.test(base[0] ?? "") ? a.toLowerCase() === b.toLowerCase() : a === b);
+  let shared = 0;
+  while (shared < base.length && shared < target.length - 1 && same(base[shared]!, target[shared]!)) shared++;
+  return [...Array<string>(base.length - shared).fill(".."), ...target.slice(shared)].join("/");
 }
 
 function spanSource(message: Message, spans: readonly TextSpan[]): FactSource {
@@ -181,10 +199,15 @@ export function extractFacts(branch: readonly Message[], options: FactOptions = 
   const modified: string[] = [];
   const read: string[] = [];
   const fileSources: Record<string, FactSource> = {};
-  const addUnique = (list: string[], path: string, message: Message) => {
+  // Writes to another folder of the machine (not the home folder's own files, not the system's), by path.
+  const elsewhere = new Map<string, Message>();
+  const addUnique = (list: string[], path: string, message: Message, onElsewhere?: (normalized: string) => void) => {
     const normalized = normalizePath(path, options.cwd);
     if (!normalized || list.includes(normalized)) return;
-    if (isOutsideWork(normalized, options.cwd)) return;
+    if (isOutsideWork(normalized, options.cwd)) {
+      if (onElsewhere && !isOutsideMachineWork(normalized)) onElsewhere(normalized);
+      return;
+    }
     list.push(normalized);
     fileSources[normalized] ??= sourceAt(message, path);
   };
@@ -193,11 +216,20 @@ export function extractFacts(branch: readonly Message[], options: FactOptions = 
       if (block.type !== "toolCall") continue;
       // A write that failed changed nothing.
       if (outcomes.get(block.id)?.outcome.isError === true) continue;
-      for (const path of modifiedPathsOf(block)) addUnique(modified, path, message);
+      for (const path of modifiedPathsOf(block)) addUnique(modified, path, message, (normalized) => elsewhere.has(normalized) || elsewhere.set(normalized, message));
       const readPath = readPathOf(block);
       if (readPath) addUnique(read, readPath, message);
     }
   }
+  // A session that wrote nothing in its working directory worked in another folder (started in a scratch
+  // folder, then `cd ../project`): its writes there are the work, relative to where the session started.
+  if (modified.length === 0 && options.cwd)
+    for (const [path, message] of elsewhere) {
+      const relative = relativePath(options.cwd, path);
+      if (modified.includes(relative)) continue;
+      modified.push(relative);
+      fileSources[relative] ??= sourceAt(message, path);
+    }
 
   const runs = commandRuns(branch, outcomes);
   const lastRun = lastVerification(runs);

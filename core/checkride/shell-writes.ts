@@ -205,7 +205,13 @@ export function shellWrittenPaths(command: string): string[] {
     for (const match of simple.matchAll(REDIRECT)) found.push(match[1]!);
     for (const match of simple.matchAll(TEE)) found.push(match[2]!);
     // Redirections are cut out before the words are read: `cp a b > log` copies to b.
-    const words = simple.replace(REDIRECT, " ").trim().split(/\s+/).filter(Boolean);
+    // A descriptor duplicated (`2>&1`, `>&2`) names no file, and is no operand either: `git mv a b 2>&1` moves to b.
+    const words = simple
+      .replace(REDIRECT, " ")
+      .replace(/\d*[<>]&\d+/g, " ")
+      .trim()
+      .split(/\s+/)
+      .filter(Boolean);
     if ((words[0] === "cd" || words[0] === "pushd" || words[0] === "Set-Location") && words.length === 2 && !/[$`]/.test(words[1]!)) {
       folder = words[1] === "-" ? folder : joinPath(folder, words[1]!);
       continue;

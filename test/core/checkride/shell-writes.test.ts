@@ -18,6 +18,7 @@ describe("shellWrittenPaths", () => {
     ["sed -n '1,20p' src/a.ts", []],
     ["perl -pi -e 's/a/b/' lib/x.pm", ["lib/x.pm"]],
     ["mv src/old.ts src/new.ts && git mv a.md docs/a.md", ["src/new.ts", "docs/a.md"]],
+    ["git mv plugins/x/plugin.json .claude-plugin/plugin.json 2>&1", [".claude-plugin/plugin.json"]],
     ["cp config.example.json config.json; cp -r templates out", ["config.json"]],
     ["rm -f build.log && rm -rf dist node_modules && git rm --cached .env", []],
     ["ren src\\lib\\firebase.ts firebase.ts.deprecated", ["src/lib/firebase.ts.deprecated"]],

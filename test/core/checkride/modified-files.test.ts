@@ -1,0 +1,35 @@
+/** Modified files relative to where the session started, when the work was in another folder. */
+import { describe, expect, it } from "vitest";
+import { extractFacts, relativePath } from "../../../core/checkride/facts.ts";
+import type { Message } from "../../../core/model.ts";
+
+const write = (id: string, path: string): Message => ({
+  id,
+  role: "assistant",
+  meta: {},
+  blocks: [{ type: "toolCall", id: `c${id}`, name: "write", arguments: { path, content: "x" } }],
+});
+
+describe("relativePath", () => {
+  it.each([
+    ["/home/u/tmp", "/home/u/app/src/a.ts", "../app/src/a.ts"],
+    ["/home/u/tmp/", "/home/u/tmp2/a.ts", "../tmp2/a.ts"],
+    ["/w", "/w/a.ts", "a.ts"],
+    ["C:/Users/v/scratch", "c:/Users/v/app/a.ts", "../app/a.ts"],
+  ])("from %s to %s is %s", (from, path, expected) => {
+    expect(relativePath(from, path)).toBe(expected);
+  });
+});
+
+describe("a session that wrote nothing in its working directory", () => {
+  it("worked in the other folder it wrote to: those files, relative to where it started (never the home folder's own or /tmp)", () => {
+    const facts = extractFacts([write("1", "/home/u/app/src/a.ts"), write("2", "/tmp/dev.log"), write("3", "/home/u/.pi/settings.json")], { cwd: "/home/u/tmp" });
+    expect(facts.modifiedFiles).toEqual(["../app/src/a.ts"]);
+    expect(facts.fileSources["../app/src/a.ts"]).toMatchObject({ messageId: "1" });
+  });
+
+  it("a session that wrote in its working directory keeps another folder's files out, as before", () => {
+    const facts = extractFacts([write("1", "/home/u/app/src/a.ts"), write("2", "/home/u/tmp/notes.md")], { cwd: "/home/u/tmp" });
+    expect(facts.modifiedFiles).toEqual(["notes.md"]);
+  });
+});
