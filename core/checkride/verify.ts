@@ -261,6 +261,16 @@ function exitIsCleanups(command: string): boolean {
 const STATUS_ONLY =
   /^(exit code:?\s*-?\d+|process exited with code -?\d+|command exited with code -?\d+|wall time:.*|output:|chunk id:.*|original token count:.*|total output lines:.*)$/i;
 
+/** A line that announces the errors listed under it ("Errors found in post.mdx:", "3 errors:"): the error is the next line. */
+const ERRORS_HEADING = /^(\d+\s+)?errors?\b[^:]*:$|^found \d+ errors? in\b[^:]*:$/i;
+
+/** The first non-empty line after `line` in `lines`, trimmed. */
+function lineAfter(lines: readonly string[], line: string): string | undefined {
+  const at = lines.findIndex((candidate) => candidate.trim() === line);
+  for (let i = at + 1; at !== -1 && i < lines.length; i++) if (lines[i]!.trim() !== "") return lines[i]!.trim();
+  return undefined;
+}
+
 /** The error's distinctive line: compiler errors and named errors first, never "Exit code N". */
 export function failureLineOf(output: string): string | undefined {
   const lines = output.split("\n").filter((line) => !STATUS_ONLY.test(line.trim()));
@@ -271,5 +281,6 @@ export function failureLineOf(output: string): string | undefined {
   }
   // LABELS.md: "quote the line that names it". An output that names no error has no line to quote.
   const line = namedErrorLineOf(text);
-  return line === undefined || STATUS_ONLY.test(line) ? undefined : line;
+  if (line === undefined || STATUS_ONLY.test(line)) return undefined;
+  return ERRORS_HEADING.test(line) ? (lineAfter(lines, line) ?? line) : line;
 }

@@ -166,6 +166,10 @@ describe("the outcome", () => {
   it("the error is the distinctive line, never a bare exit status", () => {
     expect(failureLineOf(`Exit code 2\n${tsErrors}`)).toBe("src/a.ts(3,1): error TS2305: Module '\"x\"' has no exported member 'y'.");
     expect(failureLineOf("Exit code 1")).toBeUndefined();
+    // A line that announces the errors under it is not the error: the next line is.
+    expect(failureLineOf("Errors found in content/aur-down-maintenance-error.mdx:\n  Content: External link appears broken (https://x.test/a) at line 52.")).toBe(
+      "Content: External link appears broken (https://x.test/a) at line 52.",
+    );
     // An output that names no error has no error line (LABELS.md: quote the line that names it), not its first line.
     expect(failureLineOf("\n> app@0.1.0 build\n> astro build\n[build] Complete!\nCommand exited with code 1")).toBeUndefined();
     expect(failureLineOf("Process exited with code 1\nError: ECONNREFUSED 127.0.0.1:5432")).toBe("Error: ECONNREFUSED 127.0.0.1:5432");
