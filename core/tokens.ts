@@ -190,7 +190,9 @@ interface SummedStart {
   sum: ViewTokens;
 }
 const summedStarts: SummedStart[] = [];
-const SUMMED_STARTS_KEPT = 4;
+// Eight: a look sums a branch, its view and the last turn's context, and Follow's first look hands two
+// more over (carrySummedStarts); with four, the branch handed over was pushed out before the next look.
+const SUMMED_STARTS_KEPT = 8;
 /** Contexts shorter than this are summed whole: walking them costs less than keeping their start. */
 const SUMMED_START_MIN = 2048;
 const SUMMED_START_TAIL = 64;
