@@ -7,12 +7,13 @@
  * (`split: "held-out"` in its provenance): those are scored in total only.
  * `--write` also writes the measure set's totals to core/checkride/key-measure.json,
  * which the app's score card shows beside each probe (how far to trust the key).
+ * `--dev` leaves the measure set out (nothing of it is scored or printed).
  */
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { addScores, emptyScores, precision, recall, TALLIES, type Scores } from "../core/checkride/label-score.ts";
 import type { KeyMeasure } from "../core/checkride/key-measure.ts";
-import { BLIND_SETS, scoreLabelledSet } from "../test/helpers/labelled-set.ts";
+import { BLIND_SETS, scoreLabelledSet, type BlindSetName } from "../test/helpers/labelled-set.ts";
 
 const root = resolve(import.meta.dirname, "..");
 const cell = (right: number, given: number) => `${right}/${given}`.padStart(7);
@@ -34,7 +35,18 @@ function printTotals(title: string, total: Scores): void {
   }
 }
 
-for (const set of [...BLIND_SETS.map((b) => b.name), "tuned"] as const) {
+// `--dev`: every set but the measure, whose totals are then never printed (a change read on the dev sets
+// can be measured there as often as needed; the measure is looked at once the change is finished).
+const devOnly = process.argv.includes("--dev");
+if (devOnly && process.argv.includes("--write")) {
+  console.error("--write scores the measure set, which --dev leaves out: run one or the other");
+  process.exit(1);
+}
+const measureName = BLIND_SETS[0].name;
+if (devOnly) console.log(`(--dev: the measure set ${measureName} is left out)`);
+
+const sets: ("tuned" | BlindSetName)[] = [...BLIND_SETS.map((b) => b.name), "tuned"];
+for (const set of sets.filter((name) => !devOnly || name !== measureName)) {
   const { fixtures, total } = scoreLabelledSet(set);
   const blind = BLIND_SETS.find((b) => b.name === set);
   const held = blind ? heldOut(blind.provenance) : new Set<string>();

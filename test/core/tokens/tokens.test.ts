@@ -2,7 +2,19 @@
 import { describe, expect, it } from "vitest";
 import type { Message } from "../../../core/model.ts";
 import { composition, tokenStats } from "../../../core/composition.ts";
-import { CHARS_QUARTER, O200K, TOKENIZER_LABEL, contextTokens, countInSlices, loadTokenizer, messageTokens, tokenizerLoaded, type Tokenizer } from "../../../core/tokens.ts";
+import {
+  CHARS_QUARTER,
+  O200K,
+  TOKENIZER_LABEL,
+  carrySummedStarts,
+  contextTokens,
+  countInSlices,
+  isTokenCountCached,
+  loadTokenizer,
+  messageTokens,
+  tokenizerLoaded,
+  type Tokenizer,
+} from "../../../core/tokens.ts";
 
 // The o200k table is imported on first need (core/tokens.ts); these tests count with it.
 await loadTokenizer();
@@ -154,5 +166,18 @@ describe("a long context summed from the start it shares with one summed before"
     check([first[1]!, first[0]!, ...first.slice(2)]);
     // The same array twice.
     check(replaced);
+  });
+
+  it("a context read again as other objects takes the sums kept for the first (carrySummedStarts): its start is not counted again", () => {
+    const opened = Array.from({ length: 3000 }, (_, i) => message(10_000 + i));
+    const total = contextTokens(opened, "pi").total;
+    // The same messages as other objects, their counts not handed over: only a carried sum can spare counting them.
+    const readAgain = opened.map((m) => ({ ...m, blocks: [...m.blocks] }));
+    carrySummedStarts(opened, readAgain);
+    const grown = [...readAgain, message(20_000)];
+    expect(contextTokens(grown, "pi").total).toBe(total + messageTokens(message(20_000), "pi").total);
+    expect(isTokenCountCached(readAgain[0]!, "pi")).toBe(false);
+    // The tail a start leaves out is counted.
+    expect(isTokenCountCached(readAgain.at(-1)!, "pi")).toBe(true);
   });
 });
