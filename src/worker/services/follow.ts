@@ -90,8 +90,9 @@ export class FileFollower {
  * A followed file's first look read the very bytes the session on screen was opened from (its hash
  * says so), parsed again into other objects. The work done for the opened session is handed to
  * them, so the first growth costs what a later one does instead of a whole rebuild (seconds at
- * 100 MB): each message's token counts and row height, and the transparent view made at opening
- * (its next view reads only what follows the branch). Nothing is handed over when the branches
+ * 100 MB): each message's token counts and row height, the transparent view made at opening
+ * (its next view reads only what follows the branch) and, where the view on screen is that view,
+ * its pane models and the sums of its panes (the next look grows them instead of making them whole). Nothing is handed over when the branches
  * differ (another leaf, a reader that does not read the same way twice): the next look then
  * makes everything from the new objects, as before.
  */
