@@ -37,6 +37,7 @@ export function syntaxOnly(command: string): string {
   return kept.join("\n").replace(QUOTED, (quoted) => " ".repeat(quoted.length));
 }
 
+const DUPLICATED_DESCRIPTOR = /^\d*[<>]&\d*-?$/;
 // The target may not run into another redirection: in `> "$F" 2>/dev/null` (the quoted name blanked) "2" is a descriptor.
 const REDIRECT = /(?:^|[^<>&\d-])\d?>{1,2}\|?\s*([^\s;&|<>()`$]+)(?![<>&\w])/g;
 const TEE = /(?:^|[|;&]\s*)tee\s+((?:-[a-z]+\s+)*)([^\s;&|<>()`$]+)/g;
@@ -206,12 +207,12 @@ export function shellWrittenPaths(command: string): string[] {
     for (const match of simple.matchAll(TEE)) found.push(match[2]!);
     // Redirections are cut out before the words are read: `cp a b > log` copies to b.
     // A descriptor duplicated (`2>&1`, `>&2`) names no file, and is no operand either: `git mv a b 2>&1` moves to b.
+    // Tested a word at a time: the same test over the whole text backtracks on every digit (seconds on 64 KB of hex).
     const words = simple
       .replace(REDIRECT, " ")
-      .replace(/\d*[<>]&\d+/g, " ")
       .trim()
       .split(/\s+/)
-      .filter(Boolean);
+      .filter((word) => word !== "" && !DUPLICATED_DESCRIPTOR.test(word));
     if ((words[0] === "cd" || words[0] === "pushd" || words[0] === "Set-Location") && words.length === 2 && !/[$`]/.test(words[1]!)) {
       folder = words[1] === "-" ? folder : joinPath(folder, words[1]!);
       continue;
