@@ -87,11 +87,6 @@ function isOutsideWork(path: string, cwd: string | undefined): boolean {
   return cwd !== undefined && /^(\/|[A-Za-z]:\/)/.test(path);
 }
 
-/** The home folder's own files and the system's: never the work, wherever the session started (isOutsideWork's first test). */
-function isOutsideMachineWork(path: string): boolean {
-  return OUTSIDE_ANY_WORK.test(path);
-}
-
 /** `path` (absolute) from the folder `from` (absolute), with `..` for each folder up: `/h/u/tmp` → `/h/u/app/a.ts` is `../app/a.ts`. */
 export function relativePath(from: string, path: string): string {
   const base = from.replace(/\\/g, "/").replace(/\/+$/, "").split("/");
@@ -205,7 +200,8 @@ export function extractFacts(branch: readonly Message[], options: FactOptions = 
     const normalized = normalizePath(path, options.cwd);
     if (!normalized || list.includes(normalized)) return;
     if (isOutsideWork(normalized, options.cwd)) {
-      if (onElsewhere && !isOutsideMachineWork(normalized)) onElsewhere(normalized);
+      // The home folder's own files and the system's are never the work, wherever the session started.
+      if (onElsewhere && !OUTSIDE_ANY_WORK.test(normalized)) onElsewhere(normalized);
       return;
     }
     list.push(normalized);

@@ -234,11 +234,19 @@ export function textSignature(message: Message): string {
  * strings (a copy that only moved its thinking or tool output out: nearly every row, on every view).
  */
 export function textDiffers(a: Message, b: Message): boolean {
-  const textsOf = (message: Message) => message.blocks.filter((block) => block.type === "text");
-  const left = textsOf(a);
-  const right = textsOf(b);
-  if (left.length === right.length && left.every((block, i) => block.text === right[i]!.text)) return false;
-  return textSignature(a) !== textSignature(b);
+  // Walk both messages' text blocks side by side: no array per row (this runs for every copied row of a view).
+  let i = 0;
+  let j = 0;
+  for (;;) {
+    while (i < a.blocks.length && a.blocks[i]!.type !== "text") i++;
+    while (j < b.blocks.length && b.blocks[j]!.type !== "text") j++;
+    const left = a.blocks[i];
+    const right = b.blocks[j];
+    if (left === undefined || right === undefined) return left !== right && textSignature(a) !== textSignature(b);
+    if (left.type !== "text" || right.type !== "text" || left.text !== right.text) return textSignature(a) !== textSignature(b);
+    i++;
+    j++;
+  }
 }
 
 /**

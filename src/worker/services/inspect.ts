@@ -8,7 +8,7 @@ import { RecoveryError, recover } from "../../../core/archive.ts";
 import type { Message } from "../../../core/model.ts";
 import { searchText } from "../../../core/message-text.ts";
 import { textOf } from "../../../core/model.ts";
-import { displayBlocks, displayPayload } from "../projection.ts";
+import { displayBlocks, displayPayload, rowIn } from "../projection.ts";
 import type { DiffResult, MessageDetail, Pane, RecoveryResult, ResponseMap, RowProjection } from "../protocol.ts";
 import type { View } from "../screen.ts";
 import { rowsWithAudit } from "./audit.ts";
@@ -84,5 +84,6 @@ export function diffRow(view: View, index: number, full: boolean): DiffResult {
 }
 
 export function locateMessage(view: View, messageId: string): ResponseMap["locate"] {
-  return { original: view.original.indexById.get(messageId) ?? -1, active: view.active.indexById.get(messageId) ?? -1 };
+  // Through rowIn, as every lookup of a pane's maps: a followed file's next look may share them (pane-growth.ts).
+  return { original: rowIn(view.original, view.original.indexById, messageId), active: rowIn(view.active, view.active.indexById, messageId) };
 }
