@@ -23,6 +23,12 @@ export interface MatchOptions {
   identity?: (message: Message) => string;
   /** `earlier`'s first index by identity, where the caller holds it already (a pane's model). */
   earlierIndexById?: ReadonlyMap<string, number>;
+  /**
+   * The matches of `later`'s first `rows` messages, each by its identity, known from a match
+   * before (a followed file's next look: the same messages in both lists' unchanged starts). The
+   * caller vouches that each is what the identity lookup would give; they are taken as they are.
+   */
+  knownByIdentity?: { matches: Int32Array; rows: number };
 }
 
 function firstIndexBy(messages: readonly Message[], identity: (message: Message) => string): Map<string, number> {
@@ -47,14 +53,20 @@ export function matchMessages(earlier: readonly Message[], later: readonly Messa
   const indexByIdentity = options.earlierIndexById ?? firstIndexBy(earlier, identity);
   const taken = new Uint8Array(earlier.length);
   const unmatched: number[] = [];
-  later.forEach((message, i) => {
-    const source = indexByIdentity.get(identity(message));
+  const known = options.knownByIdentity ? Math.min(options.knownByIdentity.rows, later.length) : 0;
+  for (let i = 0; i < known; i++) {
+    const source = options.knownByIdentity!.matches[i]!;
+    out[i] = source;
+    taken[source] = 1;
+  }
+  for (let i = known; i < later.length; i++) {
+    const source = indexByIdentity.get(identity(later[i]!));
     if (source === undefined) unmatched.push(i);
     else {
       out[i] = source;
       taken[source] = 1;
     }
-  });
+  }
   // Keys are built only for the later messages left unmatched (few: a compaction's copies) and
   // for the earlier messages nothing took whose text is as long as one of them, so a long branch
   // with everything dropped costs one pass, not a copy of all its text.

@@ -54,6 +54,16 @@ export class CompactionCollector {
   }
 
   /**
+   * Takes a compaction recorded before, as it was (the same path up to it: core/compactions/pi.ts),
+   * when it is the next one; false, taking nothing, when its number says otherwise.
+   */
+  takeRecorded(compaction: RecordedCompaction): boolean {
+    if (compaction.index !== this.compactions.length + 1) return false;
+    this.compactions.push(compaction);
+    return true;
+  }
+
+  /**
    * The history with `current` as the final context. Dropped ids are the
    * branch messages that are not in it (a later compaction may drop a message
    * an earlier one kept). Each compaction's own dropped ids, which the audit

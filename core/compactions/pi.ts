@@ -8,7 +8,7 @@
  * way (it adds the summary of an abandoned branch; nothing on this branch is
  * dropped by it).
  */
-import type { Entry, Message } from "../model.ts";
+import type { Entry, Message, RecordedCompaction } from "../model.ts";
 import { CompactionCollector, numberOr, stringOr, type CompactionHistory } from "./common.ts";
 
 /** The id of a compaction's first kept entry (v1 files store an index, resolved by the reader). */
@@ -16,9 +16,12 @@ export type FirstKeptId = (compaction: Entry) => string | undefined;
 
 export function piCompactionHistory(path: readonly Entry[], firstKeptId: FirstKeptId): CompactionHistory {
   const collector = new CompactionCollector();
+  const shared = new SharedStarts(path);
   for (let i = 0; i < path.length; i++) {
     const entry = path[i]!;
     if (entry.type !== "compaction" && entry.type !== "branch_summary") continue;
+    const earlier = recordedOn.get(entry);
+    if (earlier && earlier.at === i && shared.holds(earlier.path, i) && collector.takeRecorded(earlier.compaction)) continue;
     const record = entry.messages[0];
     const meta = record?.meta ?? {};
     const summaryBlock = record?.blocks[0];
@@ -37,9 +40,35 @@ export function piCompactionHistory(path: readonly Entry[], firstKeptId: FirstKe
       piContextAt(path, i - 1, firstKeptId),
       piContextAt(path, i, firstKeptId),
     );
+    recordedOn.set(entry, { path, at: i, compaction: collector.compactions.at(-1)! });
   }
   const branch = path.flatMap((entry) => entry.messages);
   return collector.finish(piContextAt(path, path.length - 1, firstKeptId), branch);
+}
+
+/**
+ * Each compaction's record by its entry, with the path it was recorded on and where. Its record
+ * (contexts before and after, what it dropped, its number) depends on the path up to it alone, so a
+ * later path that starts with the same entries (a followed file's next look) records it the same way.
+ */
+const recordedOn = new WeakMap<Entry, { path: readonly Entry[]; at: number; compaction: RecordedCompaction }>();
+
+/** How many leading entries `path` shares with each earlier path asked about, each measured once. */
+class SharedStarts {
+  private readonly lengths = new Map<readonly Entry[], number>();
+  constructor(private readonly path: readonly Entry[]) {}
+
+  /** Whether `earlier` and this path hold the same entries up to index `at`. */
+  holds(earlier: readonly Entry[], at: number): boolean {
+    let length = this.lengths.get(earlier);
+    if (length === undefined) {
+      length = 0;
+      const limit = Math.min(earlier.length, this.path.length);
+      while (length < limit && earlier[length] === this.path[length]) length++;
+      this.lengths.set(earlier, length);
+    }
+    return at < length;
+  }
 }
 
 /** Pi's buildSessionContext with path[last] as the leaf (an empty context for last < 0). */

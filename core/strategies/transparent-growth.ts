@@ -9,10 +9,11 @@
  * never change once read, and a followed session keeps the objects of its
  * branch's unchanged start (core/follow.ts), so "the same" is identity.
  *
- * The one exception is a tool call after the shared start whose id the start
- * already used, in a call or in a result: a result's label names its call by
- * id (the last call of that id on the branch), so a result before could now
- * be labelled after another call; then the whole branch is read again. The result equals `transparent` over the
+ * The one exception is a tool call after the shared start (in this branch or
+ * in the last one) whose id the start used, in a call or in a result: a
+ * result's label names its call by id (the last call of that id on the
+ * branch), so a result before could now be labelled after another call; then
+ * the whole branch is read again. The result equals `transparent` over the
  * whole branch in every case (test/core/strategies/transparent-growth.test.ts),
  * and a fresh TransparentGrowth is how `transparent` makes an uncapped view.
  */
@@ -151,6 +152,7 @@ export class TransparentGrowth {
     if (previous.length === 0 || !sameMessagesReadAgain(previous, branch)) return false;
     for (let index = 0; index < branch.length; index++) if (this.active[index] === previous[index]) this.active[index] = branch[index]!;
     this.branch = branch;
+    this.callsSoFar.readAgain(previous, branch);
     return true;
   }
 
@@ -167,27 +169,125 @@ export class TransparentGrowth {
   /**
    * The tool calls of `branch` by id (the last of each id, as `toolCallsById`), and how many of its
    * first messages are the last view's own: none when a call after them reuses an id from before.
+   * The calls and answered ids of the shared start are kept from the last view (`CallsSoFar`), so a
+   * look walks only the messages after it, not the whole branch again.
    */
   private sharedStart(branch: readonly Message[]): { calls: Map<string, ToolCallBlock>; from: number } {
     const previous = this.branch;
     let from = 0;
     while (from < branch.length && from < previous.length && branch[from] === previous[from]) from++;
-    const calls = new Map<string, ToolCallBlock>();
+    const known = this.callsSoFar;
+    known.keepFirst(from, branch);
     // The calls the shared start's results answer, met there or not (a result may come before its call).
-    const answered = new Set<string>();
-    for (let index = 0; index < branch.length; index++) {
-      const message = branch[index]!;
-      if (index < from && message.role === "toolResult") {
-        const callId = resultCallId(message);
-        if (callId) answered.add(callId);
-      }
-      for (const block of message.blocks) {
+    const seen = new Set<string>();
+    let reused = false;
+    for (let index = from; index < branch.length && from > 0 && !reused; index++) {
+      for (const block of branch[index]!.blocks) {
         if (block.type !== "toolCall") continue;
-        if (index >= from && from > 0 && (calls.has(block.id) || answered.has(block.id))) from = 0;
-        calls.set(block.id, block);
+        if (known.calls.has(block.id) || known.answered.has(block.id) || seen.has(block.id)) reused = true;
+        seen.add(block.id);
       }
     }
-    return { calls, from };
+    // A call the last view had after the start, and this branch has not, named a result of the start
+    // the same way (a result before its call, or a later call of an id the start used): read again.
+    for (let index = from; index < previous.length && from > 0 && !reused; index++) {
+      for (const block of previous[index]!.blocks) {
+        if (block.type === "toolCall" && (known.calls.has(block.id) || known.answered.has(block.id))) reused = true;
+      }
+    }
+    if (reused) {
+      known.keepFirst(0, branch);
+      from = 0;
+    }
+    for (let index = known.messages; index < branch.length; index++) known.add(branch[index]!);
+    return { calls: known.calls, from };
+  }
+
+  private readonly callsSoFar = new CallsSoFar();
+}
+
+/**
+ * The tool calls (the last of each id) and the answered call ids of a branch's first messages, with
+ * what each message changed, so that a shorter start is had by undoing the last messages.
+ */
+class CallsSoFar {
+  readonly calls = new Map<string, ToolCallBlock>();
+  readonly answered = new Set<string>();
+  /** The leading messages the maps hold, in order (the objects: a view that failed half-way held another branch's). */
+  private held: Message[] = [];
+  /** Per change, in order: the id, and the call it replaced (`undefined` none; `null`: an answered id added). */
+  private changedIds: string[] = [];
+  private replaced: (ToolCallBlock | null | undefined)[] = [];
+  /** Per message held, where its changes end. */
+  private changesEnd: number[] = [];
+
+  /** Holds `branch`'s first `count` messages: undoes the messages past them, or adds those missing. */
+  keepFirst(count: number, branch: readonly Message[]): void {
+    if (count === 0) return this.clear();
+    let same = 0;
+    while (same < count && same < this.held.length && this.held[same] === branch[same]) same++;
+    while (this.held.length > same) this.undoLast();
+    for (let index = same; index < count; index++) this.add(branch[index]!);
+  }
+
+  /** How many leading messages the maps hold. */
+  get messages(): number {
+    return this.held.length;
+  }
+
+  add(message: Message): void {
+    if (message.role === "toolResult") {
+      const callId = resultCallId(message);
+      if (callId && !this.answered.has(callId)) {
+        this.answered.add(callId);
+        this.changedIds.push(callId);
+        this.replaced.push(null);
+      }
+    }
+    for (const block of message.blocks) {
+      if (block.type !== "toolCall") continue;
+      this.changedIds.push(block.id);
+      this.replaced.push(this.calls.get(block.id));
+      this.calls.set(block.id, block);
+    }
+    this.changesEnd.push(this.changedIds.length);
+    this.held.push(message);
+  }
+
+  private undoLast(): void {
+    this.changesEnd.pop();
+    const start = this.changesEnd.at(-1) ?? 0;
+    for (let at = this.changedIds.length - 1; at >= start; at--) {
+      const id = this.changedIds[at]!;
+      const replaced = this.replaced[at];
+      if (replaced === null) this.answered.delete(id);
+      else if (replaced === undefined) this.calls.delete(id);
+      else this.calls.set(id, replaced);
+    }
+    this.changedIds.length = start;
+    this.replaced.length = start;
+    this.held.pop();
+  }
+
+  /**
+   * Holds `after`, the same messages as `before` read again (TransparentGrowth.adopt), where the maps
+   * held `before`: a call's entry stays the old block, which names the same tool (all that is read
+   * of it). Anything else held is forgotten.
+   */
+  readAgain(before: readonly Message[], after: readonly Message[]): void {
+    const same = this.held.length === before.length && this.held.every((message, index) => message === before[index]);
+    if (!same || before.length !== after.length) return this.clear();
+    this.held = after.slice();
+  }
+
+  /** Forgets everything. */
+  clear(): void {
+    this.calls.clear();
+    this.answered.clear();
+    this.changedIds = [];
+    this.replaced = [];
+    this.changesEnd = [];
+    this.held = [];
   }
 }
 

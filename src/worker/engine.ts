@@ -219,7 +219,7 @@ export class SessionEngine {
       growth,
       previousPanes: loaded.panes,
     });
-    next.panes = { original: base.original, active: base.active };
+    next.panes = { original: base.original, active: base.active, activeToOriginal: base.activeToOriginal, differs: base.differs };
     let view = base;
     if (params.auditIndex !== null) {
       try {

@@ -20,7 +20,7 @@ export function grownPaneModel(previous: PaneModel | undefined, messages: readon
   if (!previous || !previous.distinctIds || previous.messages.length > messages.length) return buildPaneModel(messages);
   const kept = sharedRows(previous.messages, messages);
   if (previous.messages.length - kept > MAX_TAIL_REINDEXED) return buildPaneModel(messages);
-  const model: PaneModel = { ...previous, messages };
+  const model: PaneModel = { ...previous, messages, shapes: undefined, grownFrom: { kept, shapes: previous.shapes } };
   // Its maps are the new model's now: a look that is cancelled after this must not grow from it again.
   previous.distinctIds = false;
   for (let index = kept; index < previous.messages.length; index++) forgetRow(model, previous.messages[index]!, index);

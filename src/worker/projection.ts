@@ -38,6 +38,21 @@ export interface PaneModel {
   calls: Map<string, ToolCallBlock>;
   /** No id stands for two rows (no message id, no tool call id): a later model may go on from this one's maps (pane-growth.ts). */
   distinctIds: boolean;
+  /** Each row's height, role and omission flag, measured once for the model (rowShapes). */
+  shapes?: RowShapes;
+  /**
+   * Set by grownPaneModel: how many leading rows are the model's it grew from, the same messages,
+   * and that model's shapes, so that the geometry measures only the rows after them.
+   */
+  grownFrom?: { kept: number; shapes: RowShapes | undefined };
+}
+
+/** What the geometry needs of each row that the row alone decides (not its alignment). */
+export interface RowShapes {
+  heights: Uint16Array;
+  roles: Uint8Array;
+  /** FLAG_HAS_OMISSION where a row holds a marker. */
+  flags: Uint8Array;
 }
 
 export function buildPaneModel(messages: readonly Message[]): PaneModel {
@@ -255,21 +270,39 @@ export function textDiffers(a: Message, b: Message): boolean {
  * projections, which matters at 100,000 rows.
  */
 export function paneGeometry(pane: PaneModel, differs: Uint8Array | null, aligned: Int32Array): PaneGeometry {
+  const shapes = rowShapes(pane);
   const count = pane.messages.length;
-  const heights = new Uint16Array(count);
-  const roles = new Uint8Array(count);
-  const flags = new Uint8Array(count);
-  for (let i = 0; i < count; i++) {
-    const message = pane.messages[i]!;
-    heights[i] = Math.min(65535, rowHeightOf(message));
-    roles[i] = Math.max(0, ROLE_CODES.indexOf(message.role));
-    let flag = 0;
-    if (message.blocks.some((b) => b.type === "omitted")) flag |= FLAG_HAS_OMISSION;
-    if (differs?.[i] === 1) flag |= FLAG_DIFFERS;
-    flags[i] = flag;
+  // Copies: the geometry is transferred to the main thread, which detaches its buffers.
+  const flags = shapes.flags.slice();
+  if (differs) for (let i = 0; i < count; i++) if (differs[i] === 1) flags[i] = flags[i]! | FLAG_DIFFERS;
+  return { count, heights: shapes.heights.slice(), roles: shapes.roles.slice(), flags, aligned: aligned.slice() };
+}
+
+/**
+ * The model's row shapes, measured once; a grown model copies those of the rows it shares with the
+ * model it grew from and measures the rest (a followed 100 MB session has 100,000s of rows a look).
+ */
+export function rowShapes(pane: PaneModel): RowShapes {
+  if (pane.shapes && pane.shapes.heights.length === pane.messages.length) return pane.shapes;
+  const count = pane.messages.length;
+  const shapes: RowShapes = { heights: new Uint16Array(count), roles: new Uint8Array(count), flags: new Uint8Array(count) };
+  const from = pane.grownFrom?.shapes ? Math.min(pane.grownFrom.kept, pane.grownFrom.shapes.heights.length, count) : 0;
+  if (from > 0) {
+    const earlier = pane.grownFrom!.shapes!;
+    shapes.heights.set(earlier.heights.subarray(0, from));
+    shapes.roles.set(earlier.roles.subarray(0, from));
+    shapes.flags.set(earlier.flags.subarray(0, from));
   }
-  // A copy: the geometry is transferred to the main thread, which detaches its buffers.
-  return { count, heights, roles, flags, aligned: aligned.slice() };
+  for (let i = from; i < count; i++) {
+    const message = pane.messages[i]!;
+    shapes.heights[i] = Math.min(65535, rowHeightOf(message));
+    shapes.roles[i] = Math.max(0, ROLE_CODES.indexOf(message.role));
+    if (message.blocks.some((b) => b.type === "omitted")) shapes.flags[i] = FLAG_HAS_OMISSION;
+  }
+  pane.shapes = shapes;
+  // The earlier model's shapes are not needed again (and would be held as long as this model).
+  if (pane.grownFrom) pane.grownFrom = { kept: pane.grownFrom.kept, shapes: undefined };
+  return shapes;
 }
 
 export function displayBlocks(blocks: readonly Block[], full: boolean): DisplayBlock[] {

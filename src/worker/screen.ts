@@ -25,8 +25,11 @@ export interface LoadedSession {
   /** The last transparent view made of this session (at opening, then by each look of Follow), which the next look's view goes on from (core/strategies/transparent-growth.ts). */
   growth?: TransparentGrowth;
   /** The pane models of the strategy view Follow's last look made, which the next look's go on from (pane-growth.ts). */
-  panes?: Pick<View, "original" | "active">;
+  panes?: FollowedPanes;
 }
+
+/** The panes of a followed file's last look, which the next look's go on from (view.ts). */
+export type FollowedPanes = Pick<View, "original" | "active" | "activeToOriginal" | "differs">;
 
 export interface View extends Alignment {
   checkpoint: Checkpoint;

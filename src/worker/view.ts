@@ -7,8 +7,8 @@ import { compactSession } from "../../core/compact.ts";
 import type { EndpointConfig } from "../../core/endpoint.ts";
 import type { Session } from "../../core/model.ts";
 import type { TransparentGrowth } from "../../core/strategies/transparent-growth.ts";
-import { alignPanes } from "./alignment.ts";
-import type { View } from "./screen.ts";
+import { alignPanes, type AlignmentBefore } from "./alignment.ts";
+import type { FollowedPanes, View } from "./screen.ts";
 import { budgetedTokens } from "./services/tokens.ts";
 import { grownPaneModel } from "./pane-growth.ts";
 import { paneGeometry, type PaneModel } from "./projection.ts";
@@ -17,6 +17,17 @@ import { decorateView } from "./services/audit.ts";
 
 // The types of what the worker holds live in screen.ts (the services import them without importing this module).
 export type { LoadedSession, Screen, View, ViewAudit } from "./screen.ts";
+
+/** What this look's alignment may take from the last look's: the rows both panes grew from it with. */
+function alignmentBefore(previous: FollowedPanes | undefined, original: PaneModel, active: PaneModel): AlignmentBefore | undefined {
+  if (!previous || !original.grownFrom || !active.grownFrom) return undefined;
+  return {
+    alignment: previous,
+    originalRows: original.grownFrom.kept,
+    activeRows: active.grownFrom.kept,
+    originalIdsDistinct: original.distinctIds,
+  };
+}
 
 export interface BuildViewRequest {
   id: number;
@@ -28,8 +39,8 @@ export interface BuildViewRequest {
   summaryEndpoint?: EndpointConfig;
   /** A followed session's growing transparent view (see CompactRequest.growth). */
   growth?: TransparentGrowth;
-  /** The pane models of the view a followed file's last look made, which this one's go on from (they give up their maps: pane-growth.ts). */
-  previousPanes?: Pick<View, "original" | "active">;
+  /** The pane models and alignment of the view a followed file's last look made, which this one's go on from (the models give up their maps: pane-growth.ts). */
+  previousPanes?: FollowedPanes;
 }
 
 export async function buildView(session: Session, source: Pick<SessionSummary, "name" | "bytes" | "sha256">, request: BuildViewRequest): Promise<View> {
@@ -42,7 +53,7 @@ export async function buildView(session: Session, source: Pick<SessionSummary, "
   );
   const original = request.originalModel ?? grownPaneModel(request.previousPanes?.original, session.branch(params.leafId));
   const active = grownPaneModel(request.previousPanes?.active, checkpoint.active);
-  const alignment = alignPanes(original.messages, active.messages, original.indexById);
+  const alignment = alignPanes(original.messages, active.messages, original.indexById, alignmentBefore(request.previousPanes, original, active));
   const summary: ViewSummary = {
     id: request.id,
     strategy: checkpoint.strategy.name,

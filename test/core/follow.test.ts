@@ -24,7 +24,9 @@ function shape(session: Session): unknown {
     entries: session.entries.map((e) => [e.id, e.parentId, e.type, e.line, e.messages]),
     leaves: session.leaves,
     leaf,
-    compactions: session.recordedCompactions(leaf).map((c) => [c.index, c.line, c.kind, c.droppedMessageIds, c.after.map((m) => m.id)]),
+    compactions: session
+      .recordedCompactions(leaf)
+      .map((c) => [c.index, c.line, c.kind, c.droppedMessageIds, c.before.map((m) => m.id), c.after.map((m) => m.id), c.summary, c.tokensBefore, c.tokensAfter]),
     recorded: session.recordedContext(leaf).messages.map((m) => m.id),
     usage: session.usage(leaf).turns,
     usageNotes: session.usage(leaf).notes,

@@ -2,7 +2,7 @@
 import { describe, expect, it } from "vitest";
 import type { Message } from "../../core/model.ts";
 import { grownPaneModel } from "../../src/worker/pane-growth.ts";
-import { buildPaneModel, projectRow, type PaneModel } from "../../src/worker/projection.ts";
+import { buildPaneModel, paneGeometry, projectRow, rowShapes, type PaneModel } from "../../src/worker/projection.ts";
 import { describeWithFixtures } from "../helpers/fixtures.ts";
 import { fixturesByLoadability } from "../helpers/loadable.ts";
 
@@ -28,6 +28,24 @@ describeWithFixtures("on every real session, a pane model grown from the one bef
     const earlier = [...branch.slice(0, half - 3), ...branch.slice(half - 3, half).map(madeAgain)];
     const regrown = grownPaneModel(buildPaneModel(earlier), branch);
     expect(maps(regrown)).toEqual(maps(buildPaneModel(branch)));
+  });
+
+  it.each(sessions.map((f) => [f.name, f] as const))("%s: the geometry of a grown model (its shared rows' shapes copied) equals a whole build's", (_name, { session }) => {
+    const branch = session.branch(null);
+    const half = Math.floor(branch.length / 2);
+    const none = new Int32Array(branch.length).fill(-1);
+    const whole = paneGeometry(buildPaneModel(branch), null, none);
+    const looks: [Message[], number][] = [
+      [branch.slice(0, half), half],
+      [[...branch.slice(0, half - 3), ...branch.slice(half - 3, half).map(madeAgain)], half - 3],
+    ];
+    for (const [earlier, shared] of looks) {
+      const before = buildPaneModel(earlier);
+      rowShapes(before);
+      const grown = grownPaneModel(before, branch);
+      expect(grown.grownFrom?.kept).toBe(shared);
+      expect(paneGeometry(grown, null, none)).toEqual(whole);
+    }
   });
 });
 

@@ -105,13 +105,21 @@ export function adoptFollowedSession(loaded: LoadedSession, followed: Session, l
     carryTokenCounts(opened[index]!, read[index]!);
     carryRowHeight(opened[index]!, read[index]!);
   }
+  // Recorded now, in the look that reads the whole file, so that the next look takes the records of
+  // the compactions read so far instead of making them again (Pi's: core/compactions/pi.ts).
+  followed.recordedCompactions(leafId);
   const growth = loaded.growth;
   // The view on screen is this growth's view of this branch: its pane models and the sums of its
   // panes hold for the messages read again too (the same ids in the same rows, the same counts).
   const panesHold = shown !== undefined && growth !== undefined && shown.original.messages === opened && growth.madeView(shown.active.messages);
   if (!growth?.adopt(read) || !panesHold) return true;
   const active = growth.activeMessages();
-  loaded.panes = { original: { ...shown.original, messages: read }, active: { ...shown.active, messages: active } };
+  loaded.panes = {
+    original: { ...shown.original, messages: read },
+    active: { ...shown.active, messages: active },
+    activeToOriginal: shown.activeToOriginal,
+    differs: shown.differs,
+  };
   carrySummedStarts(opened, read);
   carrySummedStarts(shown.active.messages, active);
   return true;

@@ -90,15 +90,25 @@ function toMessage(generated: Generated, id: string): Message {
 }
 
 describe("the growing transparent view on generated branches", () => {
-  it("equals the whole view after every growth, replacement of the last messages, reuse of a call id and of a message id", async () => {
+  it("equals the whole view after every growth, replacement of the last messages, reuse of a call id and of a message id, and a look back at an earlier branch", async () => {
     await fc.assert(
       fc.asyncProperty(
-        fc.array(fc.record({ added: fc.array(messageArb, { maxLength: 8 }), replaceLast: fc.nat({ max: 3 }), repeatId: fc.nat({ max: 12 }) }), { minLength: 1, maxLength: 6 }),
+        fc.array(fc.record({ added: fc.array(messageArb, { maxLength: 8 }), replaceLast: fc.nat({ max: 3 }), repeatId: fc.nat({ max: 12 }), back: fc.nat({ max: 4 }) }), {
+          minLength: 1,
+          maxLength: 6,
+        }),
         async (looks) => {
           const growth = new TransparentGrowth();
           let branch: Message[] = [];
+          const earlier: Message[][] = [];
           let minted = 0;
           for (const look of looks) {
+            // Now and then a look at an earlier, shorter branch (another leaf chosen), then on from the newest.
+            if (look.back === 0 && earlier.length > 0) {
+              const old = earlier[look.repeatId % earlier.length]!;
+              same(await growth.view(old, {}), await reference(old));
+            }
+            earlier.push(branch);
             // A replaced message is a new object with the same id (Claude Code's streamed lines merged anew).
             const kept = branch.slice(0, Math.max(0, branch.length - look.replaceLast));
             const replaced = branch.slice(kept.length).map((message) => ({ ...message, blocks: [...message.blocks, text("more")] }));
