@@ -28,6 +28,8 @@ export interface AuditOptions {
   format: FormatName;
   /** The session's header ids, never taken for anchors. */
   sessionIds?: string[];
+  /** The session's subagents' work recorded beside the branch (FactOptions.delegated). */
+  delegated?: readonly Message[];
   /**
    * How sizes are counted (default: o200k when loaded). The library, whose
    * rows carry no sizes, passes the characters ÷ 4 estimate, whose label says so.
@@ -98,7 +100,7 @@ export async function transparentView(branch: readonly Message[], cwd?: string):
 
 export async function auditCompaction(compaction: RecordedCompaction, branch: readonly Message[], options: AuditOptions, shared?: SharedWork): Promise<CompactionAudit> {
   const sofar = branchUpTo(branch, compaction);
-  const facts = extractFacts(sofar, { cwd: options.cwd, memory: options.memory, format: options.format, sessionIds: options.sessionIds });
+  const facts = extractFacts(sofar, { cwd: options.cwd, memory: options.memory, format: options.format, sessionIds: options.sessionIds, delegated: options.delegated });
   const checkrideOptions: CheckrideOptions = {
     reader: options.reader,
     endpoint: options.endpoint,

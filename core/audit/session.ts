@@ -7,7 +7,7 @@ import { sessionCwd } from "../session-info.ts";
 import { auditCompaction, branchUpTo, transparentView, type AuditOptions, type CompactionAudit, type SharedWork } from "./moment.ts";
 import { contextSize, sizeTokenizer } from "./size.ts";
 import { loadTokenizer } from "../tokens.ts";
-import { headerIds } from "../checkride/session.ts";
+import { delegatedWork, headerIds } from "../checkride/session.ts";
 import { ContextTexts } from "../checkride/context-index.ts";
 
 export interface SessionAudit {
@@ -26,6 +26,7 @@ async function resolveOptions(session: Session, options: Partial<AuditOptions>):
     cwd: options.cwd ?? sessionCwd(session),
     format: session.format,
     sessionIds: options.sessionIds ?? headerIds(session.header),
+    delegated: options.delegated ?? delegatedWork(session),
     sizeTokenizer: options.sizeTokenizer,
   };
 }

@@ -65,6 +65,13 @@ export interface FactOptions {
   format?: FormatName;
   /** Ids the session gives itself outside its messages (the header's id). */
   sessionIds?: readonly string[];
+  /**
+   * The messages of the session's subagents that the file records beside the branch (delegatedWork,
+   * core/checkride/session.ts), each naming the call that started it in `meta.delegatedBy`. What a
+   * subagent started by a call on the branch wrote is a modified file of the session (LABELS.md:
+   * files the agent wrote), its source that call.
+   */
+  delegated?: readonly Message[];
 }
 
 export function normalizePath(path: string, cwd?: string): string {
@@ -217,6 +224,13 @@ export function extractFacts(branch: readonly Message[], options: FactOptions = 
       if (readPath) addUnique(read, readPath, message);
     }
   }
+  const delegated = delegatedWrites(options.delegated, calls);
+  // Its source is the call on the branch that started the subagent: the place one click takes the reader.
+  const callers = delegated.length > 0 ? callerMessages(branch) : new Map<string, Message>();
+  for (const { callId, path } of delegated) {
+    const caller = callers.get(callId);
+    if (caller) addUnique(modified, path, caller, (normalized) => elsewhere.has(normalized) || elsewhere.set(normalized, caller));
+  }
   // A session that wrote nothing in its working directory worked in another folder (started in a scratch
   // folder, then `cd ../project`): its writes there are the work, relative to where the session started.
   if (modified.length === 0 && options.cwd)
@@ -319,4 +333,35 @@ export function parseMemory(text: string): MemoryFacts {
     else if (section.startsWith("decision")) memory.decisions.push(body!.trim());
   }
   return memory;
+}
+
+/**
+ * The paths the subagents started by calls on the branch wrote (FactOptions.delegated), in order,
+ * leaving out writes whose own result says they failed.
+ */
+function delegatedWrites(delegated: readonly Message[] | undefined, branchCalls: ReadonlyMap<string, ToolCallBlock>): { callId: string; path: string }[] {
+  if (!delegated || delegated.length === 0) return [];
+  const mine = delegated.filter((message) => typeof message.meta.delegatedBy === "string" && branchCalls.has(message.meta.delegatedBy));
+  const calls = toolCallsById(mine);
+  const failed = new Set<string>();
+  for (const message of mine) {
+    if (message.role !== "toolResult") continue;
+    const outcome = toolOutcome(message, calls);
+    if (outcome.callId && outcome.isError === true) failed.add(outcome.callId);
+  }
+  const out: { callId: string; path: string }[] = [];
+  for (const message of mine) {
+    for (const block of message.blocks) {
+      if (block.type !== "toolCall" || failed.has(block.id)) continue;
+      for (const path of modifiedPathsOf(block)) out.push({ callId: message.meta.delegatedBy as string, path });
+    }
+  }
+  return out;
+}
+
+/** The branch message holding each tool call, by the call's id. */
+function callerMessages(branch: readonly Message[]): Map<string, Message> {
+  const out = new Map<string, Message>();
+  for (const message of branch) for (const block of message.blocks) if (block.type === "toolCall") out.set(block.id, message);
+  return out;
 }

@@ -140,7 +140,7 @@ function entryType(record: Record<string, unknown>): string {
   return record.type as string;
 }
 
-function claudeMessages(record: Record<string, unknown>, line: number, toolCallIds: Set<string>): Message[] {
+export function claudeMessages(record: Record<string, unknown>, line: number, toolCallIds: Set<string>): Message[] {
   const queued = queuedCommand(record, line);
   if (queued) return [queued];
   const message = record.message;

@@ -2,8 +2,9 @@
  * What a recorded compaction's audit reads, reduced to one fingerprint, so a
  * library that re-opens a grown session audits only the compactions that are
  * new: the audit of compaction #i (core/audit/moment.ts) is a function of the
- * branch up to its line, its before and after contexts, its own record, the
- * session's working directory, format and header ids, and the code's version;
+ * branch up to its line (and the subagents' messages the file recorded before
+ * it: FactOptions.delegated), its before and after contexts, its own record,
+ * the session's working directory, format and header ids, and the code's version;
  * nothing written after it changes that row. Equal fingerprints, equal rows.
  *
  * Fingerprinting the inputs rather than the file's prefix is what makes the
@@ -25,6 +26,8 @@ export interface AuditContext {
   format: FormatName;
   cwd: string | undefined;
   sessionIds: readonly string[];
+  /** The subagents' messages recorded beside the branch (delegatedWork), which the audit's facts read. */
+  delegated?: readonly Message[];
 }
 
 const encoder = new TextEncoder();
@@ -38,10 +41,11 @@ export function compactionFingerprints(branch: readonly Message[], compactions: 
     return digest;
   };
   const shared = JSON.stringify([LIBRARY_INDEX_VERSION, context.path, context.format, context.cwd ?? null, context.sessionIds]);
-  const branchParts = branchUpToDigests(branch, compactions, digestOf);
+  const branchParts = upToDigests(branch, compactions, digestOf);
+  const delegatedParts = upToDigests(context.delegated ?? [], compactions, digestOf);
   return compactions.map((compaction, i) => {
     const { before, after, ...record } = compaction;
-    const parts = [shared, JSON.stringify(record), "branch", branchParts[i]!, "before", ...before.map(digestOf), "after", ...after.map(digestOf)];
+    const parts = [shared, JSON.stringify(record), "branch", branchParts[i]!, "delegated", delegatedParts[i]!, "before", ...before.map(digestOf), "after", ...after.map(digestOf)];
     return sha256HexSync(encoder.encode(parts.join("\n")));
   });
 }
@@ -49,13 +53,13 @@ export function compactionFingerprints(branch: readonly Message[], compactions: 
 const MASK_64 = (1n << 64n) - 1n;
 
 /**
- * Per compaction, one value for the branch up to it (branchUpTo: every branch message read before the
- * compaction's line), made in one pass over the branch whatever the number of compactions: messages are
+ * Per compaction, one value for the messages up to it (branchUpTo: every message of the list read before
+ * the compaction's line; the branch, or the subagents' messages), made in one pass whatever the number of compactions: messages are
  * taken in line order and each adds the digest of its place and its own digest to a running sum, so a
  * session with a thousand compactions is not joined a thousand times. The sum stands for the set of
  * (place, message) pairs; the message count beside it keeps a prefix from passing for a longer one.
  */
-function branchUpToDigests(branch: readonly Message[], compactions: readonly RecordedCompaction[], digestOf: (message: Message) => string): string[] {
+function upToDigests(branch: readonly Message[], compactions: readonly RecordedCompaction[], digestOf: (message: Message) => string): string[] {
   const byLine = branch.map((message, place) => ({ line: message.line ?? 0, place, message })).sort((a, b) => a.line - b.line);
   const order = compactions.map((compaction, i) => ({ line: compaction.line, i })).sort((a, b) => a.line - b.line);
   const out: string[] = new Array(compactions.length);

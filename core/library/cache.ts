@@ -18,9 +18,9 @@ import { indexedSessions, isSkippedUnit, rowsInOrder, type LibraryCompactionRow,
  * a new reader): cached rows of another version are never served. 3: Gemini
  * restarts are no compactions; rule candidates leave the graded rules; session
  * rows carry the records' first and last times, the model and the cwd. 4: an OpenCode database is
- * indexed, one row per session it holds.
+ * indexed, one row per session it holds. 5: files a Claude Code subagent wrote are modified files.
  */
-export const LIBRARY_INDEX_VERSION = 4;
+export const LIBRARY_INDEX_VERSION = 5;
 
 export interface CachedRows {
   key: string;

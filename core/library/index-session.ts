@@ -15,7 +15,7 @@ import { loadSessionFiles } from "../session-files.ts";
 import { READ_ROLES, type SessionUnit } from "./discover.ts";
 import { indexedSessions, type IndexedSession, type LibraryCompactionRow, type LibrarySessionRow, type LibrarySkippedRow, type SessionRows } from "./rows.ts";
 import { compactionFingerprints } from "./audit-inputs.ts";
-import { headerIds } from "../checkride/session.ts";
+import { delegatedWork, headerIds } from "../checkride/session.ts";
 import { sessionCwd } from "../session-info.ts";
 import type { SqlJsStatic } from "sql.js";
 import { isSqliteFile } from "../sqlite/engine.ts";
@@ -96,7 +96,13 @@ async function sessionRows(session: Session, unit: SessionUnit, path: string, re
   const leaf = session.defaultLeafId;
   const recorded = session.recordedCompactions(leaf);
   const cwd = sessionCwd(session);
-  const auditInputs = compactionFingerprints(session.branch(leaf), recorded, { path, format: session.format, cwd, sessionIds: headerIds(session.header) });
+  const auditInputs = compactionFingerprints(session.branch(leaf), recorded, {
+    path,
+    format: session.format,
+    cwd,
+    sessionIds: headerIds(session.header),
+    delegated: delegatedWork(session),
+  });
   const reused = new Map<number, LibraryCompactionRow>();
   recorded.forEach((compaction, i) => {
     const row = reuse?.get(auditInputs[i]!);

@@ -9,7 +9,7 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { extractFacts } from "../../core/checkride/facts.ts";
 import { addScores, emptyScores, scoreFacts, type FixtureLabels, type Scores } from "../../core/checkride/label-score.ts";
-import { headerIds, sessionCwd } from "../../core/checkride/session.ts";
+import { factOptions, sessionCwd } from "../../core/checkride/session.ts";
 import { textOf } from "../../core/model.ts";
 import { loadSession } from "../../core/session.ts";
 import { BLIND_FIXTURES, fixturePath } from "./fixtures.ts";
@@ -102,7 +102,7 @@ export function scoreFixture(labels: FixtureLabels, path = fixturePath(labels.fi
     const text = texts.get(label.messageId);
     if (text === undefined || sha256(text.slice(label.span[0], label.span[1])) !== label.sha256) result.stale.push(`${label.messageId} [${label.span}]`);
   }
-  const facts = extractFacts(branch, { cwd: sessionCwd(session), format: session.format, sessionIds: headerIds(session.header) });
+  const facts = extractFacts(branch, factOptions(session, sessionCwd(session)));
   result.scores = scoreFacts(facts, labels, sha256);
   return result;
 }
