@@ -203,7 +203,7 @@ export function extractFacts(branch: readonly Message[], options: FactOptions = 
   const fileSources: Record<string, FactSource> = {};
   // Writes to another folder of the machine (not the home folder's own files, not the system's), by path.
   const elsewhere = new Map<string, Message>();
-  const addUnique = (list: string[], path: string, message: Message, onElsewhere?: (normalized: string) => void) => {
+  const addUnique = (list: string[], path: string, message: Message, onElsewhere?: (normalized: string) => void, source = sourceAt(message, path)) => {
     const normalized = normalizePath(path, options.cwd);
     if (!normalized || list.includes(normalized)) return;
     if (isOutsideWork(normalized, options.cwd)) {
@@ -212,7 +212,7 @@ export function extractFacts(branch: readonly Message[], options: FactOptions = 
       return;
     }
     list.push(normalized);
-    fileSources[normalized] ??= sourceAt(message, path);
+    fileSources[normalized] ??= source;
   };
   for (const message of branch) {
     for (const block of message.blocks) {
@@ -225,11 +225,14 @@ export function extractFacts(branch: readonly Message[], options: FactOptions = 
     }
   }
   const delegated = delegatedWrites(options.delegated, calls);
-  // Its source is the call on the branch that started the subagent: the place one click takes the reader.
+  // One click takes the reader to the call on the branch that started the subagent; the source names
+  // the subagent and the file's line where its write is recorded.
   const callers = delegated.length > 0 ? callerMessages(branch) : new Map<string, Message>();
-  for (const { callId, path } of delegated) {
+  for (const { callId, path, line } of delegated) {
     const caller = callers.get(callId);
-    if (caller) addUnique(modified, path, caller, (normalized) => elsewhere.has(normalized) || elsewhere.set(normalized, caller));
+    if (!caller) continue;
+    const source: FactSource = { messageId: caller.id, ...(line !== undefined ? { line } : {}), quote: path, role: "subagent" };
+    addUnique(modified, path, caller, (normalized) => elsewhere.has(normalized) || elsewhere.set(normalized, caller), source);
   }
   // A session that wrote nothing in its working directory worked in another folder (started in a scratch
   // folder, then `cd ../project`): its writes there are the work, relative to where the session started.
@@ -339,7 +342,7 @@ export function parseMemory(text: string): MemoryFacts {
  * The paths the subagents started by calls on the branch wrote (FactOptions.delegated), in order,
  * leaving out writes whose own result says they failed.
  */
-function delegatedWrites(delegated: readonly Message[] | undefined, branchCalls: ReadonlyMap<string, ToolCallBlock>): { callId: string; path: string }[] {
+function delegatedWrites(delegated: readonly Message[] | undefined, branchCalls: ReadonlyMap<string, ToolCallBlock>): { callId: string; path: string; line?: number }[] {
   if (!delegated || delegated.length === 0) return [];
   const mine = delegated.filter((message) => typeof message.meta.delegatedBy === "string" && branchCalls.has(message.meta.delegatedBy));
   const calls = toolCallsById(mine);
@@ -349,11 +352,11 @@ function delegatedWrites(delegated: readonly Message[] | undefined, branchCalls:
     const outcome = toolOutcome(message, calls);
     if (outcome.callId && outcome.isError === true) failed.add(outcome.callId);
   }
-  const out: { callId: string; path: string }[] = [];
+  const out: { callId: string; path: string; line?: number }[] = [];
   for (const message of mine) {
     for (const block of message.blocks) {
       if (block.type !== "toolCall" || failed.has(block.id)) continue;
-      for (const path of modifiedPathsOf(block)) out.push({ callId: message.meta.delegatedBy as string, path });
+      for (const path of modifiedPathsOf(block)) out.push({ callId: message.meta.delegatedBy as string, path, line: message.line });
     }
   }
   return out;

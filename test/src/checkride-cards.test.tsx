@@ -29,6 +29,7 @@ describeWithFixtures("checkride cards", () => {
   it("labels a source by role and line", () => {
     expect(sourceLabel({ messageId: "x", line: 214, quote: "q", role: "user" })).toBe("user, line 214");
     expect(sourceLabel({ messageId: "x", line: 9, quote: "q", role: "toolResult" })).toBe("tool result, line 9");
+    expect(sourceLabel({ messageId: "x", line: 169, quote: "q", role: "subagent" })).toBe("subagent, line 169");
     expect(sourceLabel({ messageId: "x", quote: "q" })).toBe("message message");
   });
 

@@ -80,7 +80,8 @@ describe("files a Claude Code subagent wrote", () => {
   it("count as modified when the subagent's call is on the branch and the write did not fail, sourced at that call", () => {
     const facts = extractFacts(session.branch(null), factOptions(session, cwd));
     expect(facts.modifiedFiles).toEqual(["src/components/Header.astro"]);
-    expect(facts.fileSources["src/components/Header.astro"]).toMatchObject({ messageId: "a1", role: "assistant" });
+    // One click from the call that started the subagent, naming the subagent and the line its write is recorded on.
+    expect(facts.fileSources["src/components/Header.astro"]).toEqual({ messageId: "a1", line: 3, quote: `${cwd}/src/components/Header.astro`, role: "subagent" });
     // Without the delegated work, nothing was written.
     expect(extractFacts(session.branch(null), { cwd, format: "claude" }).modifiedFiles).toEqual([]);
   });
