@@ -9,6 +9,7 @@ import { describe, expect, it } from "vitest";
 import { extractFacts } from "../../../core/checkride/facts.ts";
 import { delegatedWork, factOptions } from "../../../core/checkride/session.ts";
 import { loadSession } from "../../../core/session.ts";
+import { loadSessionFiles } from "../../../core/session-files.ts";
 import { auditSession } from "../../../core/audit/session.ts";
 import { CHARS_QUARTER } from "../../../core/tokens.ts";
 
@@ -90,5 +91,60 @@ describe("files a Claude Code subagent wrote", () => {
     const [compaction] = (await auditSession(session, { sizeTokenizer: CHARS_QUARTER })).compactions;
     const fate = compaction!.factFates.find((f) => JSON.stringify(f).includes("src/components/Header.astro"));
     expect(fate).toMatchObject({ fate: "fell-out" });
+  });
+});
+
+describe("files a subagent wrote in its own transcript beside the session", () => {
+  const meta = { sessionId: "s2", cwd, version: "2.1.40", userType: "external" };
+  const jsonl = (records: unknown[]) => new TextEncoder().encode(records.map((r) => JSON.stringify(r)).join("\n") + "\n");
+  const main = [
+    { ...meta, type: "user", uuid: "u1", parentUuid: null, isSidechain: false, message: { role: "user", content: "Restyle the footer." } },
+    { ...meta, type: "assistant", uuid: "a1", parentUuid: "u1", isSidechain: false, message: { id: "m1", role: "assistant", content: [task("toolu_task")] } },
+    {
+      ...meta,
+      type: "user",
+      uuid: "u2",
+      parentUuid: "a1",
+      isSidechain: false,
+      toolUseResult: { status: "completed", agentId: "q1" },
+      message: { role: "user", content: [{ type: "tool_result", tool_use_id: "toolu_task", content: "Done." }] },
+    },
+  ];
+  const agent = [
+    { ...meta, type: "user", uuid: "s-u1", parentUuid: null, isSidechain: true, agentId: "q1", message: { role: "user", content: "Restyle the footer." } },
+    {
+      ...meta,
+      type: "assistant",
+      uuid: "s-a1",
+      parentUuid: "s-u1",
+      isSidechain: true,
+      agentId: "q1",
+      message: { id: "ms1", role: "assistant", content: [edit("se1", "src/components/Footer.astro")] },
+    },
+    {
+      ...meta,
+      type: "user",
+      uuid: "s-u2",
+      parentUuid: "s-a1",
+      isSidechain: true,
+      agentId: "q1",
+      message: { role: "user", content: [{ type: "tool_result", tool_use_id: "se1", content: "The file has been updated." }] },
+    },
+  ];
+  const session = loadSessionFiles([
+    { name: "p/s2.jsonl", bytes: jsonl(main) },
+    { name: "p/s2/subagents/agent-q1.jsonl", bytes: jsonl(agent) },
+  ]);
+
+  it("count as modified, sourced at the Task call the transcript hangs under; the main branch stays the conversation's", () => {
+    expect(session.branch(null).map((m) => m.id)).toEqual(["u1", "a1", "u2"]);
+    expect(delegatedWork(session).map((m) => [m.id, m.meta.delegatedBy])).toEqual([
+      ["s-u1", "toolu_task"],
+      ["s-a1", "toolu_task"],
+      ["s-u2", "toolu_task"],
+    ]);
+    const facts = extractFacts(session.branch(null), factOptions(session, cwd));
+    expect(facts.modifiedFiles).toEqual(["src/components/Footer.astro"]);
+    expect(facts.fileSources["src/components/Footer.astro"]).toMatchObject({ messageId: "a1", role: "subagent" });
   });
 });
