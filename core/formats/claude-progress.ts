@@ -64,7 +64,7 @@ function startingCall(entry: Entry, known: DelegatedSoFar): string {
   // Up the parents (each met once: a chain of sidechain entries is walked, not recursed) to a known answer or the main chain.
   const walked: string[] = [];
   let callId: string | undefined;
-  for (let at: Entry | undefined = entry; callId === undefined; ) {
+  for (let at: Entry | undefined = entry; callId === undefined;) {
     const cached = known.startedBy.get(at.id);
     if (cached !== undefined) callId = cached;
     else if (!at.sidechain) callId = firstCall(at);

@@ -54,6 +54,29 @@ export class TransparentGrowth {
 
   /** The uncapped transparent view of `branch`, reading only what follows the start it shares with the last one. */
   async view(branch: readonly Message[], context: Pick<StrategyContext, "warn">): Promise<StrategyResult> {
+    try {
+      return await this.grownView(branch, context);
+    } catch (error) {
+      // A view that failed half-way (its payloads' hashing) left its arrays between two branches: the next one starts afresh.
+      this.forgetAll();
+      throw error;
+    }
+  }
+
+  private forgetAll(): void {
+    this.branch = [];
+    this.active = [];
+    this.archive = [];
+    this.archiveEnd = [];
+    this.activeLength = [];
+    this.markerDelta = [];
+    this.tallyAfter = [];
+    this.firstIndexOf = new Map();
+    this.repeatedAt = Number.POSITIVE_INFINITY;
+    this.callsSoFar.clear();
+  }
+
+  private async grownView(branch: readonly Message[], context: Pick<StrategyContext, "warn">): Promise<StrategyResult> {
     const { calls, from } = this.sharedStart(branch);
     this.forgetIdsFrom(from);
     this.lastReadFrom = from;
