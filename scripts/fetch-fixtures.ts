@@ -44,6 +44,7 @@ const provenance = blind
       "test/blind-5.provenance.json",
       "test/blind-6.provenance.json",
       "test/blind-7.provenance.json",
+      "test/blind-8.provenance.json",
     ]
   : ["test/fixtures.provenance.json"];
 const files = provenance.filter((file) => existsSync(join(root, file))).flatMap((file) => (JSON.parse(readFileSync(join(root, file), "utf8")) as { files: Entry[] }).files);
@@ -54,7 +55,8 @@ const sha256 = (bytes: Uint8Array) => createHash("sha256").update(bytes).digest(
 function urls(entry: Entry): string[] {
   if (!entry.repo || !entry.path) return [];
   const path = entry.path.split("/").map(encodeURIComponent).join("/");
-  const refs = [entry.commit, "HEAD"].filter((ref): ref is string => !!ref);
+  // A commit may be recorded with the branch it was found on ("<40 hex> (ref main)"): the hash is the ref.
+  const refs = [entry.commit?.match(/^[0-9a-f]{40}/)?.[0], "HEAD"].filter((ref): ref is string => !!ref);
   return refs.map((ref) => `https://raw.githubusercontent.com/${entry.repo}/${ref}/${path}`);
 }
 

@@ -22,11 +22,18 @@ export const LABELS = resolve(dirname(fileURLToPath(import.meta.url)), "../label
  */
 export const BLIND_SETS = [
   {
+    name: "blind-8",
+    labels: join(LABELS, "blind-8"),
+    provenance: "test/blind-8.provenance.json",
+    about:
+      "round 8, the measure: Codex, Pi and OpenCode sessions and sessions in Korean, German, Japanese, Portuguese and Chinese, labelled blind after round 7 had been seen five times, committed before the extractor was changed again; every session held out",
+  },
+  {
     name: "blind-7",
     labels: join(LABELS, "blind-7"),
     provenance: "test/blind-7.provenance.json",
     about:
-      "round 7, the measure: agents other than Claude Code and sessions in Korean, Japanese and Vietnamese, labelled blind after round 6 had been seen three times, committed before the extractor was changed again; every session held out",
+      "round 7: agents other than Claude Code and sessions in Korean, Japanese and Vietnamese, labelled blind after round 6 had been seen three times; the measure until round 8 (its totals seen five times, no row ever); every session held out",
   },
   {
     name: "blind-6",
