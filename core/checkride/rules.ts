@@ -62,6 +62,9 @@ const SUBORDINATE_SHOULD = /\b(whether|if|that|which|who|what|how|where|when)\b[
 const NOT_NORMATIVE =
   /\bshould(n't)?\s+(have|work|be (fine|ok|okay|good|enough|possible|the))\b|\b(don't|do not|doesn't|does not|no)\s+need(s)?\s+to\b|\b(seems?|seeing|seen|happen(ed|s)?|recently|used to)\b/i;
 const TERSE_BAN = /^no\s+[\w .'-]{2,40}!+$/i;
+/** A request phrased as a question, in the languages the obligation words cover: "Can you please …?", "Kannst du bitte …?". */
+const POLITE_REQUEST =
+  /^(?:(?:can|could|would|will) you(?: please)?|(?:kannst|könntest) du(?: bitte)?|(?:können|könnten) sie(?: bitte)?|(?:peux|pourrais)-tu|(?:pouvez|pourriez)-vous|(?:puedes|podrías|podrias|puede usted)|(?:você pode|voce pode|pode|podes|poderia|poderias)|(?:puoi|potresti))[\s,]+/i;
 /** Questions: a question mark, or an opening interrogative. */
 const QUESTION_END = /[?？]\s*[)\]"'”]*\s*$/;
 // "Do not …" and "Don't …" are imperatives, not questions.
@@ -140,6 +143,12 @@ export function ruleConfidence(sentence: string): RuleConfidence | null {
     .replace(/["“`][^"”`]*$/, '""');
   if (unquoted !== text && ruleShaped(text) && !ruleShaped(unquoted)) return null;
   if (!ruleShaped(text)) {
+    const asked = POLITE_REQUEST.exec(text);
+    if (asked && QUESTION_END.test(text)) {
+      // "Can you please keep the existing styles?": the request, not the question, is what may last.
+      const request = ruleConfidence(text.slice(asked[0].length).replace(/\s*[?？][\s)\]"'”]*$/, "."));
+      return request && { graded: false, why: "a request phrased as a question ('can you please …'): may be a one-off request" };
+    }
     if (isQuestion(text) || text.length > MAX_RULE_CHARS) return null;
     if (TERSE_NO.test(text) && !NOT_A_BAN.test(text)) return { graded: false, why: "a terse 'no …': a ban among constraints, or a remark" };
     if (EMPHATIC.test(text) && text !== text.toUpperCase() && text.split(/\s+/).length >= MIN_RULE_WORDS)

@@ -174,6 +174,15 @@ describe("how sure a rule is (graded, or a candidate with why)", () => {
     expect(text.slice(findings[1]!.start, findings[1]!.end)).toBe(findings[1]!.text);
   });
 
+  it("a request phrased as a question ('can you please …', 'kannst du bitte …') is weighed as the request it is, and is at most a candidate", () => {
+    const polite = "a request phrased as a question ('can you please …'): may be a one-off request";
+    expect(ruleConfidence("Kannst du bitte die schon vorhandenen Styles benutzen, so dass wir nichts doppelt haben?")).toEqual({ graded: false, why: polite });
+    expect(ruleConfidence("Can you please never push to main?")).toEqual({ graded: false, why: polite });
+    // A request with no rule in it, and a real question, stay no rule.
+    expect(ruleConfidence("Can you check the logs?")).toBeNull();
+    expect(ruleConfidence("Should we always retry?")).toBeNull();
+  });
+
   it("no rule at all is null, not a candidate", () => {
     for (const sentence of NOT_RULES) expect(ruleConfidence(sentence), sentence).toBeNull();
   });
