@@ -10,7 +10,9 @@
  * files the agent wrote), which the answer key reads from here. A subagent's
  * own transcript, given beside the session (`subagents/agent-<id>.jsonl`,
  * claude-subagents.ts) or written into it as `isSidechain` lines, is the same
- * work: its entries hang under the entry of the call that started it.
+ * work where its entries hang under the entry of the call that started it
+ * (sidechain lines whose chain reaches no such entry name no call, and are
+ * left out).
  */
 import type { Entry, Message } from "../model.ts";
 import { claudeMessages } from "./claude.ts";
@@ -23,6 +25,7 @@ interface DelegatedSoFar {
   entries: number;
   messages: Message[];
   seen: Set<string>;
+  /** Sidechain entries and entries holding a tool call, by id: what a sidechain's walk up can meet. */
   byId: Map<string, Entry>;
   /** A sidechain entry's id → the call that started its subagent ("" when none is found). */
   startedBy: Map<string, string>;
@@ -39,7 +42,8 @@ export function claudeDelegatedMessages(entries: readonly Entry[]): Message[] {
   if (!known || known.entries > entries.length) read.set(entries, (known = { entries: 0, messages: [], seen: new Set(), byId: new Map(), startedBy: new Map() }));
   for (; known.entries < entries.length; known.entries++) {
     const entry = entries[known.entries]!;
-    known.byId.set(entry.id, entry);
+    // Only what a sidechain's walk up can meet: its own entries and the entries holding a call that may start one.
+    if (entry.sidechain || firstCall(entry) !== "") known.byId.set(entry.id, entry);
     if (entry.sidechain) {
       const callId = startingCall(entry, known);
       if (callId) for (const message of entry.messages) known.messages.push({ ...message, meta: { ...message.meta, delegatedBy: callId } });
