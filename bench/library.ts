@@ -6,8 +6,10 @@
  * file for one-value JSON). Then a second run over the unchanged folder (the
  * cache), a third after a day's work (one session in ten of those cut short
  * grown by a tenth of its lines: their unchanged compactions are taken from
- * the last audit), and those grown sessions alone with no cache, which is what
- * re-reading them cost before. Peak memory is the CLI process's maximum resident set, read by
+ * the last audit), a fourth after the next hour's (the same sessions grown by
+ * a fiftieth more: a growth of turns is read from where the last read ended),
+ * and those grown sessions alone with no cache, which is what re-reading them
+ * cost before. Peak memory is the CLI process's maximum resident set, read by
  * GNU time. No figure is asserted: the ratios are the result.
  *
  *   npm run bench:library [-- --sessions N --mb M --jobs J]
@@ -54,6 +56,8 @@ interface AuditRun {
   skipped: number;
   /** Compaction rows the run took from the cache's last audit of a changed session (its summary line says how many). */
   reused: number;
+  /** Grown sessions read only from where their last read ended (core/library/resume.ts; the summary line says how many). */
+  tails: number;
 }
 
 function auditProcess(root: string, cacheDir: string, jobs: number, extra: string[] = []): AuditRun {
@@ -69,6 +73,7 @@ function auditProcess(root: string, cacheDir: string, jobs: number, extra: strin
     .map((line) => JSON.parse(line) as { kind: string });
   const [peakKb, user, system] = time.length ? result.stderr.trim().split("\n").pop()!.split(" ").map(Number) : [];
   const reused = /(\d+) compactions of changed sessions taken from their last audit/.exec(result.stderr);
+  const tails = /(\d+) grown sessions read only from where their last read ended/.exec(result.stderr);
   return {
     ms,
     cpuMs: user !== undefined && system !== undefined && Number.isFinite(user + system) ? (user + system) * 1000 : null,
@@ -77,6 +82,7 @@ function auditProcess(root: string, cacheDir: string, jobs: number, extra: strin
     compactions: rows.filter((row) => row.kind === "compaction").length,
     skipped: rows.filter((row) => row.kind === "skipped").length,
     reused: reused ? Number(reused[1]) : 0,
+    tails: tails ? Number(tails[1]) : 0,
   };
 }
 
@@ -103,6 +109,9 @@ try {
   // A day's work: one session in ten of those cut short grows by a tenth of its session's lines.
   const grownFiles = generated.grow(10, 0.1);
   const grown = auditProcess(library, cache, jobs);
+  // The next hour's work on the same sessions: a fiftieth of their lines more, mostly turns (few compactions).
+  generated.grow(10, 0.12);
+  const grownAgain = auditProcess(library, cache, jobs);
   // What those sessions cost read whole, each audit made again (the library before rows were taken from the last audit).
   const alone = join(work, "grown-alone");
   for (const path of grownFiles) {
@@ -121,7 +130,10 @@ try {
   console.log(`| audit <folder>, first run (whole process) | ${first.ms.toFixed(0)} | ${ratio(first.ms)} | ${cpu(first)} | ${first.peakMb?.toFixed(0) ?? "–"} |`);
   console.log(`| audit <folder>, unchanged folder (cache) | ${second.ms.toFixed(0)} | ${ratio(second.ms)} | ${cpu(second)} | ${second.peakMb?.toFixed(0) ?? "–"} |`);
   console.log(
-    `| audit <folder>, ${grownFiles.length} sessions grown (cache; ${grown.reused} compactions taken from their last audit) | ${grown.ms.toFixed(0)} | ${ratio(grown.ms)} | ${cpu(grown)} | ${grown.peakMb?.toFixed(0) ?? "–"} |`,
+    `| audit <folder>, ${grownFiles.length} sessions grown by a tenth (cache; ${grown.reused} compactions taken from their last audit, ${grown.tails} sessions read from where they ended) | ${grown.ms.toFixed(0)} | ${ratio(grown.ms)} | ${cpu(grown)} | ${grown.peakMb?.toFixed(0) ?? "–"} |`,
+  );
+  console.log(
+    `| audit <folder>, the same ${grownFiles.length} grown by a fiftieth more (cache; ${grownAgain.reused} compactions taken, ${grownAgain.tails} sessions read from where they ended) | ${grownAgain.ms.toFixed(0)} | ${ratio(grownAgain.ms)} | ${cpu(grownAgain)} | ${grownAgain.peakMb?.toFixed(0) ?? "–"} |`,
   );
   console.log(
     `| the ${grownFiles.length} grown sessions alone, every audit made again (--no-cache) | ${grownWhole.ms.toFixed(0)} | ${ratio(grownWhole.ms)} | ${cpu(grownWhole)} | ${grownWhole.peakMb?.toFixed(0) ?? "–"} |`,

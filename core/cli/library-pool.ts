@@ -7,12 +7,12 @@
  * The CLI runs from one bundle, so a worker is that same bundle started with
  * `workerData.role === LIBRARY_WORKER_ROLE` (see core/cli.ts).
  */
-import { readFileSync } from "node:fs";
+import { closeSync, openSync, readFileSync, readSync } from "node:fs";
 import { join } from "node:path";
 import { Worker, parentPort, workerData } from "node:worker_threads";
 import type { SessionUnit } from "../library/discover.ts";
-import { indexSession, type IndexOptions } from "../library/index-session.ts";
-import type { LibraryCompactionRow, SessionRows } from "../library/rows.ts";
+import { indexSession, type IndexOptions, type ReadRange } from "../library/index-session.ts";
+import type { IndexedSession, LibraryCompactionRow, SessionRows } from "../library/rows.ts";
 import { useNodeHasher } from "./node-hash.ts";
 import { prepareSqlite } from "./sqlite-node.ts";
 
@@ -26,6 +26,8 @@ interface Job {
   unit: SessionUnit;
   /** IndexOptions.reuse as entries (a Map crosses to a thread too, but entries say what is sent). */
   reuse: [string, LibraryCompactionRow][];
+  /** IndexOptions.previous: the unit's last rows and where that read ended. */
+  previous?: IndexedSession;
 }
 type Reply = { id: number; rows: SessionRows } | { id: number; error: string };
 
@@ -36,6 +38,25 @@ type Reply = { id: number; rows: SessionRows } | { id: number; error: string };
  */
 export function readerUnder(root: string): (path: string) => Promise<Uint8Array> {
   return async (path) => readFileSync(join(root, path));
+}
+
+/** Bytes [start, end) of a file under `root` (a grown session's tail), read the same way; short if the file is. */
+export function rangeReaderUnder(root: string): ReadRange {
+  return async (path, start, end) => {
+    const fd = openSync(join(root, path), "r");
+    try {
+      const out = new Uint8Array(end - start);
+      let got = 0;
+      while (got < out.length) {
+        const n = readSync(fd, out, got, out.length - got, start + got);
+        if (n === 0) break;
+        got += n;
+      }
+      return out.subarray(0, got);
+    } finally {
+      closeSync(fd);
+    }
+  };
 }
 
 /**
@@ -49,11 +70,13 @@ export async function indexUnits(
   jobs: number,
   reuseOf: (unit: SessionUnit) => ReadonlyMap<string, LibraryCompactionRow> | undefined,
   onRows: (unit: SessionUnit, rows: SessionRows) => void,
+  previousOf: (unit: SessionUnit) => IndexedSession | undefined = () => undefined,
 ): Promise<void> {
   const queue = [...units].sort((a, b) => b.bytes - a.bytes);
   if (jobs <= 1 || queue.length <= 1) {
     const read = readerUnder(root);
-    for (const unit of queue) onRows(unit, await indexSession(unit, read, { ...INDEX_OPTIONS, reuse: reuseOf(unit) }));
+    const readRange = rangeReaderUnder(root);
+    for (const unit of queue) onRows(unit, await indexSession(unit, read, { ...INDEX_OPTIONS, reuse: reuseOf(unit), previous: previousOf(unit), readRange }));
     return;
   }
   const threads = Math.min(jobs, queue.length);
@@ -72,7 +95,8 @@ export async function indexUnits(
               return;
             }
             const unit = queue[next]!;
-            const job: Job = { id: next, unit, reuse: [...(reuseOf(unit) ?? [])] };
+            const previous = previousOf(unit);
+            const job: Job = { id: next, unit, reuse: [...(reuseOf(unit) ?? [])], ...(previous ? { previous } : {}) };
             next++;
             pending.set(job.id, job.unit);
             worker.postMessage(job);
@@ -102,8 +126,9 @@ export function serveLibraryWorker(): void {
   // (without this line every payload of the audit was hashed by the portable JavaScript SHA-256).
   useNodeHasher();
   const read = readerUnder((workerData as { root: string }).root);
+  const readRange = rangeReaderUnder((workerData as { root: string }).root);
   port.on("message", (job: Job) => {
-    indexSession(job.unit, read, { ...INDEX_OPTIONS, reuse: new Map(job.reuse) }).then(
+    indexSession(job.unit, read, { ...INDEX_OPTIONS, reuse: new Map(job.reuse), previous: job.previous, readRange }).then(
       (rows) => port.postMessage({ id: job.id, rows } satisfies Reply),
       (error: unknown) => port.postMessage({ id: job.id, error: error instanceof Error ? error.message : String(error) } satisfies Reply),
     );

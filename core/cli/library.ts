@@ -10,7 +10,7 @@ import { availableParallelism, homedir } from "node:os";
 import { basename, join } from "node:path";
 import { joinLines, LibraryCache, rowsTaken, startsWithBytes, type CachedLines } from "../library/cache.ts";
 import { discoverSessions, type SessionUnit } from "../library/discover.ts";
-import { CSV_COLUMNS, csvLine, type LibraryCompactionRow, type LibraryRow, type LibrarySessionRow, type LibrarySkippedRow } from "../library/rows.ts";
+import { CSV_COLUMNS, csvLine, type IndexedSession, type LibraryCompactionRow, type LibraryRow, type LibrarySessionRow, type LibrarySkippedRow } from "../library/rows.ts";
 import { byFactsDropped, summarizeByAgent } from "../library/summary.ts";
 import { libraryReportHtml } from "../report/library-html.ts";
 import { stringFlag, UsageError, wholeNumberFlag, type ParsedArgs } from "./flags.ts";
@@ -34,6 +34,8 @@ export interface LibraryResult {
   indexed: number;
   /** Of the sessions read anew, compaction rows taken from their previous index (inputs unchanged: the session grew after them). */
   reused: number;
+  /** Of the sessions read anew, those read from where their last read ended: only what they grew by (core/library/resume.ts). */
+  tailsRead: number;
 }
 
 /** Where the CLI keeps a folder's cache: SESSION_INSPECTOR_CACHE_DIR, else the user's cache folder. */
@@ -74,30 +76,36 @@ export async function auditLibrary(
   const results = new Map<string, CachedLines>();
   const toIndex: SessionUnit[] = [];
   const reuse = new Map<string, Map<string, LibraryCompactionRow>>();
+  const previous = new Map<string, IndexedSession>();
   for (const unit of found.sessions) {
     const hit = cache.get(unit);
     if (hit) results.set(unit.path, hit);
     else {
       toIndex.push(unit);
-      const previous = cache.reusable(unit);
-      if (previous.size > 0) reuse.set(unit.path, previous);
+      const reusable = cache.reusable(unit);
+      if (reusable.size > 0) reuse.set(unit.path, reusable);
+      const last = cache.previous(unit);
+      if (last) previous.set(unit.path, last);
     }
   }
   let done = 0;
   let bytes = 0;
   let reused = 0;
+  let tailsRead = 0;
   await indexUnits(
     root,
     toIndex,
     options.jobs,
     (unit) => reuse.get(unit.path),
     (unit, rows) => {
+      if ("session" in rows && rows.tail) tailsRead++;
       reused += rowsTaken(rows, reuse.get(unit.path));
       results.set(unit.path, cache.set(unit, rows));
       done++;
       bytes += unit.bytes;
       options.onProgress?.(done, toIndex.length, bytes);
     },
+    (unit) => previous.get(unit.path),
   );
   saveCache(options.cacheFile, cache);
   return {
@@ -106,6 +114,7 @@ export async function auditLibrary(
     cached: found.sessions.length - toIndex.length,
     indexed: toIndex.length,
     reused,
+    tailsRead,
   };
 }
 
@@ -183,8 +192,9 @@ export async function runLibraryAudit(args: ParsedArgs, root: string): Promise<n
   const compactions = count(COMPACTION_LINE);
   const skipped = result.units.length - indexed.length + result.setAside.length + count(SKIPPED_LINE);
   const reused = result.reused > 0 ? `, ${result.reused} compactions of changed sessions taken from their last audit (what they read is unchanged)` : "";
+  const tails = result.tailsRead > 0 ? `, ${result.tailsRead} grown sessions read only from where their last read ended` : "";
   process.stderr.write(
-    `${sessions} sessions, ${compactions} recorded compactions, ${skipped} skipped; ${result.cached} of ${result.cached + result.indexed} candidates from the cache${reused}; ${((Date.now() - started) / 1000).toFixed(1)} s\n`,
+    `${sessions} sessions, ${compactions} recorded compactions, ${skipped} skipped; ${result.cached} of ${result.cached + result.indexed} candidates from the cache${reused}${tails}; ${((Date.now() - started) / 1000).toFixed(1)} s\n`,
   );
   return 0;
 }

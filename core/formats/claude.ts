@@ -54,6 +54,17 @@ export class ClaudeReader {
     private readonly mapEntry?: (entry: Entry) => Entry | null,
   ) {}
 
+  /**
+   * A reader that goes on after records another one took (the library reads a grown file from where
+   * its last read ended, core/library/resume.ts): until a new message line, the default leaf is the
+   * one that read ended on.
+   */
+  static resumed(defaultLeafId: string | null, strict = false): ClaudeReader {
+    const reader = new ClaudeReader(strict);
+    reader.defaultLeafId = defaultLeafId;
+    return reader;
+  }
+
   add({ line, value }: JsonLine): void {
     if (!isRecord(value) || typeof value.type !== "string") {
       if (this.strict) throw new SessionError(line, 'a Claude Code record must be an object with a "type"');

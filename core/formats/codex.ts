@@ -59,6 +59,19 @@ export class CodexReader {
     private readonly mapEntry?: (entry: Entry) => Entry | null,
   ) {}
 
+  /**
+   * A reader that goes on after records another one took (the library reads a grown file from where
+   * its last read ended, core/library/resume.ts): the header was seen (null here: a later session_meta
+   * is the repeat it would be) and the next entry hangs below `previousId`.
+   */
+  static resumed(previousId: string | null, legacy: boolean, strict = false): CodexReader {
+    const reader = new CodexReader(strict);
+    reader.header = null;
+    reader.previousId = previousId;
+    reader.legacy = legacy;
+    return reader;
+  }
+
   private push(entry: Entry): void {
     const kept = this.mapEntry ? this.mapEntry(entry) : entry;
     if (kept) this.entries.push(kept);

@@ -18,6 +18,7 @@
  */
 import type { FormatName, Message, RecordedCompaction } from "../model.ts";
 import { sha256HexSync } from "../sha256.ts";
+import { fnvLanes } from "../fnv.ts";
 import { LIBRARY_INDEX_VERSION } from "./cache.ts";
 
 export interface AuditContext {
@@ -82,12 +83,6 @@ function upToDigests(branch: readonly Message[], compactions: readonly RecordedC
  * message of the branch; the fingerprint over all of them is SHA-256.
  */
 export function textDigest(text: string): string {
-  let a = 0x811c9dc5;
-  let b = 0x050c5d1f;
-  for (let i = 0; i < text.length; i++) {
-    const unit = text.charCodeAt(i);
-    a = Math.imul(a ^ unit, 0x01000193);
-    b = Math.imul(b ^ unit, 0x01000193) ^ (b >>> 15);
-  }
-  return (a >>> 0).toString(16).padStart(8, "0") + (b >>> 0).toString(16).padStart(8, "0") + text.length.toString(36);
+  const [a, b] = fnvLanes(text);
+  return a.toString(16).padStart(8, "0") + b.toString(16).padStart(8, "0") + text.length.toString(36);
 }

@@ -11,7 +11,8 @@
  * The app keeps parsed rows in IndexedDB (CachedRows), which stores objects.
  */
 import type { SessionUnit } from "./discover.ts";
-import { indexedSessions, isSkippedUnit, rowsInOrder, type LibraryCompactionRow, type SessionRows } from "./rows.ts";
+import { indexedSessions, isSkippedUnit, rowsInOrder, type IndexedSession, type LibraryCompactionRow, type LibraryRow, type LibrarySessionRow, type SessionRows } from "./rows.ts";
+import type { ResumePoint } from "./resume.ts";
 
 /**
  * Bump when the rows a session yields change for the same bytes (a new probe,
@@ -39,6 +40,8 @@ export interface CachedLines {
   lines: Uint8Array[];
   /** The fingerprint of each compaction line's audit inputs, in the lines' order (IndexedSession.auditInputs). */
   auditInputs: string[];
+  /** Where the read of a single JSON Lines session ended (IndexedSession.resume): a growth is read from there. */
+  resume?: ResumePoint;
 }
 
 /** Equal keys mean the same files, unchanged, audited by the same version. */
@@ -92,6 +95,7 @@ interface EntryHeader {
   skipped: boolean;
   rows: number;
   auditInputs?: string[];
+  resume?: ResumePoint;
 }
 
 /** An in-memory view of a cache file's content: lookups by the unit's path, hits only on an equal key. */
@@ -122,8 +126,21 @@ export class LibraryCache {
     return out;
   }
 
+  /**
+   * The unit's previous rows as IndexOptions.previous wants them, where its entry (of this version of
+   * the audit) kept a resume point: one session's row and its compactions' rows, parsed back.
+   */
+  previous(unit: SessionUnit): IndexedSession | undefined {
+    const entry = this.entries.get(unit.path);
+    if (!entry?.resume || entry.skipped || !isCurrentVersion(entry.key) || !startsWithBytes(entry.lines[0] ?? new Uint8Array(), SESSION_ROW_START)) return undefined;
+    const [session, ...compactions] = entry.lines.map((line) => JSON.parse(decoder.decode(line)) as LibraryRow);
+    if (compactions.some((row) => row.kind !== "compaction")) return undefined;
+    return { session: session as LibrarySessionRow, compactions: compactions as LibraryCompactionRow[], auditInputs: entry.auditInputs, resume: entry.resume };
+  }
+
   set(unit: SessionUnit, rows: SessionRows): CachedLines {
-    const entry: CachedLines = { key: unitKey(unit), skipped: isSkippedUnit(rows), lines: rowLines(rows), auditInputs: flatAuditInputs(rows) };
+    const resume = "session" in rows ? rows.resume : undefined;
+    const entry: CachedLines = { key: unitKey(unit), skipped: isSkippedUnit(rows), lines: rowLines(rows), auditInputs: flatAuditInputs(rows), ...(resume ? { resume } : {}) };
     this.entries.set(unit.path, entry);
     this.changed = true;
     return entry;
@@ -152,7 +169,14 @@ export class LibraryCache {
   toBytes(): Uint8Array {
     const lines: Uint8Array[] = [encoder.encode(FILE_HEADER)];
     for (const [path, entry] of this.entries) {
-      const header: EntryHeader = { path, key: entry.key, skipped: entry.skipped, rows: entry.lines.length, auditInputs: entry.auditInputs };
+      const header: EntryHeader = {
+        path,
+        key: entry.key,
+        skipped: entry.skipped,
+        rows: entry.lines.length,
+        auditInputs: entry.auditInputs,
+        ...(entry.resume ? { resume: entry.resume } : {}),
+      };
       lines.push(encoder.encode(JSON.stringify(header)), ...entry.lines);
     }
     return joinLines(lines);
@@ -187,7 +211,8 @@ export class LibraryCache {
           rows.push(row);
         }
         const auditInputs = Array.isArray(header.auditInputs) ? header.auditInputs.filter((one): one is string => typeof one === "string") : [];
-        cache.entries.set(header.path, { key: header.key, skipped: header.skipped === true, lines: rows, auditInputs });
+        const resume = typeof header.resume === "object" && header.resume !== null ? header.resume : undefined;
+        cache.entries.set(header.path, { key: header.key, skipped: header.skipped === true, lines: rows, auditInputs, ...(resume ? { resume } : {}) });
       }
     } catch {
       return new LibraryCache();
@@ -198,6 +223,7 @@ export class LibraryCache {
 
 const ROW_START = encoder.encode('{"kind":"');
 const COMPACTION_ROW_START = encoder.encode('{"kind":"compaction"');
+const SESSION_ROW_START = encoder.encode('{"kind":"session"');
 const CLOSING_BRACE = 125;
 
 /** Whether a row's line begins with these bytes (rowLines writes `kind` first): its kind told without parsing it. */

@@ -21,17 +21,26 @@ import type { SqlJsStatic } from "sql.js";
 import { isSqliteFile } from "../sqlite/engine.ts";
 import { openOpenCodeDatabase } from "../sqlite/opencode-session.ts";
 import { sessionRecord } from "./session-record.ts";
+import { checkRanges, endHashes, grownTail, resumePointOf, sameStart, type ResumePoint } from "./resume.ts";
 
 /** Reads a file of the unit; the CLI reads the disk, the app a dropped File. */
 export type ReadFile = (path: string) => Promise<Uint8Array>;
 
-async function loadUnit(unit: SessionUnit, read: ReadFile): Promise<Session> {
+/** The unit's session, and where the read ended for a single JSON Lines file a growth can be read from (resume.ts). */
+async function loadUnit(unit: SessionUnit, read: ReadFile): Promise<{ session: Session; resume?: ResumePoint }> {
   const files = unit.files.filter((file) => READ_ROLES.has(file.role));
-  if (files.length === 1) return loadSession(await read(unit.path));
+  if (files.length === 1) {
+    const bytes = await read(unit.path);
+    const session = loadSession(bytes);
+    return { session, resume: resumePointOf(session, bytes) };
+  }
   const named = [];
   for (const file of files) named.push({ name: file.path, bytes: await read(file.path) });
-  return loadSessionFiles(named);
+  return { session: loadSessionFiles(named) };
 }
+
+/** Reads bytes [start, end) of a file: a grown file's tail, and the few bytes that tell it was only appended to. */
+export type ReadRange = (path: string, start: number, end: number) => Promise<Uint8Array>;
 
 /** What indexing needs beyond the files: the SQLite engine a database is read with (the worker's WASM, the CLI's). */
 export interface IndexOptions {
@@ -42,22 +51,96 @@ export interface IndexOptions {
    * instead of being audited again. Built by reusableAudits from the cached rows.
    */
   reuse?: ReadonlyMap<string, LibraryCompactionRow>;
+  /**
+   * The unit's previous rows, with where that read ended (IndexedSession.resume): a file that only grew
+   * since is read from there (readRange), not whole, when what it grew by leaves every earlier figure
+   * as it was (core/library/resume.ts says what that takes).
+   */
+  previous?: IndexedSession;
+  readRange?: ReadRange;
 }
 
 export async function indexSession(unit: SessionUnit, read: ReadFile, options: IndexOptions = {}): Promise<SessionRows> {
   const opening = unit.files[0]!;
   let session: Session;
+  let resume: ResumePoint | undefined;
+  let readWhole: string | undefined;
   try {
     const log = unit.files.find((file) => file.role === "database-log");
     if (log || /\.db$/.test(opening.path)) {
       const bytes = await read(opening.path);
       if (isSqliteFile(bytes)) return await indexDatabase(unit, bytes, log ? await read(log.path) : null, options);
     }
-    session = await loadUnit(unit, read);
+    const grown =
+      options.previous?.resume && options.readRange
+        ? await grownRows(unit, options.previous, options.readRange).catch((error: unknown) => `what it grew by could not be read (${reasonOf(error)})`)
+        : null;
+    if (grown && typeof grown !== "string") return grown;
+    const loaded = await loadUnit(unit, read);
+    session = loaded.session;
+    resume = loaded.resume;
+    readWhole = grown ?? undefined;
   } catch (error) {
     return { skipped: { kind: "skipped", path: unit.path, reason: reasonOf(error) } };
   }
-  return await sessionRows(session, unit, unit.path, options.reuse);
+  const rows = await sessionRows(session, unit, unit.path, options.reuse);
+  if (resume) rows.resume = resume;
+  if (readWhole) rows.readWhole = readWhole;
+  return rows;
+}
+
+/**
+ * The rows of a file that grew since `previous` was made from it, from the bytes it grew by alone; or
+ * why it has to be read whole. What the growth leaves as it was is taken from `previous`: its
+ * compactions (none is new), its place and format; the rest is worked out from the growth read as a
+ * session of its own (what the branch and the warnings gained, the last turn's usage, the records'
+ * times and model).
+ */
+async function grownRows(unit: SessionUnit, previous: IndexedSession, readRange: ReadRange): Promise<IndexedSession | string> {
+  const point = previous.resume!;
+  const files = unit.files.filter((file) => READ_ROLES.has(file.role));
+  if (files.length !== 1 || files[0]!.path !== unit.path) return "it is read from more than one file";
+  if (unit.bytes < point.bytes) return "it shrank";
+  if (unit.bytes === point.bytes) return "it changed in place (the same size)";
+  const was = checkRanges(point.bytes);
+  if (!sameStart(point, await readRange(unit.path, ...was.head), await readRange(unit.path, ...was.end))) return "bytes already read changed";
+  const read = grownTail(point, await readRange(unit.path, point.bytes, unit.bytes));
+  if (!read.ok) return read.why;
+
+  // As currentContextTokens: the last turn's own record, else the estimate of the context, which is a
+  // sum over its messages (contextTokens), so the growth's branch adds its own to the last one.
+  const last = read.session.usage(read.leafId).turns.at(-1);
+  let tokens: { tokens: number; tokenizer: string };
+  if (last && last.contextTokens > 0) tokens = { tokens: last.contextTokens, tokenizer: FILE_USAGE_LABEL };
+  else if (!last && previous.session.tokenizer === FILE_USAGE_LABEL) tokens = { tokens: previous.session.tokens, tokenizer: FILE_USAGE_LABEL };
+  else if (previous.session.tokenizer === CHARS_QUARTER.label) {
+    const added = contextSize(read.session.branch(read.leafId), read.session.format, CHARS_QUARTER);
+    tokens = { tokens: previous.session.tokens + added, tokenizer: CHARS_QUARTER.label };
+  } else return "its last turn records no context size, and the estimate is made from the whole context";
+
+  const before = previous.session;
+  const record = sessionRecord(read.session);
+  const times = [before.dateFrom === "records" ? before.date : null, before.lastDate, record.first, record.last].filter((time): time is string => time !== null);
+  const ms = times.map((time) => Date.parse(time));
+  const first = ms.length > 0 ? new Date(Math.min(...ms)).toISOString() : null;
+  const lastDate = ms.length > 0 ? new Date(Math.max(...ms)).toISOString() : null;
+  const now = checkRanges(unit.bytes);
+  const session: LibrarySessionRow = {
+    ...before,
+    date: first ?? new Date(unit.mtimeMs).toISOString(),
+    dateFrom: first ? "records" : "file modification time",
+    lastDate,
+    durationMs: first && lastDate ? Date.parse(lastDate) - Date.parse(first) : null,
+    model: record.model ?? before.model,
+    bytes: unit.bytes,
+    files: unit.files.length,
+    messages: before.messages + read.messages,
+    warnings: before.warnings + read.warnings,
+    ...tokens,
+  };
+  const rows: IndexedSession = { session, compactions: previous.compactions, auditInputs: previous.auditInputs, tail: { from: point.bytes } };
+  if (read.next) rows.resume = { ...read.next, ...endHashes(await readRange(unit.path, ...now.head), await readRange(unit.path, ...now.end)) };
+  return rows;
 }
 
 /**

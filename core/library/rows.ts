@@ -5,6 +5,7 @@
  * Derived figures and fact texts only: never a message's text.
  */
 import type { CompactionRow } from "../audit/rows.ts";
+import type { ResumePoint } from "./resume.ts";
 
 export interface LibrarySessionRow {
   kind: "session";
@@ -67,6 +68,12 @@ export interface IndexedSession {
    * kept with the cached rows, so that re-indexing a grown session audits only what changed. Not a row.
    */
   auditInputs?: string[];
+  /** Where this read ended, for the next index of a file that only grew (core/library/resume.ts). Not a row. */
+  resume?: ResumePoint;
+  /** Set when the rows were made from the bytes the file grew by alone: the offset that read started at. Not a row. */
+  tail?: { from: number };
+  /** Why a file with a resume point was read whole all the same (it changed in place, grew by a compaction, …). Not a row. */
+  readWhole?: string;
 }
 
 /**

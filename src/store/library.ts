@@ -43,6 +43,8 @@ export interface LibraryProgress {
   unreadable: number;
   /** Compactions of changed sessions whose rows were taken from their last audit (what they read unchanged). */
   reused: number;
+  /** Grown sessions read only from where their last read ended (core/library/resume.ts). */
+  tailsRead: number;
 }
 
 export interface LibraryState {
@@ -136,7 +138,21 @@ function push(rows: SessionRows, progress: Partial<LibraryProgress>): void {
 }
 
 function emptyProgress(total: number, startedAt: number): LibraryProgress {
-  return { total, done: 0, cached: 0, bytesTotal: 0, bytesDone: 0, bytesCached: 0, listing: null, startedAt, finishedAt: null, cancelled: false, unreadable: 0, reused: 0 };
+  return {
+    total,
+    done: 0,
+    cached: 0,
+    bytesTotal: 0,
+    bytesDone: 0,
+    bytesCached: 0,
+    listing: null,
+    startedAt,
+    finishedAt: null,
+    cancelled: false,
+    unreadable: 0,
+    reused: 0,
+    tailsRead: 0,
+  };
 }
 
 /** A session's row before its audit: what its place and its listing say. Its figures show as "…" while it is pending. */
@@ -251,12 +267,14 @@ export async function openLibrary(picked: readonly PickedFile[], folder = folder
   }
   jobs.sort((a, b) => b.unit.bytes - a.unit.bytes);
   let reused = 0;
+  let tailsRead = 0;
   const started = (run = indexInPool(jobs, (job, rows, taken) => {
     done += counted(rows);
     bytesDone += job.unit.bytes;
     reused += taken;
+    if ("session" in rows && rows.tail) tailsRead++;
     folderCache.put(job.unit.path, { key: unitKey(job.unit), rows });
-    push(rows, { done, bytesDone, total, reused });
+    push(rows, { done, bytesDone, total, reused, tailsRead });
   }));
   await started.done;
   if (run !== started) return;

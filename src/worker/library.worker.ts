@@ -20,10 +20,16 @@ self.onmessage = async (event: MessageEvent<LibraryWorkerRequest>) => {
     if (!file) throw new Error(`${path} was not handed to the worker`);
     return new Uint8Array(await file.arrayBuffer());
   };
+  // A grown session's tail and the few bytes that tell it was only appended to (core/library/resume.ts).
+  const readRange = async (path: string, start: number, end: number): Promise<Uint8Array> => {
+    const file = byPath.get(path);
+    if (!file) throw new Error(`${path} was not handed to the worker`);
+    return new Uint8Array(await file.slice(start, end).arrayBuffer());
+  };
   let reply: LibraryWorkerReply;
   try {
     const reuse = previous && reusableAudits(previous);
-    const rows = await indexSession(unit, read, { sqlite: appSqlite, reuse });
+    const rows = await indexSession(unit, read, { sqlite: appSqlite, reuse, previous: previous && "session" in previous ? previous : undefined, readRange });
     reply = { id, rows, reused: rowsTaken(rows, reuse) };
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);

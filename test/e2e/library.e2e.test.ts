@@ -154,6 +154,27 @@ describeWithFixtures("the library in Chromium", () => {
     await page.locator("[data-testid=library-progress]", { hasText: "2 compactions of changed sessions taken from their last audit" }).waitFor({ timeout: 60_000 });
     await page.locator("[data-testid=library-progress]", { hasText: "· done" }).waitFor({ timeout: 60_000 });
     expect(await page.getByTestId("library-row").count()).toBe(sessions.length);
+    // A session its agent appended a turn to: read only from where the last read ended (core/library/resume.ts).
+    const appended = join(folder, ".claude/projects/-home-dev-rel/161e0df1-0000-4000-8000-000000000002.jsonl");
+    const records = readFileSync(appended, "utf8")
+      .split("\n")
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as { uuid?: string; type?: string; isSidechain?: boolean; sessionId?: string; message?: unknown });
+    const leaf = records.findLast((record) => record.uuid && record.message && !record.isSidechain && (record.type === "user" || record.type === "assistant"))!;
+    const turn = {
+      type: "user",
+      uuid: "0e0e0e0e-0000-4000-8000-000000000001",
+      parentUuid: leaf.uuid,
+      isSidechain: false,
+      sessionId: leaf.sessionId,
+      timestamp: "2026-12-07T12:00:00.000Z",
+      message: { role: "user", content: "One more thing: keep the old flag working." },
+    };
+    writeFileSync(appended, `${JSON.stringify(turn)}\n`, { flag: "a" });
+    await page.getByTestId("folder-input").setInputFiles(folder);
+    await page.locator("[data-testid=library-progress]", { hasText: "1 grown session read only from where the last read ended" }).waitFor({ timeout: 60_000 });
+    await page.locator("[data-testid=library-progress]", { hasText: "· done" }).waitFor({ timeout: 60_000 });
+    expect(await page.getByTestId("library-row").count()).toBe(sessions.length);
     // Forget clears it.
     await page.getByTestId("library-forget").click();
     expect(await page.getByTestId("library-view").count()).toBe(0);

@@ -56,6 +56,7 @@ function Progress() {
         {progress.done} of {progress.total} sessions · {formatBytes(progress.bytesDone)} of {formatBytes(progress.bytesTotal)} · {formatSeconds(elapsed)}
         {progress.cached ? ` · ${progress.cached} unchanged, from the cache` : ""}
         {progress.reused ? ` · ${progress.reused} compaction${progress.reused === 1 ? "" : "s"} of changed sessions taken from their last audit` : ""}
+        {progress.tailsRead ? ` · ${progress.tailsRead} grown session${progress.tailsRead === 1 ? "" : "s"} read only from where the last read ended` : ""}
         {/* So the tables below, which hold only the sessions that could be read, add up to what this line counts. */}
         {progress.unreadable ? ` · ${progress.unreadable} could not be read (listed under skipped files, not in the tables)` : ""}
         {running && left !== null && progress.done > progress.cached ? ` · about ${formatSeconds(left)} left (estimate)` : ""}
