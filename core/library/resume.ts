@@ -32,8 +32,7 @@ import type { ReaderOutput } from "../formats/common.ts";
 import { sessionFromReader } from "../session.ts";
 import { sha256HexSync } from "../sha256.ts";
 import { isZstd } from "../zstd.ts";
-import { fromBase64, toBase64 } from "../base64.ts";
-import { fnvLanes } from "../fnv.ts";
+import { idFilterFor, OpenIdFilter, type IdFilter } from "./id-filter.ts";
 
 /** Bytes hashed at each end of what was read: a rewrite in place that leaves both alike is not caught. */
 export const RESUME_CHECK_BYTES = 4096;
@@ -60,13 +59,6 @@ export interface ResumePoint {
   openApiId: string | null;
   /** Every entry id read (Pi, Claude Code), as Bloom filters (one more each time the last is full); Codex ids are line numbers. */
   ids: IdFilter[] | null;
-}
-
-/** A Bloom filter: `bits` base64, sized for `capacity` ids at about 1 % false positives. */
-export interface IdFilter {
-  bits: string;
-  capacity: number;
-  count: number;
 }
 
 export function isResumableFormat(format: FormatName): format is ResumableFormat {
@@ -102,8 +94,8 @@ export function resumePointOf(session: Session, bytes: Uint8Array): ResumePoint 
   const anchors = anchorsAfter(session.entries, session.defaultLeafId);
   if (!anchors) return undefined;
   const { head, end } = checkRanges(bytes.length);
-  const ids = session.format === "codex" ? null : idFilter(session.entries.length);
-  if (ids) for (const id of session.byId.keys()) addId(ids, id);
+  const ids = session.format === "codex" ? null : idFilterFor(session.entries.length);
+  if (ids) for (const id of session.byId.keys()) ids.add(id);
   return {
     format: session.format,
     ...(piVersion !== undefined ? { piVersion } : {}),
@@ -114,7 +106,7 @@ export function resumePointOf(session: Session, bytes: Uint8Array): ResumePoint 
     endSha256: sha(bytes.subarray(...end)),
     anchors,
     openApiId: session.format === "claude" ? openApiIdOf(session.branch(session.defaultLeafId), null) : null,
-    ids: ids && [packed(ids)],
+    ids: ids && [ids.kept()],
   };
 }
 
@@ -128,7 +120,9 @@ function anchorsAfter(entries: readonly Entry[], leafId: string | null): ResumeP
   const below = new Set([leaf.id]);
   for (let i = at + 1; i < entries.length; i++) {
     const entry = entries[i]!;
-    if (entry.parentId === null || !below.has(entry.parentId) || entry.sidechain || entry.messages.length > 0) continue;
+    // A compaction's record (Claude Code's boundary hangs below the leaf by its logical parent) is no anchor: a
+    // growth below it brings it onto the branch, and its record is not kept. Such a growth is read whole.
+    if (entry.parentId === null || !below.has(entry.parentId) || entry.sidechain || entry.messages.length > 0 || isCompactionType(entry.type)) continue;
     if (anchors.length === MAX_ANCHORS) return null;
     anchors.push({ id: entry.id, parentId: entry.parentId });
     below.add(entry.id);
@@ -190,9 +184,11 @@ export function grownTail(point: ResumePoint, tail: Uint8Array): TailRead {
   // A line's own warnings (not JSON, not a record of the format, a repeated header) are the fresh read's
   // for the same line, so they add up; the tree's (a missing parent, a duplicate) depend on what came before.
   const lineWarnings = [...parsed.warnings, ...output.warnings];
-  if (output.entries.some((entry) => entry.type === "compacted" || /compact/i.test(entry.type))) return { ok: false, why: "it grew by a compaction" };
-  const filters = point.ids?.map(unpacked) ?? null;
-  if (filters && output.entries.some((entry) => filters.some((filter) => mayHaveId(filter, entry.id)))) return { ok: false, why: "a line it grew by may reuse an entry id" };
+  if (output.entries.some((entry) => isCompactionType(entry.type))) return { ok: false, why: "it grew by a compaction" };
+  const filters = point.ids?.map((kept) => OpenIdFilter.open(kept)) ?? null;
+  if (filters?.some((filter) => filter === null)) return { ok: false, why: "its resume point's id filter does not read" };
+  const open = filters as OpenIdFilter[] | null;
+  if (open && output.entries.some((entry) => open.some((filter) => filter.mayHave(entry.id)))) return { ok: false, why: "a line it grew by may reuse an entry id" };
 
   const anchors: Entry[] = point.anchors.map((anchor, i) => ({ id: anchor.id, parentId: i === 0 ? null : anchor.parentId, line: 0, type: "resumed-from", messages: [] }));
   const entries = [...anchors, ...output.entries];
@@ -221,13 +217,13 @@ export function grownTail(point: ResumePoint, tail: Uint8Array): TailRead {
   // The old anchors' own parents, not the root the growth was read over.
   const nextAnchors = anchorsAfter(entries, leafId)?.map((anchor) => (anchor.id === point.anchors[0]!.id ? point.anchors[0]! : anchor));
   if (nextAnchors) {
-    if (filters && output.entries.length > 0) {
-      let last = filters[filters.length - 1]!;
+    if (open && output.entries.length > 0) {
+      let last = open[open.length - 1]!;
       if (last.count + output.entries.length > last.capacity) {
-        last = idFilter(filters.reduce((sum, filter) => sum + filter.count, 0) + output.entries.length);
-        filters.push(last);
+        last = idFilterFor(open.reduce((sum, filter) => sum + filter.count, 0) + output.entries.length);
+        open.push(last);
       }
-      for (const entry of output.entries) addId(last, entry.id);
+      for (const entry of output.entries) last.add(entry.id);
     }
     const { headSha256: _head, endSha256: _end, ...kept } = point;
     next = {
@@ -236,10 +232,15 @@ export function grownTail(point: ResumePoint, tail: Uint8Array): TailRead {
       lines: point.lines + breaks,
       anchors: nextAnchors,
       openApiId: point.format === "claude" ? openApiIdOf(branch, point.openApiId) : null,
-      ids: filters && filters.map(packed),
+      ids: open && open.map((filter) => filter.kept()),
     };
   }
   return { ok: true, session, leafId, messages: branch.length, warnings: lineWarnings.length, next };
+}
+
+/** Entry types that record a compaction (Claude Code's compact and microcompact boundaries, Codex's `compacted`, Pi's `compaction`). */
+function isCompactionType(type: string): boolean {
+  return /compact/i.test(type);
 }
 
 function toolUseId(message: Message): string {
@@ -257,57 +258,6 @@ function resumedReader(point: ResumePoint): ResumedReader {
   if (point.format === "pi") return new PiReader({ line: 0, value: { type: "session", id: "resumed", version: point.piVersion } }, false);
   if (point.format === "claude") return ClaudeReader.resumed(leaf);
   return CodexReader.resumed(point.anchors.at(-1)!.id, point.codexLegacy === true);
-}
-
-// --- the ids read, as a Bloom filter ------------------------------------------------------------------
-
-const BITS_PER_ID = 10;
-const HASHES = 7;
-
-interface OpenFilter {
-  bits: Uint8Array;
-  capacity: number;
-  count: number;
-}
-
-/** Room for twice the ids read so far (a growth past it starts a filter of its own beside it). */
-function idFilter(ids: number): OpenFilter {
-  const capacity = Math.max(256, ids * 2);
-  return { bits: new Uint8Array(Math.ceil((capacity * BITS_PER_ID) / 8)), capacity, count: 0 };
-}
-
-/** Two hashes of an id for the filter's double hashing; the second odd, so its steps reach every bit. */
-function idHashes(id: string): [number, number] {
-  const [a, b] = fnvLanes(id);
-  return [a, (b | 1) >>> 0];
-}
-
-function addId(filter: OpenFilter, id: string): void {
-  const size = filter.bits.length * 8;
-  const [a, b] = idHashes(id);
-  for (let i = 0; i < HASHES; i++) {
-    const bit = (a + i * b) % size;
-    filter.bits[bit >>> 3]! |= 1 << (bit & 7);
-  }
-  filter.count++;
-}
-
-function mayHaveId(filter: OpenFilter, id: string): boolean {
-  const size = filter.bits.length * 8;
-  const [a, b] = idHashes(id);
-  for (let i = 0; i < HASHES; i++) {
-    const bit = (a + i * b) % size;
-    if ((filter.bits[bit >>> 3]! & (1 << (bit & 7))) === 0) return false;
-  }
-  return true;
-}
-
-function packed(filter: OpenFilter): IdFilter {
-  return { bits: toBase64(filter.bits), capacity: filter.capacity, count: filter.count };
-}
-
-function unpacked(filter: IdFilter): OpenFilter {
-  return { bits: fromBase64(filter.bits), capacity: filter.capacity, count: filter.count };
 }
 
 /** Whether the hashed ends of what was read are still the file's (`head` and `end`: its bytes over checkRanges(point.bytes)). */

@@ -11,6 +11,7 @@
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { LibraryCache } from "../../../core/library/cache.ts";
 import type { SessionUnit } from "../../../core/library/discover.ts";
@@ -20,6 +21,8 @@ import { isResumableFormat } from "../../../core/library/resume.ts";
 import { loadSession } from "../../../core/session.ts";
 import { runCli } from "../../helpers/cli.ts";
 import { BLIND_FIXTURES, FIXTURES, describeWithFixtures, readFixture } from "../../helpers/fixtures.ts";
+import { piSession } from "../../helpers/generated-pi.ts";
+import { claudeSession, codexRollout } from "../../helpers/generated-transcripts.ts";
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
@@ -224,6 +227,42 @@ describeWithFixtures("a grown session read from where its last read ended", () =
     expect(grown.stderr).toMatch(/1 grown sessions read only from where their last read ended/);
     expect(grown.stdout).toBe(runCli(["audit", root, "--json", "--no-cache"], env).stdout);
   }, 120_000);
+});
+
+describe("a grown generated session read from where its last read ended equals a fresh index", () => {
+  // Generated trees and transcripts hold what real files rarely do, all at once: reused ids, parents not
+  // written, streamed lines sharing a message id, results beside the path, sidechains, boundaries.
+  it.each([
+    ["Pi trees", piSession, 300],
+    ["Claude Code transcripts", claudeSession, 200],
+    ["Codex rollouts", codexRollout, 200],
+  ] as const)(
+    "%s, indexed at a line and grown twice",
+    async (_, sessions, numRuns) => {
+      let tails = 0;
+      await fc.assert(
+        fc.asyncProperty(sessions, fc.nat(), fc.nat(), async (text, first, second) => {
+          const bytes = finished(encoder.encode(text));
+          const breaks = cutsOf(
+            bytes,
+            Array.from({ length: 50 }, (_, i) => i / 50),
+          );
+          if (breaks.length < 2) return;
+          const [a, b] = [breaks[first % breaks.length]!, breaks[second % breaks.length]!].sort((x, y) => x - y);
+          const atA = await index(bytes.slice(0, a));
+          const atB = await index(bytes.slice(0, b), atA);
+          expect(comparable(atB)).toEqual(comparable(await index(bytes.slice(0, b))));
+          const atEnd = await index(bytes, atB.resume ? atB : atA);
+          expect(comparable(atEnd)).toEqual(comparable(await index(bytes)));
+          if (atB.tail) tails++;
+          if (atEnd.tail) tails++;
+        }),
+        { numRuns },
+      );
+      expect(tails).toBeGreaterThan(0);
+    },
+    240_000,
+  );
 });
 
 describe("the resume point", () => {
