@@ -50,7 +50,7 @@ export class OpenIdFilter {
   static open(kept: IdFilter): OpenIdFilter | null {
     const text = encoder.encode(kept.bits);
     if (text.length === 0 || text.length % 4 !== 0 || !Number.isInteger(kept.capacity) || !Number.isInteger(kept.count)) return null;
-    for (const code of text) if (VALUE[code]! < 0) return null;
+    for (let i = 0; i < text.length; i++) if (VALUE[text[i]!]! < 0) return null;
     return new OpenIdFilter(text, kept.bits, kept.capacity, kept.count);
   }
 
