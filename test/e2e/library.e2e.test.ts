@@ -174,6 +174,7 @@ describeWithFixtures("the library in Chromium", () => {
     await page.getByTestId("folder-input").setInputFiles(folder);
     await page.locator("[data-testid=library-progress]", { hasText: "1 grown session read only from where the last read ended" }).waitFor({ timeout: 60_000 });
     await page.locator("[data-testid=library-progress]", { hasText: "· done" }).waitFor({ timeout: 60_000 });
+    await page.screenshot({ path: join(SCREENSHOTS, "library-grown-1440-light.png") });
     expect(await page.getByTestId("library-row").count()).toBe(sessions.length);
     // Forget clears it.
     await page.getByTestId("library-forget").click();
