@@ -107,7 +107,9 @@ export function messageTokens(message: Message, format: FormatName, tokenizer: T
  */
 export function carryTokenCounts(from: Message, to: Message): void {
   const slots = cache.get(from);
-  if (slots && !cache.has(to)) cache.set(to, slots.slice());
+  // The same slots, not a copy: the two are one message, so a count added for either holds for both, and
+  // a first look at a 100 MB session does not leave 100,000 new arrays for the next look's collections.
+  if (slots && !cache.has(to)) cache.set(to, slots);
 }
 
 function countMessage(message: Message, format: FormatName, tokenizer: Tokenizer): ViewTokens {
