@@ -175,6 +175,11 @@ describeWithFixtures("the library in Chromium", () => {
     await page.locator("[data-testid=library-progress]", { hasText: "1 grown session read only from where the last read ended" }).waitFor({ timeout: 60_000 });
     await page.locator("[data-testid=library-progress]", { hasText: "· done" }).waitFor({ timeout: 60_000 });
     await page.screenshot({ path: join(SCREENSHOTS, "library-grown-1440-light.png") });
+    await page.setViewportSize({ width: 1024, height: 860 });
+    await page.emulateMedia({ colorScheme: "dark" });
+    await page.screenshot({ path: join(SCREENSHOTS, "library-grown-1024-dark.png") });
+    await page.emulateMedia({ colorScheme: "light" });
+    await page.setViewportSize({ width: 1440, height: 900 });
     expect(await page.getByTestId("library-row").count()).toBe(sessions.length);
     // Forget clears it.
     await page.getByTestId("library-forget").click();
