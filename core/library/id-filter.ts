@@ -86,23 +86,24 @@ export class OpenIdFilter {
     return (this.text.length / 4) * 24;
   }
 
-  /** The 24 bits of the group of 4 characters that holds byte `byte`, and where that group starts. */
-  private group(byte: number): { at: number; value: number } {
-    const at = ((byte / 3) | 0) * 4;
+  /** The 24 bits of the group of 4 characters starting at `at` (the group that holds byte at / 4 * 3 and the two after it). */
+  private groupAt(at: number): number {
     const t = this.text;
-    return { at, value: (VALUE[t[at]!]! << 18) | (VALUE[t[at + 1]!]! << 12) | (VALUE[t[at + 2]!]! << 6) | VALUE[t[at + 3]!]! };
+    return (VALUE[t[at]!]! << 18) | (VALUE[t[at + 1]!]! << 12) | (VALUE[t[at + 2]!]! << 6) | VALUE[t[at + 3]!]!;
   }
 
   private bitAt(bit: number): boolean {
     const byte = bit >>> 3;
-    const { value } = this.group(byte);
-    return ((value >>> (16 - 8 * (byte % 3) + (bit & 7))) & 1) === 1;
+    const group = (byte / 3) | 0;
+    return ((this.groupAt(group * 4) >>> (16 - 8 * (byte - group * 3) + (bit & 7))) & 1) === 1;
   }
 
   private setBit(bit: number): void {
     const byte = bit >>> 3;
-    const { at, value } = this.group(byte);
-    const set = value | (1 << (16 - 8 * (byte % 3) + (bit & 7)));
+    const group = (byte / 3) | 0;
+    const at = group * 4;
+    const value = this.groupAt(at);
+    const set = value | (1 << (16 - 8 * (byte - group * 3) + (bit & 7)));
     if (set === value) return;
     const t = this.text;
     t[at] = ALPHABET[set >>> 18]!;
