@@ -120,9 +120,11 @@ function anchorsAfter(entries: readonly Entry[], leafId: string | null): ResumeP
   const below = new Set([leaf.id]);
   for (let i = at + 1; i < entries.length; i++) {
     const entry = entries[i]!;
-    // A compaction's record (Claude Code's boundary hangs below the leaf by its logical parent) is no anchor: a
-    // growth below it brings it onto the branch, and its record is not kept. Such a growth is read whole.
-    if (entry.parentId === null || !below.has(entry.parentId) || entry.sidechain || entry.messages.length > 0 || isCompactionType(entry.type)) continue;
+    if (entry.parentId === null || !below.has(entry.parentId) || entry.sidechain || entry.messages.length > 0) continue;
+    // A compaction's record below the leaf (a Claude Code boundary hangs there by its logical parent) counts
+    // once the branch goes on past it, below it or beside it (the generated transcripts' property test found
+    // both): its record is not kept, so no point is made and the next growth is read whole.
+    if (isCompactionType(entry.type)) return null;
     if (anchors.length === MAX_ANCHORS) return null;
     anchors.push({ id: entry.id, parentId: entry.parentId });
     below.add(entry.id);

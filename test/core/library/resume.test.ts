@@ -232,13 +232,16 @@ describeWithFixtures("a grown session read from where its last read ended", () =
 describe("a grown generated session read from where its last read ended equals a fresh index", () => {
   // Generated trees and transcripts hold what real files rarely do, all at once: reused ids, parents not
   // written, streamed lines sharing a message id, results beside the path, sidechains, boundaries.
+  // Fixed seeds, so that every run of the suite checks the same cases and finds growths read alone among them
+  // (most generated Pi trees are v1 or branch at random, and keep no point); other seeds were tried by hand
+  // (9,000 cases on 7 Dec 2026, after the two cases they found were fixed).
   it.each([
-    ["Pi trees", piSession, 300],
-    ["Claude Code transcripts", claudeSession, 200],
-    ["Codex rollouts", codexRollout, 200],
+    ["Pi trees", piSession, 300, 46],
+    ["Claude Code transcripts", claudeSession, 200, 47],
+    ["Codex rollouts", codexRollout, 200, 48],
   ] as const)(
     "%s, indexed at a line and grown twice",
-    async (_, sessions, numRuns) => {
+    async (_, sessions, numRuns, seed) => {
       let tails = 0;
       await fc.assert(
         fc.asyncProperty(sessions, fc.nat(), fc.nat(), async (text, first, second) => {
@@ -257,7 +260,7 @@ describe("a grown generated session read from where its last read ended equals a
           if (atB.tail) tails++;
           if (atEnd.tail) tails++;
         }),
-        { numRuns },
+        { numRuns, seed },
       );
       expect(tails).toBeGreaterThan(0);
     },
