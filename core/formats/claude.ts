@@ -327,7 +327,8 @@ function mergedLines(open: Message, next: Message): Message {
   return merged;
 }
 
-function resultCallId(message: Message): string {
+/** The call a tool result answers (its `tool_use_id`; "" when it names none). */
+export function resultCallId(message: Message): string {
   const result = message.meta.toolResult;
   return isRecord(result) && typeof result.tool_use_id === "string" ? result.tool_use_id : "";
 }

@@ -26,7 +26,7 @@
 import type { Entry, FormatName, Message, Session } from "../model.ts";
 import { JsonLinesParser, type JsonLine } from "../jsonl.ts";
 import { PiReader } from "../formats/pi.ts";
-import { ClaudeReader } from "../formats/claude.ts";
+import { ClaudeReader, resultCallId } from "../formats/claude.ts";
 import { CodexReader } from "../formats/codex.ts";
 import type { ReaderOutput } from "../formats/common.ts";
 import { sessionFromReader } from "../session.ts";
@@ -187,10 +187,16 @@ export function grownTail(point: ResumePoint, tail: Uint8Array): TailRead {
   // for the same line, so they add up; the tree's (a missing parent, a duplicate) depend on what came before.
   const lineWarnings = [...parsed.warnings, ...output.warnings];
   if (output.entries.some((entry) => isCompactionType(entry.type))) return { ok: false, why: "it grew by a compaction" };
-  const filters = point.ids?.map((kept) => OpenIdFilter.open(kept)) ?? null;
-  if (filters?.some((filter) => filter === null)) return { ok: false, why: "its resume point's id filter does not read" };
-  const open = filters as OpenIdFilter[] | null;
-  if (open && output.entries.some((entry) => open.some((filter) => filter.mayHave(entry.id)))) return { ok: false, why: "a line it grew by may reuse an entry id" };
+  let open: OpenIdFilter[] | null = null;
+  if (point.ids) {
+    open = [];
+    for (const kept of point.ids) {
+      const filter = OpenIdFilter.open(kept);
+      if (!filter) return { ok: false, why: "its resume point's id filter does not read" };
+      open.push(filter);
+    }
+    if (output.entries.some((entry) => open!.some((filter) => filter.mayHave(entry.id)))) return { ok: false, why: "a line it grew by may reuse an entry id" };
+  }
 
   const anchors: Entry[] = point.anchors.map((anchor, i) => ({ id: anchor.id, parentId: i === 0 ? null : anchor.parentId, line: 0, type: "resumed-from", messages: [] }));
   const entries = [...anchors, ...output.entries];
@@ -209,7 +215,7 @@ export function grownTail(point: ResumePoint, tail: Uint8Array): TailRead {
     const calls = new Set<string>();
     for (const entry of path) for (const message of entry.messages) for (const block of message.blocks) if (block.type === "toolCall") calls.add(block.id);
     const answersEarlier = (entry: Entry) =>
-      !onPath.has(entry.id) && entry.messages.length > 0 && entry.messages.every((m) => m.role === "toolResult") && entry.messages.some((m) => !calls.has(toolUseId(m)));
+      !onPath.has(entry.id) && entry.messages.length > 0 && entry.messages.every((m) => m.role === "toolResult") && entry.messages.some((m) => !calls.has(resultCallId(m)));
     if (output.entries.some(answersEarlier)) return { ok: false, why: "a tool result it grew by sits beside the branch and answers a call read before" };
     const firstAssistant = branch.find((message) => message.role === "assistant");
     if (point.openApiId !== null && firstAssistant?.meta.id === point.openApiId) return { ok: false, why: "its last reply went on streaming" };
@@ -243,11 +249,6 @@ export function grownTail(point: ResumePoint, tail: Uint8Array): TailRead {
 /** Entry types that record a compaction (Claude Code's compact and microcompact boundaries, Codex's `compacted`, Pi's `compaction`). */
 function isCompactionType(type: string): boolean {
   return /compact/i.test(type);
-}
-
-function toolUseId(message: Message): string {
-  const result = message.meta.toolResult as { tool_use_id?: unknown } | undefined;
-  return typeof result?.tool_use_id === "string" ? result.tool_use_id : "";
 }
 
 interface ResumedReader {
