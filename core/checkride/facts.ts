@@ -14,6 +14,8 @@ import { DECLARED_RULE, ruleFindings, ruleKey } from "./rules.ts";
 import { sourceAt, sourceIn, type FactSource } from "./source.ts";
 import { failureLineOf, isVerification, NAMED_ERROR_LINE, outputSaysFailed, verificationOutcome } from "./verify.ts";
 import { lastVerification, unresolvedFailure, type ShellRun } from "./runs.ts";
+import { inferredWorkspace, OUTSIDE_ANY_WORK } from "./workspace.ts";
+import { backgroundReports, backgroundTaskOf, reportIsError } from "./background-runs.ts";
 
 export { patchPaths } from "./tool-calls.ts";
 export { rulesIn } from "./rules.ts";
@@ -81,12 +83,6 @@ export function normalizePath(path: string, cwd?: string): string {
   return out.replace(/^\.\//, "");
 }
 
-/**
- * Outside the work (LABELS.md: `~/.pi/…`, `~/.claude/plans/…`, `/tmp/…`): the home folder's own files
- * and the system's. A path elsewhere that stays absolute (a worktree of the same repository) is kept.
- */
-const OUTSIDE_ANY_WORK = /^(~|\$|\/(tmp|var|usr|etc|opt|private|proc|sys|dev|boot)\/|\/(home|Users)\/[^/]+\/\.|[A-Za-z]:\/Users\/[^/]+\/\.)/;
-
 function isOutsideWork(path: string, cwd: string | undefined): boolean {
   if (OUTSIDE_ANY_WORK.test(path)) return true;
   // Still absolute once made relative to the working directory: a file of another folder (another checkout,
@@ -141,6 +137,7 @@ function commandRuns(branch: readonly Message[], outcomes: Map<string, Result>):
     runs.push(run);
   };
   const cells = finishedCells(branch, outcomes);
+  const tasks = backgroundReports(branch);
   for (const message of branch) {
     if (message.role === "bash" && typeof message.meta.command === "string") {
       consider(message.meta.command, toolOutcome(message), message, message);
@@ -168,6 +165,13 @@ function commandRuns(branch: readonly Message[], outcomes: Map<string, Result>):
             section ?? "",
           );
         }
+        continue;
+      }
+      // A command sent to the background ended where a later report on its task says (core/checkride/background-runs.ts).
+      const task = result ? backgroundTaskOf(textOf(result.message)) : undefined;
+      const report = task === undefined ? undefined : tasks.get(task);
+      if (report && commands.length === 1) {
+        consider(commands[0]!, { ...result!.outcome, isError: reportIsError(report), exitCode: report.exitCode }, report.message, message, report.output ?? "");
         continue;
       }
       for (const command of commands) consider(command, result?.outcome, result?.message, message);
@@ -198,15 +202,17 @@ export function extractFacts(branch: readonly Message[], options: FactOptions = 
     if (outcome.callId) outcomes.set(outcome.callId, { outcome, message });
   }
 
+  // A file that names no working directory (VS Code's Copilot agent) worked where its tools did.
+  const cwd = options.cwd ?? inferredWorkspace(branch);
   const modified: string[] = [];
   const read: string[] = [];
   const fileSources: Record<string, FactSource> = {};
   // Writes to another folder of the machine (not the home folder's own files, not the system's), by path.
   const elsewhere = new Map<string, Message>();
   const addUnique = (list: string[], path: string, message: Message, onElsewhere?: (normalized: string) => void, source = sourceAt(message, path)) => {
-    const normalized = normalizePath(path, options.cwd);
+    const normalized = normalizePath(path, cwd);
     if (!normalized || list.includes(normalized)) return;
-    if (isOutsideWork(normalized, options.cwd)) {
+    if (isOutsideWork(normalized, cwd)) {
       // The home folder's own files and the system's are never the work, wherever the session started.
       if (onElsewhere && !OUTSIDE_ANY_WORK.test(normalized)) onElsewhere(normalized);
       return;
@@ -236,9 +242,9 @@ export function extractFacts(branch: readonly Message[], options: FactOptions = 
   }
   // A session that wrote nothing in its working directory worked in another folder (started in a scratch
   // folder, then `cd ../project`): its writes there are the work, relative to where the session started.
-  if (modified.length === 0 && options.cwd)
+  if (modified.length === 0 && cwd)
     for (const [path, message] of elsewhere) {
-      const relative = relativePath(options.cwd, path);
+      const relative = relativePath(cwd, path);
       if (modified.includes(relative)) continue;
       modified.push(relative);
       fileSources[relative] ??= sourceAt(message, path);

@@ -74,6 +74,18 @@ export function addScores(into: Scores, from: Scores): Scores {
 const overlaps = (a: readonly [number, number], b: readonly [number, number]) => a[0] < b[1] && b[0] < a[1];
 
 /** `hash` is SHA-256 hex of a UTF-8 string (sync, supplied by the caller: node:crypto in tests and scripts). */
+/**
+ * The forms one identifier takes in a label: a reviewer writes an issue the key reads as `#181` as
+ * "Issue #181" or "PR #181", and a commit by its short or its full hash. Each is the same anchor, so
+ * an extracted one matches a labelled one in any of them (the label keeps only the hash of its words).
+ */
+export function anchorForms(value: string): string[] {
+  const ref = /^#(\d+)$/.exec(value);
+  if (ref) return [value, ...["Issue", "issue", "PR", "pr", "Pull request", "pull request"].map((word) => `${word} ${value}`), `PR${value}`, `issue${value}`];
+  if (/^[0-9a-f]{8,40}$/.test(value)) return [value, ...[7, 8, 9, 10, 11, 12].filter((n) => n < value.length).map((n) => value.slice(0, n))];
+  return [value];
+}
+
 export function scoreFacts(facts: Facts, labels: FixtureLabels, hash: (text: string) => string): Scores {
   const scores = emptyScores();
 
@@ -101,14 +113,19 @@ export function scoreFacts(facts: Facts, labels: FixtureLabels, hash: (text: str
   if (labels.anchors) {
     const anchors = scores.anchors;
     const good = new Set(labels.anchors.map((a) => a.sha256));
-    const shown = facts.anchors.slice(0, ANCHORS_SCORED).map((a) => hash(a.value));
-    const all = new Set(facts.anchors.map((a) => hash(a.value)));
+    // The labelled anchor an extracted one is, in whichever form the reviewer wrote it (anchorForms).
+    const labelled = (value: string) =>
+      anchorForms(value)
+        .map(hash)
+        .find((h) => good.has(h)) ?? hash(value);
+    const shown = facts.anchors.slice(0, ANCHORS_SCORED).map((a) => labelled(a.value));
+    const all = new Set(facts.anchors.map((a) => labelled(a.value)));
     anchors.given = shown.length;
     anchors.right = shown.filter((h) => good.has(h)).length;
     anchors.expected = good.size;
     anchors.found = [...good].filter((h) => all.has(h)).length;
     // Candidates as the key lists them (its first few, most mentioned first).
-    const listed = (facts.anchorCandidates ?? []).slice(0, THRESHOLDS.anchorCandidatesShown).map((a) => hash(a.value));
+    const listed = (facts.anchorCandidates ?? []).slice(0, THRESHOLDS.anchorCandidatesShown).map((a) => labelled(a.value));
     const anchorCandidates = scores.anchorCandidates;
     anchorCandidates.given = listed.length;
     anchorCandidates.right = listed.filter((h) => good.has(h)).length;

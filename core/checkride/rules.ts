@@ -40,7 +40,7 @@ const MUST_HAVE_DONE = /\bmust\s+have\s+(been|had|done|gone|seen|made|\w+ed|\w+e
  * standing rule, so a sentence they mark is a candidate, never graded alone.
  */
 const CJK_OBLIGATION =
-  /必須|必须|務必|务必|一定要|禁止|請勿|请勿|不可|不要|不用|不准|不能|只能|只用|永遠|永远|總是|总是|絕不|绝不|しないで|しない(こと|よう)|ないで|してはいけない|禁止|必ず|常に|だけ(を|で|に)|使わない|なし[、。]|ないといけない|なければ(ならない|いけない)|ないように|하지\s*마|하지\s*않|말\s*것|반드시|항상|절대|만\s*사용/;
+  /必須|必须|務必|务必|一定要|禁止|請勿|请勿|不可|不要|不用|不准|不能|只能|只用|永遠|永远|總是|总是|絕不|绝不|しないで|しない(こと|よう)|ないで|してはいけない|禁止|必ず|常に|だけ(を|で|に)|使わない|なし[、。]|ないといけない|なければ(ならない|いけない)|ないように|のみ|ルール|하지\s*마|하지\s*않|말\s*것|반드시|항상|절대|만\s*사용/;
 /**
  * Obligation and prohibition words of other languages people write to their agents in (Russian, Ukrainian,
  * Spanish, Portuguese, French, German, Italian): a candidate, as the CJK words are, since the same words say

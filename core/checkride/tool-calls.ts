@@ -48,6 +48,16 @@ export const SHELL_TOOLS = new Set([
 ]);
 const PATH_KEYS = ["path", "file_path", "filePath", "absolute_path", "absolutePath", "notebook_path", "filename", "target_file"];
 
+/**
+ * A tool's name as the tables above know it. Zed's Claude Code adapter (claude-code-acp) serves the
+ * built-in tools from its own MCP server, named "acp", so a session run from Zed calls
+ * `mcp__acp__Edit`, `mcp__acp__Write`, `mcp__acp__Bash`: the same tools under a prefix.
+ */
+export function baseToolName(name: string): string {
+  const lower = name.toLowerCase();
+  return lower.startsWith("mcp__acp__") ? lower.slice("mcp__acp__".length) : lower;
+}
+
 export function argString(args: unknown, ...keys: string[]): string | undefined {
   if (typeof args !== "object" || args === null) return undefined;
   for (const key of keys) {
@@ -80,7 +90,7 @@ export function commandOf(call: ToolCallBlock): string | undefined {
 }
 
 export function modifiedPathsOf(call: ToolCallBlock): string[] {
-  const name = call.name.toLowerCase();
+  const name = baseToolName(call.name);
   if (name === "apply_patch") {
     // Codex's input, or OpenCode's patchText.
     const patch = typeof call.arguments === "string" ? call.arguments : argString(call.arguments, "input", "patch", "patchText");
@@ -119,13 +129,13 @@ export function commandsOf(call: ToolCallBlock): string[] {
   if (isCodeModeExec(call)) return codeModeCommands(call.arguments as string);
   const contextMode = contextModeCommands(call);
   if (contextMode.length > 0) return contextMode.map(({ command }) => command);
-  if (!SHELL_TOOLS.has(call.name.toLowerCase())) return [];
+  if (!SHELL_TOOLS.has(baseToolName(call.name))) return [];
   const command = commandOf(call);
   return command ? [command] : [];
 }
 
 export function readPathOf(call: ToolCallBlock): string | undefined {
-  const name = call.name.toLowerCase();
+  const name = baseToolName(call.name);
   if (READ_TOOLS.has(name) || (name === "str_replace_based_edit_tool" && argString(call.arguments, "command") === "view")) return argString(call.arguments, ...PATH_KEYS);
   return undefined;
 }

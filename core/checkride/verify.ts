@@ -23,10 +23,10 @@ const CHECK_STEP: RegExp[] = [
   // Task runners running a checking task (mise, Taskfile, nx, turbo).
   /^(mise\s+(run|r)|task|nx(\s+run)?|turbo(\s+run)?)\s+(\S+:)?(test|tests|build|lint|check|typecheck|ci|verify|e2e)\b/,
   // Checkers run through the package manager.
-  /^(pnpm|npm|yarn|bun)\s+(exec\s+|dlx\s+|x\s+)?(tsc|vitest|jest|eslint|biome\s+(check|lint|ci)|oxlint|oxfmt\s+--check|prettier\s+--check|playwright\s+test|astro\s+check|svelte-check|vue-tsc|mocha)\b/,
+  /^(pnpm|npm|yarn|bun)\s+(exec\s+|dlx\s+|x\s+)?(tsc|tsgo|vitest|jest|eslint|biome\s+(check|lint|ci)|oxlint|oxfmt\s+--check|prettier\s+--check|playwright\s+test|astro\s+check|svelte-check|vue-tsc|mocha)\b/,
   /^(oxlint|astro\s+check|svelte-check|vue-tsc|ruff\s+check|black\s+--check|isort\s+--check)\b/,
-  /^(npx|pnpx|bunx|yarn dlx)\s+(tsc|vitest|jest|eslint|biome|prettier\s+--check|playwright|mocha|ava|tsx|ts-node|svelte-check|vue-tsc|markdownlint(-cli2)?|stylelint|htmlhint)\b/,
-  /^(tsc|vitest|jest|eslint|biome|mocha|pytest|mypy|ruff|flake8|pylint|pyright|tox|nox|rspec|phpunit|gotestsum|golangci-lint|shellcheck|hadolint|markdownlint(-cli2)?|stylelint|yamllint|actionlint)\b/,
+  /^(npx|pnpx|bunx|yarn dlx)\s+(tsc|tsgo|vitest|jest|eslint|biome(?!\s+format\b[^|;&]*--write)|prettier\s+--check|playwright|mocha|ava|tsx|ts-node|svelte-check|vue-tsc|markdownlint(-cli2)?|stylelint|htmlhint)\b/,
+  /^(tsc|tsgo|vitest|jest|eslint|biome(?!\s+format\b[^|;&]*--write)|mocha|pytest|mypy|ruff|flake8|pylint|pyright|tox|nox|rspec|phpunit|gotestsum|golangci-lint|shellcheck|hadolint|markdownlint(-cli2)?|stylelint|yamllint|actionlint)\b/,
   /^cargo\s+(\+\S+\s+)?(build|test|check|clippy|run|nextest|fmt\s+--check|bench)\b/,
   /^go\s+(build|test|vet|run)\b/,
   /^(python3?|py|uv run|poetry run|pipenv run)\s+(-m\s+(pytest|unittest|mypy|ruff|compileall)|\S+\.py)\b/,
@@ -34,6 +34,9 @@ const CHECK_STEP: RegExp[] = [
   /^deno\s+(test|check|lint)\b/,
   // Framework builds run directly (or from node_modules/.bin): a build checks the work whatever starts it.
   /^((npx|pnpx|bunx|(pnpm|npm|yarn)\s+(exec|dlx))\s+)?((astro|vite|next|nuxt|remix|svelte-kit|gatsby|ng|vue-cli-service|webpack|rollup|parcel)\s+build\b|ng\s+test\b|wrangler\s+(deploy|publish)\b.*\s--dry-run\b)/,
+
+  // Tauri builds the app and runs it (`npm run tauri dev`, `cargo tauri build`).
+  /^((npm|pnpm|yarn|bun)\s+(run\s+)?|cargo\s+|(npx|pnpx|bunx)\s+)tauri\s+(dev|build)\b/,
 
   // make/just run their default or a checking target; formatting, cleaning and installing check nothing.
   /^(make|just)\b(?!\s+(-\S+\s+)*(fmt|format|clean|install|setup|deps|fix|docs?|release|deploy|publish|bump)\b)/,
@@ -47,7 +50,8 @@ const CHECK_STEP: RegExp[] = [
   // Nix builds and checks, and a flake app named for a check.
   /^nix\s+(build|flake\s+check)\b|^nix\s+run\s+\S*#(test|tests|build|lint|check|typecheck)\b/,
   // Syntax and validity checks: they check a file the agent wrote without running it.
-  /^(node\s+(--check|-c)|(bash|sh|zsh)\s+-n|php\s+-l|ruby\s+-c|python3?\s+-m\s+(py_compile|json\.tool))\s+\S/,
+  // A file named, not a redirection: `cat x.json | python3 -m json.tool 2>/dev/null` only pretty-prints what it reads.
+  /^(node\s+(--check|-c)|(bash|sh|zsh)\s+-n|php\s+-l|ruby\s+-c|python3?\s+-m\s+(py_compile|json\.tool))\s+(?!\d?>)\S/,
   /^jq\s+(-e\s+)?(empty|\.)\s+\S+.*>\s*\/dev\/null/,
   // A request to a server on this machine (the one the agent started): a smoke test of the work.
   /^(curl|wget|http|https|xh)\s.*\b(localhost|127\.0\.0\.1|0\.0\.0\.0|\[::1\])(:\d+)?\b/,
@@ -82,7 +86,12 @@ function cleanStep(step: string): string {
       .replace(/^([\w-]+)\.(cmd|exe|bat)(?=\s|$)/i, "$1")
       .replace(/^(export\s+)?[A-Za-z_][A-Za-z0-9_]*=("[^"]*"|'[^']*'|\S*)\s+/, "")
       .replace(/^env\s+/, "")
-      .replace(/^(time|timeout\s+\S+|nice|sudo|exec|corepack)\s+/, "")
+      // rtk (Rust Token Killer) runs the command after it and only shortens its output for the model.
+      .replace(/^(time|timeout\s+\S+|nice|sudo|exec|corepack|rtk)\s+/, "")
+      // `bun --bun run test` is `bun run test`: the flag only picks Bun's runtime over Node's.
+      .replace(/^(bun|bunx)\s+--bun\s+/, "$1 ")
+      // `npx @biomejs/biome check`, `bunx @playwright/test`: a scoped package runs its own program.
+      .replace(/^(npx|pnpx|bunx|yarn\s+dlx|pnpm\s+dlx)\s+((?:-y|--yes)\s+)?@[\w.-]+\/([\w.-]+?)(?:@[\w.^~-]+)?(?=\s|$)/, "$1 $3")
       // A program run inside an environment (`conda run -n env python …`) is that program.
       .replace(/^(conda|mamba|micromamba)\s+run\s+((-n|--name|-p|--prefix)\s+\S+\s+|--no-capture-output\s+|--live-stream\s+)*/, "")
       // Where a package manager runs (a workspace, a folder) does not change what it runs.
@@ -257,9 +266,9 @@ function exitIsCleanups(command: string): boolean {
   return CLEANUP.test(last) && !/&&|\|\|/.test(last);
 }
 
-/** Lines that only report an exit status: never the error to quote. */
+/** Lines that only report an exit status (Bun's `error: script "test" exited with code 1` among them): never the error to quote. */
 const STATUS_ONLY =
-  /^(exit code:?\s*-?\d+|process exited with code -?\d+|command exited with code -?\d+|wall time:.*|output:|chunk id:.*|original token count:.*|total output lines:.*)$/i;
+  /^(exit code:?\s*-?\d+|process exited with code -?\d+|command exited with code -?\d+|error:\s+(script\s+)?"[^"]+"\s+exited with code -?\d+|wall time:.*|output:|chunk id:.*|original token count:.*|total output lines:.*)$/i;
 
 /** A line that announces the errors listed under it ("Errors found in post.mdx:", "3 errors:"): the error is the next line. */
 const ERRORS_HEADING = /^(\d+\s+)?errors?\b[^:]*:$|^found \d+ errors? in\b[^:]*:$/i;
@@ -275,7 +284,8 @@ function lineAfter(lines: readonly string[], line: string): string | undefined {
 export function failureLineOf(output: string): string | undefined {
   const lines = output.split("\n").filter((line) => !STATUS_ONLY.test(line.trim()));
   const text = lines.join("\n");
-  for (const pattern of [/^.*\berror TS\d{4,5}\b.*$/m, /^\s*error(\[E\d{4}\])?:.*$/m, /^\s*(FAIL|FAILED)\b.*$/m]) {
+  // A test runner's FAIL line names the test; the error it failed on ("Error: Cannot find package …") names the failure.
+  for (const pattern of [/^.*\berror TS\d{4,5}\b.*$/m, /^\s*error(\[E\d{4}\])?:.*$/m, /^\s*\w*(Error|Exception):\s.*$/m, /^\s*(FAIL|FAILED)\b.*$/m]) {
     const hit = pattern.exec(text);
     if (hit) return hit[0].trim();
   }

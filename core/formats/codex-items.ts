@@ -5,7 +5,7 @@
  * `compacted` record's replacement history holds.
  */
 import type { Block, Message, Role } from "../model.ts";
-import { extraFields, isRecord, without, withExtra } from "./common.ts";
+import { extraFields, isRecord, parsedArguments, without, withExtra } from "./common.ts";
 
 function codexRole(role: unknown): Role {
   if (role === "user" || role === "assistant") return role;
@@ -37,16 +37,6 @@ function outputBlocks(output: unknown): Block[] {
   return output === undefined ? [] : [{ type: "raw", value: output }];
 }
 
-function parseArguments(text: unknown): { value: unknown; extra?: Record<string, unknown> } {
-  if (typeof text !== "string") return { value: text };
-  try {
-    // Tools get structured arguments; the exact source string stays in extra.
-    return { value: JSON.parse(text), extra: { argumentsJson: text } };
-  } catch {
-    return { value: text };
-  }
-}
-
 export function responseItemMessages(item: Record<string, unknown>, id: string, line: number, toolCallIds: Set<string>): Message[] {
   switch (item.type) {
     case "message":
@@ -67,7 +57,7 @@ export function responseItemMessages(item: Record<string, unknown>, id: string, 
       const callId = typeof item.call_id === "string" ? item.call_id : typeof item.id === "string" ? item.id : id;
       toolCallIds.add(callId);
       const name = typeof item.name === "string" ? item.name : item.type === "local_shell_call" ? "local_shell" : "tool";
-      const args = item.type === "function_call" ? parseArguments(item.arguments) : { value: item.type === "custom_tool_call" ? item.input : item.action };
+      const args = item.type === "function_call" ? parsedArguments(item.arguments) : { value: item.type === "custom_tool_call" ? item.input : item.action };
       const call = withExtra({ type: "toolCall", id: callId, name, arguments: args.value } as Block, args.extra);
       return [{ id, role: "assistant", meta: without(item, "arguments", "input", "action"), blocks: [call], line }];
     }

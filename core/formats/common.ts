@@ -33,6 +33,21 @@ export function withExtra<B extends Block>(block: B, extra: Record<string, unkno
  * Anthropic shape write these two blocks alike. Null for anything else (a
  * malformed one included: the caller keeps it raw).
  */
+/**
+ * A tool call's arguments written as a JSON string (Codex's function calls, OpenAI chat, Copilot's
+ * tool requests): parsed, so every reader of the call sees its fields, with the exact string kept
+ * in `argumentsJson` (what the model produced: token counts and exports use it). Text that is not
+ * JSON stays the arguments as it is.
+ */
+export function parsedArguments(text: unknown): { value: unknown; extra?: Record<string, unknown> } {
+  if (typeof text !== "string") return { value: text };
+  try {
+    return { value: JSON.parse(text), extra: { argumentsJson: text } };
+  } catch {
+    return { value: text };
+  }
+}
+
 export function textOrThinkingBlock(block: Record<string, unknown>): Block | null {
   if (block.type === "text" && typeof block.text === "string") return withExtra({ type: "text", text: block.text }, extraFields(block, ["text"]));
   if (block.type === "thinking" && typeof block.thinking === "string") return withExtra({ type: "thinking", text: block.thinking }, extraFields(block, ["thinking"]));

@@ -18,7 +18,7 @@
 import type { Block, Entry, Message, UsageSeries } from "../model.ts";
 import type { JsonLine } from "../jsonl.ts";
 import { SessionError } from "../model.ts";
-import { extraFields, isRecord, messagesOf, without, withExtra, type ReaderOutput } from "./common.ts";
+import { extraFields, isRecord, messagesOf, parsedArguments, without, withExtra, type ReaderOutput } from "./common.ts";
 import { replayedHistory, type CompactionStep, type ContextItem } from "../compactions/common.ts";
 
 /** Event type families of Copilot CLI; a record is Copilot's when its type is `<family>.<name>` with a data object. */
@@ -138,9 +138,10 @@ function copilotMessages(
         for (const request of data.toolRequests) {
           if (isRecord(request) && typeof request.toolCallId === "string" && typeof request.name === "string") {
             toolCallIds.add(request.toolCallId);
-            blocks.push(
-              withExtra({ type: "toolCall", id: request.toolCallId, name: request.name, arguments: request.arguments }, extraFields(request, ["toolCallId", "name", "arguments"])),
-            );
+            // The arguments are the JSON string the model wrote: parsed, so the checkride reads a command or a patch from them.
+            const args = parsedArguments(request.arguments);
+            const extra = extraFields(request, ["toolCallId", "name", "arguments"]);
+            blocks.push(withExtra({ type: "toolCall", id: request.toolCallId, name: request.name, arguments: args.value }, args.extra ? { ...extra, ...args.extra } : extra));
           } else blocks.push({ type: "raw", value: request });
         }
       }

@@ -7,7 +7,7 @@
 import type { Block, Entry, FormatName, Message } from "../model.ts";
 import { SessionError } from "../model.ts";
 import { anthropicContent, splitUserContent } from "./anthropic-blocks.ts";
-import { extraFields, isRecord, without, withExtra, type ReaderOutput } from "./common.ts";
+import { extraFields, isRecord, parsedArguments, without, withExtra, type ReaderOutput } from "./common.ts";
 
 export interface MessageArray {
   messages: unknown[];
@@ -90,18 +90,9 @@ function openaiToolCall(call: unknown, toolCallIds: Set<string>): Block {
     return { type: "raw", value: call };
   }
   toolCallIds.add(call.id);
-  const text = call.function.arguments;
-  let args: unknown = text;
-  let extra: Record<string, unknown> | undefined = extraFields(call, ["id", "function"]);
-  if (typeof text === "string") {
-    try {
-      args = JSON.parse(text);
-      extra = { ...extra, argumentsJson: text };
-    } catch {
-      // Not JSON: the model wrote something else; keep the string as the arguments.
-    }
-  }
-  return withExtra({ type: "toolCall", id: call.id, name: call.function.name, arguments: args }, extra);
+  const args = parsedArguments(call.function.arguments);
+  const extra = args.extra ? { ...extraFields(call, ["id", "function"]), ...args.extra } : extraFields(call, ["id", "function"]);
+  return withExtra({ type: "toolCall", id: call.id, name: call.function.name, arguments: args.value }, extra);
 }
 
 function anthropicMessage(message: Record<string, unknown>, id: string, line: number, toolCallIds: Set<string>): Message[] {

@@ -1,7 +1,7 @@
 /** Scoring the answer key against labels: graded rules and candidates tallied apart, candidates carrying the recall. */
 import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { precision, recall, scoreFacts, type FixtureLabels } from "../../../core/checkride/label-score.ts";
+import { anchorForms, precision, recall, scoreFacts, type FixtureLabels } from "../../../core/checkride/label-score.ts";
 import type { Facts } from "../../../core/checkride/facts.ts";
 
 const sha256 = (text: string) => createHash("sha256").update(text).digest("hex");
@@ -52,6 +52,25 @@ describe("label scores", () => {
     const scores = scoreFacts(facts, { ...labels, anchors: [{ sha256: sha256("4f1c2ab9") }, { sha256: sha256("https://a.dev/x") }, { sha256: sha256("TS2305") }] }, sha256);
     expect(scores.anchors).toEqual({ right: 1, given: 2, found: 1, expected: 3 });
     expect(scores.anchorCandidates).toEqual({ right: 1, given: 2, found: 2, expected: 3 });
+  });
+
+  it("an anchor matches its label in the form the reviewer wrote it: 'Issue #181' for #181, a commit's short hash for its full one", () => {
+    const anchor = (value: string) => ({ value, mentions: 1, source: { messageId: "m", quote: value } });
+    const facts: Facts = {
+      modifiedFiles: [],
+      readFiles: [],
+      fileSources: {},
+      anchors: [anchor("#181"), anchor("e42081283c60c00cc14ecef6ac744ac1075a18c2"), anchor("#7")],
+      rules: [],
+      anchorCandidates: [],
+      ruleCandidates: [],
+    };
+    const scores = scoreFacts(facts, { ...labels, anchors: [{ sha256: sha256("Issue #181") }, { sha256: sha256("e420812") }] }, sha256);
+    expect(scores.anchors).toEqual({ right: 2, given: 3, found: 2, expected: 2 });
+    // Only the same identifier: a short hash is never widened, a ref never loses its number.
+    expect(anchorForms("e420812")).toEqual(["e420812"]);
+    expect(anchorForms("TS2305")).toEqual(["TS2305"]);
+    expect(anchorForms("#12")).toContain("PR #12");
   });
 
   it("a rule typed more than once is found at any of its sayings (the key keeps the newest as its source)", () => {

@@ -111,6 +111,9 @@ describe("how sure a rule is (graded, or a candidate with why)", () => {
     ["All commands should run directly in the terminal instead of through node.", /'should'/],
     ["內容不用解答", /Chinese, Japanese or Korean/],
     ["테스트는 반드시 통과해야 합니다", /Chinese, Japanese or Korean/],
+    // Japanese "only" (のみ) and a rule the human names as one (ルール).
+    ["PRの概要を更新するのはPushした時のみにして", /Chinese, Japanese or Korean/],
+    ["登録した情報は削除しないという開発ルールがある", /Chinese, Japanese or Korean/],
     ["run the linter only when the types check", /scope/],
     ["no rounded corners", /terse 'no/],
     ["Никогда не коммить в main.", /Russian, Spanish/],

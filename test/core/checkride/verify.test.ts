@@ -59,6 +59,12 @@ describe("which command verifies", () => {
     "jq . out/summary.json >/dev/null",
     "curl -sS http://127.0.0.1:8080/api/ready",
     "sleep 2; curl -s localhost:3000/health",
+    // Bun's runtime flag, a scoped package run by its runner, TypeScript's native compiler, rtk's output filter in front.
+    "bun --bun run check:lint 2>&1 | tail -30",
+    "bunx --bun @biomejs/biome check --fix src/rpc/router/index.ts 2>&1",
+    "npx -y @biomejs/biome@2.1.0 lint src",
+    "bunx --bun tsgo --noEmit 2>&1 | head -20",
+    "rtk cargo test",
   ])("verifies: %s", (command) => expect(isVerification(command)).toBe(true));
 
   it("a commit, push or script of the repository verifies when its output shows the checks it ran", () => {
@@ -92,6 +98,10 @@ describe("which command verifies", () => {
     "curl -s https://api.github.com/repos/acme/app/issues/12",
     "bash -c 'ls -la src'",
     "corepack enable",
+    // A formatter writing its changes checks nothing; rtk in front of a reading command still reads.
+    "bunx --bun @biomejs/biome format --write src/components/clients/client-form.tsx 2>&1",
+    "rtk git status",
+    "cat .git/entire-sessions/a.json 2>&1 | python3 -m json.tool 2>/dev/null | head -30",
   ])("only looks around: %s", (command) => expect(isVerification(command)).toBe(false));
 
   it("splits chains and drops comments, cd and assignments", () => {
@@ -173,6 +183,11 @@ describe("the outcome", () => {
     // An output that names no error has no error line (LABELS.md: quote the line that names it), not its first line.
     expect(failureLineOf("\n> app@0.1.0 build\n> astro build\n[build] Complete!\nCommand exited with code 1")).toBeUndefined();
     expect(failureLineOf("Process exited with code 1\nError: ECONNREFUSED 127.0.0.1:5432")).toBe("Error: ECONNREFUSED 127.0.0.1:5432");
+    // Bun's closing status line names no error; a test runner's FAIL line names the test, the error it failed on names the failure.
+    const bunTest =
+      " FAIL  src/a.test.ts [ src/a.test.ts ]\nError: Cannot find package '@/schema' imported from /app/src/a.ts\n Test Files  1 failed | 5 passed (6)\nerror: script \"test\" exited with code 1";
+    expect(failureLineOf(bunTest)).toBe("Error: Cannot find package '@/schema' imported from /app/src/a.ts");
+    expect(failureLineOf('error: "vitest" exited with code 1')).toBeUndefined();
   });
 
   it("in a session: the last verification wins over later look-around; its source is the call", () => {
