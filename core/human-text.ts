@@ -67,6 +67,8 @@ function injectedByMetadata(message: Message, format: FormatName | undefined): b
   if (message.role !== "user") return true;
   if (metaField(message, "isMeta") === true || metaField(message, "isCompactSummary") === true) return true;
   if (metaField(message, "isVisibleInTranscriptOnly") === true) return true;
+  // Claude Code: an accepted plan, sent as the user's message ("Implement the following plan: …"); the agent wrote the plan.
+  if (typeof metaField(message, "planContent") === "string") return true;
   const type = metaField(message, "type");
   if (typeof type === "string" && NON_HUMAN_TYPES.has(type)) return true;
   // Copilot CLI: user.message events with a source were written by an agent (subagent dispatch, system).

@@ -35,19 +35,33 @@ const OBLIGATION = /\b(must|mustn't|make sure|avoid|prefer|under no circumstance
 const MUST_HAVE_DONE = /\bmust\s+have\s+(been|had|done|gone|seen|made|\w+ed|\w+en)\b/i;
 /**
  * Obligation and prohibition words of Chinese (traditional and simplified),
- * Japanese and Korean. A clause-level word in these languages says as much
+ * Japanese and Korean: LABELS.md's must / never / keep / always / don't / no X / only, in each
+ * language's own forms. A clause-level word in these languages says as much
  * about a one-off request ("不要写内容": "write nothing in it") as about a
  * standing rule, so a sentence they mark is a candidate, never graded alone.
  */
-const CJK_OBLIGATION =
-  /必須|必须|務必|务必|一定要|禁止|請勿|请勿|不可|不要|不用|不准|不能|只能|只用|永遠|永远|總是|总是|絕不|绝不|しないで|しない(こと|よう)|ないで|してはいけない|禁止|必ず|常に|だけ(を|で|に)|使わない|なし[、。]|ないといけない|なければ(ならない|いけない)|ないように|のみ|ルール|하지\s*마|하지\s*않|말\s*것|반드시|항상|절대|만\s*사용/;
+const CJK_OBLIGATION = new RegExp(
+  [
+    // Chinese: must, never, keep, always, don't, no X, only.
+    "必須|必须|務必|务必|一定要|應該|应该|絕不|绝不|永遠不|永远不|從不|从不|千萬別|千万别|千萬不要|千万不要|保持|維持|维持|總是|总是|始終|始终|每次都|一律|永遠|永远",
+    "不要|不用|不准|不能|不可|不得|不許|不许|請勿|请勿|别|禁止|只能|只用|仅|記住|记住|記得|记得",
+    // From now on (Chinese, Japanese, Korean): an order for what follows.
+    "以後|以后|今後|今后|從現在開始|从现在开始|これから(は)?|앞으로",
+    // Japanese.
+    "しないで|しない(こと|よう)|ないで|してはいけない|てはいけない|ちゃだめ|てはだめ|必ず|常に|いつも|毎回|絶対|決して|べき|維持|そのまま(に)?(して|で|残)|保って",
+    "だけ(を|で|に)|使わない|なし[、。]|ないといけない|なければ(ならない|いけない)|ないように|のみ|ルール|以外(は)?(使わ|禁止)|ること[。！]?$",
+    // Korean.
+    "하지\\s*마|하지\\s*않|지\\s*(마세요|마라|말고|말아|말\\s*것)|지\\s*마(?=$|[\\s.!,~요])|말\\s*것|반드시|꼭|무조건|항상|언제나|절대|결코|유지|금지|안\\s*(돼|됨|된다|됩니다)|해야\\s*(한다|합니다|해|돼|됨|함)|만\\s*(사용|써|쓰|허용)|오직",
+  ].join("|"),
+);
 /**
  * Obligation and prohibition words of other languages people write to their agents in (Russian, Ukrainian,
- * Spanish, Portuguese, French, German, Italian): a candidate, as the CJK words are, since the same words say
+ * Spanish, Portuguese, French, German, Italian, Vietnamese), LABELS.md's must / never / keep / always /
+ * don't / no X / only in each: a candidate, as the CJK words are, since the same words say
  * as much about the request at hand as about a standing rule.
  */
 const OTHER_OBLIGATION =
-  /(^|[\s,;:(«"])(никогда|всегда|обязательно|нельзя|запрещено|не\s+(надо|нужно|трогай|меняй|удаляй|используй|добавляй|делай|пиши|коммить|пуш\S*)|должн[аоы]?|только|ніколи|завжди|обов'язково|не\s+можна|nunca|siempre|sempre|jamais|toujours|niemals|immer|nie|mai|sempre|obligatorio|obrigatório|obligatoire|prohibido|proibido|interdit|verboten|vietato|no\s+(uses|toques|cambies|borres|modifiques|agregues)|não\s+(use|usar|mexa|altere|apague|modifique|adicione|faça|crie)|ne\s+(touche|modifie|supprime|change|utilise|jamais)|nicht\s+(ändern|löschen|anfassen|verwenden|benutzen)|keine?|(vorhandenen?|bestehenden?)\s+\S+(\s+\S+)?\s+(benutzen|verwenden|nutzen|nehmen)|non\s+(toccare|modificare|cancellare|usare)|debe(n|s)?|deve(m|s)?|doit|doivent|muss|müssen|solo|somente|apenas|seulement|uniquement|nur)(?=[\s,.;:!?»")]|$)/iu;
+  /(^|[\s,;:(«"])(никогда|всегда|обязательно|нельзя|запрещено|не\s+(надо|нужно|трогай|меняй|удаляй|используй|добавляй|делай|пиши|коммить|пуш\S*)|должн[аоы]?|только|ніколи|завжди|обов'язково|не\s+можна|nunca|siempre|sempre|jamais|toujours|niemals|immer|nie|mai|sempre|obligatorio|obrigatório|obligatoire|prohibido|proibido|interdit|verboten|vietato|no\s+(uses|toques|cambies|borres|modifiques|agregues)|não\s+(use|usar|mexa|altere|apague|modifique|adicione|faça|crie)|ne\s+(touche|modifie|supprime|change|utilise|jamais)|nicht\s+(ändern|löschen|anfassen|verwenden|benutzen)|keine?|(vorhandenen?|bestehenden?)\s+\S+(\s+\S+)?\s+(benutzen|verwenden|nutzen|nehmen)|non\s+(toccare|modificare|cancellare|usare)|debe(n|s)?|deve(m|s)?|doit|doivent|muss|müssen|musst|müsst|solo|somente|apenas|seulement|uniquement|nur|(darf|dürfen|darfst)\s+nicht|bitte\s+nicht|stets|ausschließlich|beibehalten|behalten|unverändert|auf\s+keinen\s+fall|não\s+(pode|podem|deve|devem)|mantenha|manter|evite|tem\s+que|têm\s+que|no\s+(debe|debes|deben|puede|puedes|pueden)|mantén|mantenga|mantener|evita|tiene\s+que|hay\s+que|il\s+faut|garde[rz]?|conserve[rz]?|évite[rz]?|mantieni|mantenere|devi|dovete|сохрани|сохраняй|оставь|избегай|không\s+được|luôn(\s+luôn)?|phải|đừng|chỉ\s+(dùng|sử\s+dụng)|giữ\s+nguyên|không\s+bao\s+giờ|cấm|(ändere|lösche|entferne|benutze|verwende|nutze|committe|pushe|überschreibe|berühre|fasse)\s+[^.!?]{0,60}\bnicht|ab\s+jetzt|von\s+nun\s+an|künftig|a\s+partir\s+de\s+(agora|ahora)|daqui\s+(pra|para)\s+frente|de\s+ahora\s+en\s+adelante|désormais|à\s+partir\s+de\s+maintenant|d'ora\s+in\s+poi|впредь|отныне|с\s+этого\s+момента|từ\s+(giờ|nay))(?=[\s,.;:!?»")]|$)/iu;
 const PROHIBITION =
   /(^|[,;:(]\s*|\s[-–—]\s+|\b(please|and|but|no|just|then|also|pls)\s+)(don't|dont|do not|never)\b|(?<!\bso\s|\bso that\s|\bin order that\s)\b(you|we)\s+(don't|do not|shouldn't|should not|must not|never)\b(?!\s+(need|have)\s+to\b)|\bi\s+(don't|dont|do not)\s+want\b|\blet's not\b/i;
 /** "always/never/only" at the start of a clause, or after a directive within a few words. */
@@ -157,7 +171,7 @@ export function ruleConfidence(sentence: string): RuleConfidence | null {
     // English words of the same spelling ("solo", "nur"…) stay out: a sentence with English function words is English.
     const englishWords = (text.match(/\b(the|and|is|are|was|to|of|you|we|it|this|that|with|for|on|i)\b/gi) ?? []).length;
     if (OTHER_OBLIGATION.test(text) && text.split(/\s+/).length >= MIN_RULE_WORDS && englishWords < 2)
-      return { graded: false, why: "an obligation word of Russian, Spanish, Portuguese, French, German or Italian, said as often of a one-off request" };
+      return { graded: false, why: "an obligation word of Russian, Spanish, Portuguese, French, German, Italian or Vietnamese, said as often of a one-off request" };
     if (/\bonly (when|if|for|in|with)\b|\bkeep\b.+\b(as is|unchanged|intact|at)\b/i.test(text))
       return { graded: false, why: "'only' or 'keep': a scope that may be the task's, not a standing rule" };
     if (CANNOT.test(text) && !/^(i|we|you)\b/i.test(text) && !/\b(i|we)\s+(cannot|can't|can not)\b/i.test(text))

@@ -24,6 +24,16 @@ describe("which user messages a human wrote", () => {
     ["Claude Code isMeta (on the verbatim record)", user("Always answer in French.", { record: { isMeta: true } })],
     ["Claude Code compact summary", user("Never push to main.", { isCompactSummary: true })],
     ["Claude Code interruption", user("[Request interrupted by user for tool use]")],
+    [
+      "Claude Code accepted plan (the agent wrote it)",
+      user("Implement the following plan:\n\n# Plan\nNever touch the API.", { record: { planContent: "# Plan\nNever touch the API." } }),
+    ],
+    [
+      "Claude Code background task notification",
+      user(
+        '<task-notification>\n<task-id>b49da09</task-id>\n<status>completed</status>\n<summary>Background command "Run tests" completed (exit code 0)</summary>\n</task-notification>',
+      ),
+    ],
     ["Claude Code skill body", user("Base directory for this skill: /x/skills/review\n\n# Review\nAlways be kind.")],
     ["Claude Code hook feedback", user("Stop hook feedback:\nYou must run the tests.")],
     ["Codex environment context", user("<environment_context>\nCurrent working directory: /w\n</environment_context>")],

@@ -114,6 +114,16 @@ describe("how sure a rule is (graded, or a candidate with why)", () => {
     // Japanese "only" (のみ) and a rule the human names as one (ルール).
     ["PRの概要を更新するのはPushした時のみにして", /Chinese, Japanese or Korean/],
     ["登録した情報は削除しないという開発ルールがある", /Chinese, Japanese or Korean/],
+    // LABELS.md's must / never / keep / always / don't / no X / only, and "from now on", in each language's own forms.
+    ["以后都用中文回答", /Chinese, Japanese or Korean/],
+    ["请始终保持原有的目录结构", /Chinese, Japanese or Korean/],
+    ["これからはコミットする前にテストを実行すること。", /Chinese, Japanese or Korean/],
+    ["그 파일은 건드리지 마", /Chinese, Japanese or Korean/],
+    ["테스트 코드는 유지해 주세요", /Chinese, Japanese or Korean/],
+    ["Lösche die Tests bitte nicht einfach so.", /Russian, Spanish/],
+    ["Die API darf nicht geändert werden.", /Russian, Spanish/],
+    ["A partir de agora responda sempre em português.", /Russian, Spanish/],
+    ["Không được sửa file cấu hình này.", /Vietnamese/],
     ["run the linter only when the types check", /scope/],
     ["no rounded corners", /terse 'no/],
     ["Никогда не коммить в main.", /Russian, Spanish/],
@@ -163,6 +173,9 @@ describe("how sure a rule is (graded, or a candidate with why)", () => {
       "The solo mode is on for the nur app.",
       "we use the old client, not the new one, in production",
       "I can't end up fixing this today.",
+      // A German status remark with "nicht" is no order; a Korean request without a rule word is the task.
+      "Das funktioniert nicht mehr so wie vorher.",
+      "마크다운으로 정리해줘",
     ])
       expect(ruleConfidence(sentence), sentence).toBeNull();
   });
