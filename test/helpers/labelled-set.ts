@@ -22,11 +22,18 @@ export const LABELS = resolve(dirname(fileURLToPath(import.meta.url)), "../label
  */
 export const BLIND_SETS = [
   {
+    name: "blind-9",
+    labels: join(LABELS, "blind-9"),
+    provenance: "test/blind-9.provenance.json",
+    about:
+      "round 9, the measure: Codex, Pi, Gemini CLI and Claude Code sessions and sessions in Korean, Chinese, Japanese and Portuguese, labelled blind after round 8 had been seen twice and round 7 read as a dev set, committed before the extractor was changed on them; every session held out",
+  },
+  {
     name: "blind-8",
     labels: join(LABELS, "blind-8"),
     provenance: "test/blind-8.provenance.json",
     about:
-      "round 8, the measure: Codex, Pi and OpenCode sessions and sessions in Korean, German, Japanese, Portuguese and Chinese, labelled blind after round 7 had been seen five times, committed before the extractor was changed again; every session held out",
+      "round 8: Codex, Pi and OpenCode sessions and sessions in Korean, German, Japanese, Portuguese and Chinese, labelled blind after round 7 had been seen five times; the measure until round 9 (its totals seen, no row ever); every session held out",
   },
   {
     name: "blind-7",
