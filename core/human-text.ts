@@ -45,6 +45,13 @@ const INJECTED_OPENINGS: RegExp[] = [
   /^<returncode>/, // mini-swe-agent observations
 ];
 
+/**
+ * A command's prompt file expanded into the user's message, the user's words fenced under its
+ * "User Input" heading (GitHub's Spec Kit: `/speckit.specify`, `/speckit.constitution`… in Codex,
+ * Claude Code, Copilot, Gemini CLI). Group 2 is the input; the template around it is the command's.
+ */
+const COMMAND_USER_INPUT = /^(\s*## User Input\s*```[\w-]*\r?\n)([\s\S]*?)\r?\n?```\s*You \*\*MUST\*\* consider the user input/;
+
 /** Regions inside a human message that the harness appended or wrapped around it. */
 const INJECTED_REGIONS =
   /<(system-reminder|system_reminder|environment_details|environment_context|local-command-caveat|local-command-stdout|local-command-stderr|command-name|command-message|command-args|ide_opened_file|ide_selection)>[\s\S]*?(<\/\1>|$)/g;
@@ -128,6 +135,12 @@ export function humanSpans(message: Message, format?: FormatName): TextSpan[] {
       continue;
     }
     if (INJECTED_OPENINGS.some((opening) => opening.test(text.trimStart()))) continue;
+    const command = COMMAND_USER_INPUT.exec(text);
+    if (command) {
+      // Only the user's input is theirs; the rest of the message is the command's prompt file.
+      spans.push(...cutRegions(command[2]!, blockStart + command.index + command[1]!.length, INJECTED_REGIONS));
+      continue;
+    }
     for (const span of cutRegions(text, blockStart, INJECTED_REGIONS)) {
       // Cline's wrapper tags are cut as regions of their own so the offsets stay exact.
       spans.push(...cutRegions(span.text, span.start, HUMAN_WRAPPERS));

@@ -120,7 +120,7 @@ interface Result {
 /** Every shell command the branch ran, in order, with how it ended (core/checkride/runs.ts reads them). */
 function commandRuns(branch: readonly Message[], outcomes: Map<string, Result>): ShellRun[] {
   const runs: ShellRun[] = [];
-  const consider = (command: string, outcome: ToolOutcome | undefined, result: Message | undefined, call: Message, ownOutput?: string) => {
+  const consider = (command: string, outcome: ToolOutcome | undefined, result: Message | undefined, call: Message, ownOutput?: string, pending = isPending(result)) => {
     const output = ownOutput ?? (result ? textOf(result) : "");
     const verification = isVerification(command, output);
     // A Codex code-mode program that completed says so but records no exit code: its output's failure lines decide.
@@ -129,7 +129,16 @@ function commandRuns(branch: readonly Message[], outcomes: Map<string, Result>):
     // No exit code recorded (Cline): an output that opens a line with a named error failed.
     if (passed === undefined && outcome?.isError === undefined && NAMED_ERROR_LINE.test(output)) passed = false;
     const at = result ?? call;
-    const run: ShellRun = { command, passed, verification, exitCode: outcome?.exitCode, messageId: at.id, source: sourceAt(call, command), output };
+    const run: ShellRun = {
+      command,
+      passed,
+      verification,
+      exitCode: outcome?.exitCode,
+      messageId: at.id,
+      source: sourceAt(call, command),
+      output,
+      ...(pending ? { pending } : {}),
+    };
     if (passed === false && result) {
       const line = failureLineOf(output);
       if (line) run.errorLine = line;
@@ -171,13 +180,32 @@ function commandRuns(branch: readonly Message[], outcomes: Map<string, Result>):
       const task = result ? backgroundTaskOf(textOf(result.message)) : undefined;
       const report = task === undefined ? undefined : tasks.get(task);
       if (report && commands.length === 1) {
-        consider(commands[0]!, { ...result!.outcome, isError: reportIsError(report), exitCode: report.exitCode }, report.message, message, report.output ?? "");
+        consider(
+          commands[0]!,
+          { ...result!.outcome, isError: reportIsError(report), exitCode: report.exitCode },
+          report.message,
+          message,
+          report.output ?? "",
+          report.status === "running",
+        );
+        continue;
+      }
+      if (task !== undefined) {
+        // Started in the background and never reported on: it has no outcome yet.
+        for (const command of commands) consider(command, { ...result!.outcome, isError: undefined }, result?.message, message, undefined, true);
         continue;
       }
       for (const command of commands) consider(command, result?.outcome, result?.message, message);
     }
   }
   return runs;
+}
+
+/** No result recorded, or one whose tool still runs (OpenCode's `state.status`: running or pending). */
+function isPending(result: Message | undefined): boolean {
+  if (!result) return true;
+  const state = result.meta.state;
+  return typeof state === "object" && state !== null && ["running", "pending"].includes(String((state as { status?: unknown }).status));
 }
 
 /** The result of the last `wait({cell_id})` on each Codex code-mode cell. */

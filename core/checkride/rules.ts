@@ -43,7 +43,7 @@ const MUST_HAVE_DONE = /\bmust\s+have\s+(been|had|done|gone|seen|made|\w+ed|\w+e
 const CJK_OBLIGATION = new RegExp(
   [
     // Chinese: must, never, keep, always, don't, no X, only.
-    "必須|必须|務必|务必|一定要|應該|应该|絕不|绝不|永遠不|永远不|從不|从不|千萬別|千万别|千萬不要|千万不要|保持|維持|维持|總是|总是|始終|始终|每次都|一律|永遠|永远",
+    "必須|必须|務必|务必|一定要|應該|应该|應當|应当|絕不|绝不|永遠不|永远不|從不|从不|千萬別|千万别|千萬不要|千万不要|保持|維持|维持|總是|总是|始終|始终|每次都|一律|永遠|永远",
     "不要|不用|不准|不能|不可|不得|不許|不许|請勿|请勿|别|禁止|只能|只用|仅|記住|记住|記得|记得",
     // From now on (Chinese, Japanese, Korean): an order for what follows.
     "以後|以后|今後|今后|從現在開始|从现在开始|これから(は)?|앞으로",
@@ -51,7 +51,7 @@ const CJK_OBLIGATION = new RegExp(
     "しないで|しない(こと|よう)|ないで|してはいけない|てはいけない|ちゃだめ|てはだめ|必ず|常に|いつも|毎回|絶対|決して|べき|維持|そのまま(に)?(して|で|残)|保って",
     "だけ(を|で|に)|使わない|なし[、。]|ないといけない|なければ(ならない|いけない)|ないように|のみ|ルール|以外(は)?(使わ|禁止)|ること[。！]?$",
     // Korean.
-    "하지\\s*마|하지\\s*않|지\\s*(마세요|마라|말고|말아|말\\s*것)|지\\s*마(?=$|[\\s.!,~요])|말\\s*것|반드시|꼭|무조건|항상|언제나|절대|결코|유지|금지|안\\s*(돼|됨|된다|됩니다)|해야\\s*(한다|합니다|해|돼|됨|함)|만\\s*(사용|써|쓰|허용)|오직",
+    "하지\\s*마|하지\\s*않|지\\s*(마세요|마라|말고|말아|말\\s*것)|지\\s*마(?=$|[\\s.!,~요])|말\\s*것|반드시|꼭|무조건|항상|언제나|절대|결코|유지|금지|안\\s*(돼|됨|된다|됩니다)|[아어여해]야\\s*(한다|합니다|해|돼|됨|함|하며|하고)|수\\s*없(다|습니다|음)|되지\\s*않(는다|아야|도록)|만\\s*(사용|써|쓰|허용)|오직",
   ].join("|"),
 );
 /**
@@ -61,13 +61,13 @@ const CJK_OBLIGATION = new RegExp(
  * as much about the request at hand as about a standing rule.
  */
 const OTHER_OBLIGATION =
-  /(^|[\s,;:(«"])(никогда|всегда|обязательно|нельзя|запрещено|не\s+(надо|нужно|трогай|меняй|удаляй|используй|добавляй|делай|пиши|коммить|пуш\S*)|должн[аоы]?|только|ніколи|завжди|обов'язково|не\s+можна|nunca|siempre|sempre|jamais|toujours|niemals|immer|nie|mai|sempre|obligatorio|obrigatório|obligatoire|prohibido|proibido|interdit|verboten|vietato|no\s+(uses|toques|cambies|borres|modifiques|agregues)|não\s+(use|usar|mexa|altere|apague|modifique|adicione|faça|crie)|ne\s+(touche|modifie|supprime|change|utilise|jamais)|nicht\s+(ändern|löschen|anfassen|verwenden|benutzen)|keine?|(vorhandenen?|bestehenden?)\s+\S+(\s+\S+)?\s+(benutzen|verwenden|nutzen|nehmen)|non\s+(toccare|modificare|cancellare|usare)|debe(n|s)?|deve(m|s)?|doit|doivent|muss|müssen|musst|müsst|solo|somente|apenas|seulement|uniquement|nur|(darf|dürfen|darfst)\s+nicht|bitte\s+nicht|stets|ausschließlich|beibehalten|behalten|unverändert|auf\s+keinen\s+fall|não\s+(pode|podem|deve|devem)|mantenha|manter|evite|tem\s+que|têm\s+que|no\s+(debe|debes|deben|puede|puedes|pueden)|mantén|mantenga|mantener|evita|tiene\s+que|hay\s+que|il\s+faut|garde[rz]?|conserve[rz]?|évite[rz]?|mantieni|mantenere|devi|dovete|сохрани|сохраняй|оставь|избегай|không\s+được|luôn(\s+luôn)?|phải|đừng|chỉ\s+(dùng|sử\s+dụng)|giữ\s+nguyên|không\s+bao\s+giờ|cấm|(ändere|lösche|entferne|benutze|verwende|nutze|committe|pushe|überschreibe|berühre|fasse)\s+[^.!?]{0,60}\bnicht|ab\s+jetzt|von\s+nun\s+an|künftig|a\s+partir\s+de\s+(agora|ahora)|daqui\s+(pra|para)\s+frente|de\s+ahora\s+en\s+adelante|désormais|à\s+partir\s+de\s+maintenant|d'ora\s+in\s+poi|впредь|отныне|с\s+этого\s+момента|từ\s+(giờ|nay))(?=[\s,.;:!?»")]|$)/iu;
+  /(^|[\s,;:(«"])(никогда|всегда|обязательно|нельзя|запрещено|не\s+(надо|нужно|трогай|меняй|удаляй|используй|добавляй|делай|пиши|коммить|пуш\S*)|должн[аоы]?|только|ніколи|завжди|обов'язково|не\s+можна|nunca|siempre|sempre|jamais|toujours|niemals|immer|nie|mai|sempre|obligatorio|obrigatório|obligatoire|prohibido|proibido|interdit|verboten|vietato|no\s+(uses|toques|cambies|borres|modifiques|agregues)|não\s+(use|usar|mexa|altere|apague|modifique|adicione|faça|crie)|ne\s+(touche|modifie|supprime|change|utilise|jamais)|nicht\s+(ändern|löschen|anfassen|verwenden|benutzen)|keine?|(vorhandenen?|bestehenden?)\s+\S+(\s+\S+)?\s+(benutzen|verwenden|nutzen|nehmen)|non\s+(toccare|modificare|cancellare|usare)|debe(n|s)?|deve(m|s)?|doit|doivent|muss|müssen|musst|müsst|soll|sollen|sollte|solltest|solo|somente|apenas|só|seulement|uniquement|nur|(darf|dürfen|darfst)\s+nicht|bitte\s+nicht|stets|ausschließlich|beibehalten|behalten|unverändert|auf\s+keinen\s+fall|não\s+(pode|podem|deve|devem)|mantenha|manter|evite|tem\s+que|têm\s+que|no\s+(debe|debes|deben|puede|puedes|pueden)|mantén|mantenga|mantener|evita|tiene\s+que|hay\s+que|il\s+faut|garde[rz]?|conserve[rz]?|évite[rz]?|mantieni|mantenere|devi|dovete|сохрани|сохраняй|оставь|избегай|không\s+được|luôn(\s+luôn)?|phải|đừng|chỉ\s+(dùng|sử\s+dụng)|giữ\s+nguyên|không\s+bao\s+giờ|cấm|(ändere|lösche|entferne|benutze|verwende|nutze|committe|pushe|überschreibe|berühre|fasse)\s+[^.!?]{0,60}\bnicht|ab\s+jetzt|von\s+nun\s+an|künftig|a\s+partir\s+de\s+(agora|ahora)|daqui\s+(pra|para)\s+frente|de\s+ahora\s+en\s+adelante|désormais|à\s+partir\s+de\s+maintenant|d'ora\s+in\s+poi|впредь|отныне|с\s+этого\s+момента|từ\s+(giờ|nay))(?=[\s,.;:!?»")]|$)/iu;
 const PROHIBITION =
   /(^|[,;:(]\s*|\s[-–—]\s+|\b(please|and|but|no|just|then|also|pls)\s+)(don't|dont|do not|never)\b|(?<!\bso\s|\bso that\s|\bin order that\s)\b(you|we)\s+(don't|do not|shouldn't|should not|must not|never)\b(?!\s+(need|have)\s+to\b)|\bi\s+(don't|dont|do not)\s+want\b|\blet's not\b/i;
 /** "always/never/only" at the start of a clause, or after a directive within a few words. */
 const DIRECTED_SCOPE = /(^|[,;:(]\s*)(always|never|only)\b|\b(want|would|will|should|must|please|let's|you|we)\b(\s+\S+){0,3}\s+(always|never|only)\b/i;
 /** An order for everything that follows ("From now on, answer in English."). */
-const FROM_NOW_ON = /^(from now on|going forward|from here on|in the future|henceforth),?\s+\S/i;
+const FROM_NOW_ON = /(^(from now( on)?|going forward|from here on|in the future|henceforth)|[,;:]\s*((so|and)\s+)?(from now( on)?|going forward|from here on)),?\s+\S/i;
 /** "should", and "needs to" said of the work (not "we/I/you need to", which is a task or advice). */
 const SHOULD = /\b(should|shall)\b|(^|\b(?!(?:we|i|you)\b)[a-z]+\s+)needs?\s+to\b/i;
 /** "should" in a subordinate clause ("whether it should", "a skill that should") states no requirement. */

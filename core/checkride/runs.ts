@@ -15,16 +15,27 @@ export interface ShellRun extends CommandRun {
   /** True when the command builds, tests, lints, type-checks or runs the program (verify.ts). */
   verification: boolean;
   output: string;
+  /**
+   * Still running when the file ends: no result was recorded, the tool's state says it runs (OpenCode
+   * exporting the session from inside one of its own calls), or a background task was never reported done.
+   */
+  pending?: boolean;
 }
 
+/**
+ * The last verification that finished; the last one still running only when none did. A check the file
+ * shows no end of has no outcome to grade, and the one before it is the last the session saw end.
+ */
 export function lastVerification(runs: readonly ShellRun[]): CommandRun | undefined {
-  const last = [...runs].reverse().find((run) => run.verification);
+  const newestFirst = [...runs].reverse();
+  const last = newestFirst.find((run) => run.verification && !run.pending) ?? newestFirst.find((run) => run.verification);
   if (!last) return undefined;
-  const { verification: _verification, output: _output, ...run } = last;
+  const { verification: _verification, output: _output, pending: _pending, ...run } = last;
   return run;
 }
 
 export function unresolvedFailure(runs: readonly ShellRun[]): ShellRun | undefined {
-  const last = [...runs].reverse().find((run) => run.verification);
+  const newestFirst = [...runs].reverse();
+  const last = newestFirst.find((run) => run.verification && !run.pending) ?? newestFirst.find((run) => run.verification);
   return last?.passed === false && last.errorLine ? last : undefined;
 }

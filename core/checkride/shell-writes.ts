@@ -3,7 +3,8 @@
  * files): output redirection (`> f`, `>> f`, `cat > f <<EOF`), `tee [-a] f`,
  * in-place edits (`sed -i`, `perl -pi`), the file a move, rename or copy
  * writes (`mv`, `git mv`, `cp`, and Windows' `move`, `ren`, `copy`) and a
- * file `touch` creates, and the files a formatter or fixer rewrites in its writing mode
+ * file `touch` creates, PowerShell's `Set-Content`, `Add-Content`, `Out-File`, `New-Item`, `Copy-Item`,
+ * `Move-Item` and `Rename-Item`, and the files a formatter or fixer rewrites in its writing mode
  * (`prettier --write a.ts`, `eslint --fix a.ts`). A file moved away or deleted is not one the agent
  * wrote (LABELS.md counts files written; one it wrote and then deleted still
  * counts, by its write). Only what the command line itself names: a
@@ -140,8 +141,15 @@ function commandWrites(words: string[]): string[] {
   while (words.length > 0 && (/^\w+=/.test(words[0]!) || words[0] === "sudo" || words[0] === "command")) words.shift();
   const runner = RUNNERS[words.slice(0, 2).join(" ")] ?? RUNNERS[words[0] ?? ""];
   if (runner) words = words.slice(runner);
+  // `powershell -NoProfile -Command Set-Content …`: the command is the script's.
+  if (/^(powershell|pwsh)(\.exe)?$/i.test(words[0] ?? "")) {
+    const script = words.findIndex((word) => /^-(command|c)$/i.test(word));
+    if (script !== -1) words = words.slice(script + 1);
+  }
   let [name = "", ...args] = words;
   name = name.toLowerCase().replace(/\.exe$/, "");
+  const cmdlet = powershellWrites(name, args);
+  if (cmdlet) return cmdlet;
   if (name === "git" && (args[0] === "mv" || args[0] === "rm")) {
     // `git rm --cached` changes the index only (LABELS.md).
     if (args[0] === "rm" && args.includes("--cached")) return [];
@@ -179,6 +187,66 @@ function commandWrites(words: string[]): string[] {
       return options.some((o) => /^-[a-zA-Z]*i/.test(o)) ? operands : [];
     default:
       return [];
+  }
+}
+
+/** PowerShell parameters that take a value (the word after them); every other `-Name` is a switch. */
+const POWERSHELL_VALUED = new Set([
+  "-path",
+  "-literalpath",
+  "-filepath",
+  "-destination",
+  "-newname",
+  "-value",
+  "-encoding",
+  "-itemtype",
+  "-type",
+  "-name",
+  "-inputobject",
+  "-width",
+  "-delimiter",
+  "-stream",
+]);
+
+/**
+ * The files a PowerShell cmdlet writes: `Set-Content`, `Add-Content` and `Out-File` their path,
+ * `New-Item` the file it creates (not a directory), `Copy-Item` and `Move-Item` their destination,
+ * `Rename-Item` its new name beside the old one. Null for any other command.
+ */
+function powershellWrites(name: string, args: readonly string[]): string[] | null {
+  if (!["set-content", "add-content", "out-file", "new-item", "copy-item", "move-item", "rename-item"].includes(name)) return null;
+  const named = new Map<string, string>();
+  const positional: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const word = args[i]!;
+    if (!word.startsWith("-")) positional.push(word);
+    else if (POWERSHELL_VALUED.has(word.toLowerCase()) && i + 1 < args.length && !args[i + 1]!.startsWith("-")) named.set(word.toLowerCase(), args[++i]!);
+    else named.set(word.toLowerCase(), "");
+  }
+  const path = named.get("-path") ?? named.get("-literalpath") ?? named.get("-filepath");
+  switch (name) {
+    case "new-item": {
+      if (/^(directory|dir|folder)$/i.test(named.get("-itemtype") ?? named.get("-type") ?? "")) return [];
+      const target = path ?? positional[0];
+      const leaf = named.get("-name");
+      return target ? [leaf ? `${target.replace(/[\\/]+$/, "")}/${leaf}` : target] : [];
+    }
+    case "copy-item":
+    case "move-item": {
+      if (named.has("-recurse")) return [];
+      const destination = named.get("-destination") ?? positional[path === undefined ? 1 : 0];
+      return destination && !looksLikeFolder(destination) ? [destination] : [];
+    }
+    case "rename-item": {
+      const from = path ?? positional[0];
+      const to = named.get("-newname") ?? positional[path === undefined ? 1 : 0];
+      if (!from || !to) return [];
+      return [/[\\/]/.test(to) ? to : from.replace(/\\/g, "/").replace(/[^/]*$/, "") + to];
+    }
+    default: {
+      const target = path ?? positional[0];
+      return target ? [target] : [];
+    }
   }
 }
 

@@ -45,8 +45,9 @@ const CHECK_STEP: RegExp[] = [
   /^(swift)\s+(build|test|run)\b|^xcodebuild\b/,
   /^(mix)\s+(test|compile)\b|^(bundle exec\s+)?(rake|rspec)\b/,
   /^(\.\/|\.\\)?(target\/(debug|release)\/\S+|scripts?\/(test|check|build|verify)\S*|test\.sh|run-tests\S*)/,
-  /^(pwsh|powershell)(\.exe)?\s+.*\b(test|build|check|verify)\S*\.ps1\b/i,
-  /^(bash|sh|zsh)\s+\S*(test|check|build|verify)\S*\.sh\b/,
+  // Not Spec Kit's check-prerequisites: it checks that the feature's spec files are there, not the work.
+  /^(pwsh|powershell)(\.exe)?\s+.*\b(test|build|check(?!-prerequisites)|verify)\S*\.ps1\b/i,
+  /^(bash|sh|zsh)\s+\S*(test|check(?!-prerequisites)|build|verify)\S*\.sh\b/,
   // Nix builds and checks, and a flake app named for a check.
   /^nix\s+(build|flake\s+check)\b|^nix\s+run\s+\S*#(test|tests|build|lint|check|typecheck)\b/,
   // Syntax and validity checks: they check a file the agent wrote without running it.
@@ -150,12 +151,22 @@ function splitOutsideQuotes(text: string): string[] {
  * its output) is a commit, push or script whose output shows the checks it ran.
  */
 export function isVerification(command: string, output = ""): boolean {
+  if (computesVerdict(command)) return true;
   const steps = commandSteps(command);
   if (steps.some((step) => CHECK_STEP.some((pattern) => pattern.test(step)) || isInlineCheck(step))) return true;
   // The step first: a command's output can be megabytes, and most commands are not commits or scripts.
   if (!steps.some((step) => CHECKS_WHEN_OUTPUT_SAYS.test(step))) return false;
   // git echoes the commit's subject ("[main 1a2b3c4] fix: all tests passed"): the subject reports nothing that ran.
   return TEST_SUMMARY.test(output.replace(COMMIT_SUBJECT_LINES, ""));
+}
+
+/**
+ * A program the agent wrote that works out a verdict and prints it: both a PASS and a FAIL word among
+ * its strings (`status = '✓ PASS' if incomplete == 0 else '✗ FAIL'`, in a heredoc, `-c` or a PowerShell
+ * block). LABELS.md: "a script the agent wrote to check its result".
+ */
+export function computesVerdict(command: string): boolean {
+  return /["'`]\s*(✓\s*)?PASS(ED)?\b[^"'`\n]*["'`]/.test(command) && /["'`]\s*(✗\s*)?FAIL(ED)?\b[^"'`\n]*["'`]/.test(command);
 }
 
 /** `python -c "…"`, `node -e "…"`: a program the agent wrote on the command line. */
@@ -171,13 +182,15 @@ const DATA_MODULES = new Set(
  * A program written on the command line that checks the work (LABELS.md: "a script the agent wrote
  * to check its result"): it asserts, loads the project's own code (a relative import, or a module
  * other than the standard library's and the usual data ones), or talks to a service it set up
- * (a query, a connection, a request). One that only prints or encodes data is not a check.
+ * (a query, a connection, a request to this machine). One that only prints or encodes data, or calls a
+ * remote API, is not a check.
  */
 export function isInlineCheck(step: string): boolean {
   const match = INLINE_PROGRAM.exec(step);
   if (!match) return false;
   const code = match[4]!;
   if (/\bassert\b/.test(code)) return true;
+  if (parsesFileOnly(code)) return true;
   if (match[1]) {
     for (const imported of code.matchAll(/^\s*(?:from\s+([\w.]+)\s+import|import\s+([\w.]+(?:\s*,\s*[\w.]+)*))/gm)) {
       const modules = (imported[1] ?? imported[2]!).split(/\s*,\s*/).map((name) => name.split(".")[0]!);
@@ -186,7 +199,19 @@ export function isInlineCheck(step: string): boolean {
     return false;
   }
   if (/require\(\s*["'`]\.{1,2}\/|\bfrom\s+["'`]\.{1,2}\//.test(code)) return true;
-  return /\.(query|connect)\(|\bfetch\(/.test(code);
+  // A request counts when it goes to this machine (the service the agent started), not to a remote API it logs in to.
+  return /\.(query|connect)\(|\bfetch\(\s*["'`]https?:\/\/(localhost|127\.0\.0\.1|0\.0\.0\.0|\[::1\])\b/.test(code);
+}
+
+/**
+ * A program that parses a file and prints only fixed words (`JSON.parse(fs.readFileSync('out.json'));
+ * console.log('valid JSON')`): a validity check of a file, as `jq . out.json` is. One that prints what
+ * it read looks at the data instead.
+ */
+function parsesFileOnly(code: string): boolean {
+  if (!/JSON\.parse\(\s*(require\(\s*["'`]fs["'`]\s*\)|fs)\.readFileSync\(|\bjson\.load\(\s*open\(/.test(code)) return false;
+  const printed = [...code.matchAll(/\b(?:console\.log|print)\(([^()]*)\)/g)].map((call) => call[1]!.trim());
+  return printed.every((argument) => /^(["'`])[^"'`$]*\1$/.test(argument));
 }
 
 /** "cd dir && npm test" is the run of "npm test": the cd only says where. */
@@ -239,13 +264,34 @@ export function verificationOutcome(command: string, isError: boolean | undefine
   // its output decides (LABELS.md: "outcome from the output, not only the exit code").
   if (isError !== true && commandSteps(command).some((step) => isInlineCheck(step) || AGENT_SCRIPT.test(step)) && (outputSaysFailed(output) || NAMED_ERROR_LINE.test(output)))
     return false;
+  // A verdict the program printed is its outcome, whatever it exited with.
+  if (isError !== true && computesVerdict(command) && /\bFAIL(ED)?\b/.test(output)) return false;
   const filtered = pipesOutput(command);
+  // `svelte-check | grep profile` exiting 1 with nothing printed: grep matched no line, the check printed none it looked for.
+  if (isError === true && endsInSearchThatMatchedNothing(command, output)) return true;
   // `check; pkill -f server`: the exit code is the cleanup's, not the check's.
   if (isError !== undefined && exitIsCleanups(command)) isError = undefined;
   if (isError !== undefined && (!filtered || isError)) return !isError;
   if (outputSaysFailed(output)) return false;
   if (isError === false) return true;
   return SUCCESS_LINES.test(output) ? true : undefined;
+}
+
+/** A search as the last command of a pipe: it exits 1 when no line matched. */
+const SEARCH_FILTER = /^(grep|egrep|rg|findstr|select-string|sls)\b/i;
+
+/**
+ * A check piped into a search that printed nothing and exited 1: the search matched no line of the
+ * check's output (no error of the files it looked for), so the exit code is the search's, not the check's.
+ */
+function endsInSearchThatMatchedNothing(command: string, output: string): boolean {
+  const steps = commandSteps(command);
+  if (steps.length < 2 || !SEARCH_FILTER.test(steps.at(-1)!) || /\s-(v|\w*c)\b/.test(steps.at(-1)!)) return false;
+  const printed = output
+    .split("\n")
+    .map((line) => line.trim())
+    .filter((line) => line !== "" && line !== "(no output)" && !STATUS_ONLY.test(line));
+  return printed.length === 0;
 }
 
 /** Commands run after a check to tidy up (stop the server it started, remove a scratch file): their exit code says nothing of the check. */

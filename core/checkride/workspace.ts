@@ -24,13 +24,20 @@ const ABSOLUTE = /^(\/|[A-Za-z]:\/)/;
 export function inferredWorkspace(branch: readonly Message[]): string | undefined {
   let shared: string[] | undefined;
   let windows = false;
+  const absolute: string[] = [];
+  const relative = new Set<string>();
   for (const message of branch) {
     for (const block of message.blocks) {
       if (block.type !== "toolCall") continue;
       const readPath = readPathOf(block);
       for (const raw of readPath ? [...modifiedPathsOf(block), readPath] : modifiedPathsOf(block)) {
-        const path = raw.replace(/\\/g, "/").trim();
-        if (!ABSOLUTE.test(path) || OUTSIDE_ANY_WORK.test(path)) continue;
+        const path = raw.replace(/\\/g, "/").trim().replace(/^\.\//, "");
+        if (!ABSOLUTE.test(path)) {
+          if (path.includes("/") && !path.startsWith("../") && !path.startsWith("~")) relative.add(path);
+          continue;
+        }
+        if (OUTSIDE_ANY_WORK.test(path)) continue;
+        absolute.push(path);
         // The folder holding the file: its path without the last segment.
         const folders = path.split("/").slice(0, -1);
         windows ||= /^[A-Za-z]:$/.test(folders[0] ?? "");
@@ -46,8 +53,28 @@ export function inferredWorkspace(branch: readonly Message[]): string | undefine
     }
   }
   if (shared === undefined) return undefined;
+  // The same file named both ways (`src/main.ts` read, `/w/app/src/main.ts` written) says where the tools stood.
+  const rooted = rootsOfNamedBothWays(absolute, relative, windows);
+  if (rooted) return rooted;
   const folder = shared.join("/");
   // "/", "D:", "/home", "/home/ana", "C:/Users/ana": no project is that wide.
   if (shared.length < 2 || /^(\/(home|Users)(\/[^/]+)?|[A-Za-z]:(\/Users(\/[^/]+)?)?)$/.test(folder)) return undefined;
   return folder;
+}
+
+/** The folder most files named both absolutely and relatively share as the base of their relative name. */
+function rootsOfNamedBothWays(absolute: readonly string[], relative: ReadonlySet<string>, windows: boolean): string | undefined {
+  const counts = new Map<string, number>();
+  const fold = (path: string) => (windows ? path.toLowerCase() : path);
+  const relatives = [...relative].map(fold);
+  for (const path of new Set(absolute)) {
+    for (const name of relatives) {
+      if (!fold(path).endsWith(`/${name}`)) continue;
+      const root = path.slice(0, path.length - name.length - 1);
+      counts.set(root, (counts.get(root) ?? 0) + 1);
+    }
+  }
+  let best: string | undefined;
+  for (const [root, count] of counts) if (best === undefined || count > counts.get(best)!) best = root;
+  return best;
 }

@@ -160,7 +160,8 @@ function toolResult(part: Record<string, unknown> & { callID: string; tool: stri
   const meta: Record<string, unknown> = {
     toolCallId: part.callID,
     toolName: part.tool,
-    isError: state.status === "error",
+    // A tool still running when the session was exported has no outcome yet.
+    ...(state.status === "running" || state.status === "pending" ? {} : { isError: state.status === "error" }),
     state: without(state, "input", "output", "error"),
     messageId,
   };

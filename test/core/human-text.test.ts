@@ -64,6 +64,18 @@ describe("which user messages a human wrote", () => {
     for (const span of spans) expect(text.slice(span.start, span.end)).toBe(span.text);
   });
 
+  it("a command's prompt file (Spec Kit's /speckit.*): only the user's input under its heading is theirs, with exact offsets", () => {
+    const template =
+      "\n\nYou **MUST** consider the user input before proceeding (if not empty).\n\n## Outline\n\n1. Each requirement must be testable.\n2. Never create checklists in the spec.";
+    const message = user(`## User Input\n\n\`\`\`text\n로그는 항상 콘솔에 출력해야 한다.\n\`\`\`${template}`);
+    const spans = humanSpans(message, "codex");
+    expect(spans.map((s) => s.text)).toEqual(["로그는 항상 콘솔에 출력해야 한다."]);
+    expect(textOf(message).slice(spans[0]!.start, spans[0]!.end)).toBe(spans[0]!.text);
+    // Windows line ends and an empty input: nothing of the template is the user's.
+    const empty = user(`\r\n## User Input\r\n\r\n\`\`\`text\r\n\r\n\`\`\`${template.replace(/\n/g, "\r\n")}`);
+    expect(humanSpans(empty, "codex")).toEqual([]);
+  });
+
   it("Cline: the words inside <task>/<feedback> count, <environment_details> does not", () => {
     const message = user("<task>\nAdd a dark mode. Don't change the API.\n</task>\n\n<environment_details>\n# VSCode Visible Files\nsrc/a.ts\n</environment_details>");
     expect(humanTextOf(message)).toBe("Add a dark mode. Don't change the API.");

@@ -57,4 +57,16 @@ describe("a background run", () => {
     ];
     expect(extractFacts(branch, { format: "claude" }).lastRun?.passed).toBeUndefined();
   });
+
+  it("a check still running when the file ends (no result, OpenCode's running state, a task never reported) gives way to the last one that finished", () => {
+    const running: Message = { id: "rr", role: "toolResult", meta: { toolCallId: "t3", state: { status: "running" } }, blocks: [{ type: "text", text: "Exporting session" }] };
+    const earlier = [call("1", "bash", { command: "npm test" }), result("1", "Tests  3 passed (3)")];
+    expect(extractFacts([...earlier, call("3", "bash", { command: "npm run build" }), running]).lastRun).toMatchObject({ command: "npm test", passed: true });
+    expect(extractFacts([...earlier, call("4", "bash", { command: "npm run build" })]).lastRun).toMatchObject({ command: "npm test" });
+    expect(extractFacts([...earlier, call("5", "Bash", { command: "npm run build", run_in_background: true }), result("5", started("bz"))]).lastRun).toMatchObject({
+      command: "npm test",
+    });
+    // With nothing finished, the one still running is the last, its outcome unknown.
+    expect(extractFacts([call("4", "bash", { command: "npm run build" })]).lastRun).toMatchObject({ command: "npm run build", passed: undefined });
+  });
 });

@@ -124,6 +124,13 @@ describe("how sure a rule is (graded, or a candidate with why)", () => {
     ["Die API darf nicht geändert werden.", /Russian, Spanish/],
     ["A partir de agora responda sempre em português.", /Russian, Spanish/],
     ["Không được sửa file cấu hình này.", /Vietnamese/],
+    ["商品应当是实体的可实际获得的", /Chinese, Japanese or Korean/],
+    ["각 기능들은 진행상황을 알수 있게 콘솔로그를 출력해야한다", /Chinese, Japanese or Korean/],
+    ["6개가 되지 않으면 발행할 수 없다", /Chinese, Japanese or Korean/],
+    ["Getestet werden soll es auf einem Windows PC.", /Russian, Spanish/],
+    ["Só dê a tarefa como concluída quando descobrir e corrigir.", /Russian, Spanish/],
+    // "from now" after a clause, not only at the start.
+    ["I talk to you in Japanese, so from now please also response me in Japanese.", /adds to the task/],
     ["run the linter only when the types check", /scope/],
     ["no rounded corners", /terse 'no/],
     ["Никогда не коммить в main.", /Russian, Spanish/],

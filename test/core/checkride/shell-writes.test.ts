@@ -39,6 +39,15 @@ describe("shellWrittenPaths", () => {
     ["gofmt -w cmd/main.go && gofmt -l .", ["cmd/main.go"]],
     ["./node_modules/.bin/biome format --write worker/index.ts && biome check worker/index.ts", ["worker/index.ts"]],
     ["black . && prettier --write src", []],
+    // PowerShell's cmdlets that write: their path, a new file (not a folder), a copy's or move's destination, a new name.
+    ["(Get-Content -Raw a/b.py).Replace('x','y') | Set-Content a/b.py", ["a/b.py"]],
+    ["powershell.exe -NoProfile -Command Set-Content -Path notes.md -Value 'x'", ["notes.md"]],
+    ["New-Item -ItemType Directory -Force -Path src/x | Out-Null", []],
+    ["New-Item -ItemType File -Path src/x/__init__.py", ["src/x/__init__.py"]],
+    ["Copy-Item a.txt -Destination docs/b.txt; Move-Item old.md new.md", ["docs/b.txt", "new.md"]],
+    ["Rename-Item -Path docs/a.md -NewName b.md", ["docs/b.md"]],
+    ["Get-Content a.txt | Out-File -FilePath out/c.txt -Encoding utf8; Add-Content log.txt 'line'", ["out/c.txt", "log.txt"]],
+    ["Copy-Item -Recurse src dist; Set-Content -Path (Join-Path $_ '__init__.py') -Value ''", []],
   ])("%s", (command, expected) => {
     expect(shellWrittenPaths(command)).toEqual(expected);
   });

@@ -65,6 +65,10 @@ describe("which command verifies", () => {
     "npx -y @biomejs/biome@2.1.0 lint src",
     "bunx --bun tsgo --noEmit 2>&1 | head -20",
     "rtk cargo test",
+    // A program the agent wrote that works out PASS or FAIL; a file parsed and only a fixed word printed.
+    "python3 - <<'PY'\nimport pathlib\nrows = [(p.name, 'PASS' if '- [ ]' not in p.read_text() else 'FAIL') for p in pathlib.Path('checklists').glob('*.md')]\nprint(rows)\nPY",
+    `node -e "JSON.parse(require('fs').readFileSync('opencode-session.json','utf8')); console.log('valid JSON')"`,
+    "npm run tauri dev 2>&1",
   ])("verifies: %s", (command) => expect(isVerification(command)).toBe(true));
 
   it("a commit, push or script of the repository verifies when its output shows the checks it ran", () => {
@@ -102,6 +106,11 @@ describe("which command verifies", () => {
     "bunx --bun @biomejs/biome format --write src/components/clients/client-form.tsx 2>&1",
     "rtk git status",
     "cat .git/entire-sessions/a.json 2>&1 | python3 -m json.tool 2>/dev/null | head -30",
+    // Spec Kit's gate checks the spec's files, not the work; a request to a remote API logs in, it checks nothing.
+    "powershell.exe -NoProfile -Command .specify/scripts/powershell/check-prerequisites.ps1 -Json -RequireTasks",
+    "bash .specify/scripts/bash/check-prerequisites.sh --json",
+    `node -e "fetch('https://github.com/login/device/code',{method:'POST'}).then(r=>r.json()).then(d=>console.log(d.user_code))"`,
+    `node -e "const d = JSON.parse(require('fs').readFileSync('a.json','utf8')); console.log(d.items.length)"`,
   ])("only looks around: %s", (command) => expect(isVerification(command)).toBe(false));
 
   it("splits chains and drops comments, cd and assignments", () => {
@@ -166,6 +175,20 @@ describe("the outcome", () => {
     expect(verificationOutcome("source .venv/bin/activate && python -m pytest tests/ 2>&1 | tail -15", false, output)).toBe(false);
     expect(failureLineOf(output)).toBe("/w/.venv/bin/python: No module named pytest");
     expect(verificationOutcome("npx tsc --noEmit | tail -3", false, "zsh: command not found: tsc")).toBe(false);
+  });
+
+  it("a check piped into a search that matched nothing (exit 1, no output) passed: the exit code is the search's", () => {
+    const filtered = "npx svelte-check --tsconfig ./tsconfig.json 2>&1 | grep profile";
+    expect(verificationOutcome(filtered, true, "(no output)\n\nCommand exited with code 1")).toBe(true);
+    // What it found, and a search that counts or inverts, are read as before.
+    expect(verificationOutcome(filtered, false, "svelte-check found 2 errors and 0 warnings in 1 file (src/routes/profile)")).toBe(false);
+    expect(verificationOutcome("npm test 2>&1 | grep -c FAIL", true, "")).toBe(false);
+  });
+
+  it("a program that printed FAIL failed, whatever it exited with", () => {
+    const tally = "python3 - <<'PY'\nprint('✓ PASS' if done else '✗ FAIL')\nPY";
+    expect(verificationOutcome(tally, false, '[["requirements.md", 16, 12, 4, "✗ FAIL"]]')).toBe(false);
+    expect(verificationOutcome(tally, false, '[["requirements.md", 16, 16, 0, "✓ PASS"]]')).toBe(true);
   });
 
   it("a program run in a conda environment is that program", () => {

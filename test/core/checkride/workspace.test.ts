@@ -17,6 +17,12 @@ describe("inferredWorkspace", () => {
     expect(extractFacts(branch).modifiedFiles).toEqual(["temp.md"]);
   });
 
+  it("where a file is named both ways (read as src/main.ts, written as /w/app/src/main.ts), its relative name's base", () => {
+    const branch = [tool("1", "read_file", { file_path: "src/main.ts" }), tool("2", "write_file", { file_path: "/w/app/src/main.ts", content: "x" })];
+    expect(inferredWorkspace(branch)).toBe("/w/app");
+    expect(extractFacts(branch).modifiedFiles).toEqual(["src/main.ts"]);
+  });
+
   it("names none when the tools touched no absolute path, or only the home folder's own files and the system's, or share only a drive or a home folder", () => {
     expect(inferredWorkspace([tool("1", "write", { path: "src/a.ts" })])).toBeUndefined();
     expect(inferredWorkspace([tool("1", "write", { path: "/tmp/a.log" }), tool("2", "write", { path: "/home/ana/.pi/settings.json" })])).toBeUndefined();
