@@ -217,11 +217,24 @@ export function proseSpans(spans: readonly TextSpan[], part: "chat" | "document"
         continue;
       }
       inPaste = false;
+      // "Now getting this error (index):1 Uncaught TypeError: …": the person's words end where the pasted error begins.
+      const pasted = PASTED_ERROR_IN_LINE.exec(line);
+      if (pasted) {
+        const before = line.slice(0, pasted.index);
+        if (before.trim()) out.push(lineSpan(span, start, before));
+        continue;
+      }
       out.push(lineSpan(span, start, line));
     }
   }
   return out;
 }
+
+/**
+ * An error pasted into a line of chat: a browser console's `(index):1 Uncaught TypeError: …`, or a
+ * named error with its message (`TypeError: …`, `ReferenceError: …`). What follows it is the error's text.
+ */
+const PASTED_ERROR_IN_LINE = /(\(?[\w./-]*\)?:\d+(:\d+)?\s+)?\b(Uncaught\s+(\(in promise\)\s+)?)?[A-Z]\w*(Error|Exception):\s/;
 
 /** A message holding this many markdown headings holds a document (a prompt template, a spec), not chat. */
 export const DOCUMENT_MIN_HEADINGS = 2;

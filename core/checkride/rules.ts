@@ -44,12 +44,12 @@ const CJK_OBLIGATION = new RegExp(
   [
     // Chinese: must, never, keep, always, don't, no X, only.
     "必須|必须|務必|务必|一定要|應該|应该|應當|应当|絕不|绝不|永遠不|永远不|從不|从不|千萬別|千万别|千萬不要|千万不要|保持|維持|维持|總是|总是|始終|始终|每次都|一律|永遠|永远",
-    "不要|不用|不准|不能|不可|不得|不許|不许|請勿|请勿|别|禁止|只能|只用|仅|記住|记住|記得|记得",
+    "不要|不用|不准|不能|不可|不得|不許|不许|請勿|请勿|别|禁止|只能|只用|仅|記住|记住|記得|记得|每次|每一次|每當|每当",
     // From now on (Chinese, Japanese, Korean): an order for what follows.
     "以後|以后|今後|今后|從現在開始|从现在开始|これから(は)?|앞으로",
     // Japanese.
     "しないで|しない(こと|よう)|ないで|してはいけない|てはいけない|ちゃだめ|てはだめ|必ず|常に|いつも|毎回|絶対|決して|べき|維持|そのまま(に)?(して|で|残)|保って",
-    "だけ(を|で|に)|使わない|なし[、。]|ないといけない|なければ(ならない|いけない)|ないように|のみ|ルール|以外(は)?(使わ|禁止)|ること[。！]?$",
+    "だけ(を|で|に)|使わない|なし[、。]|ないといけない|なければ(ならない|いけない)|ないように|のみ|ルール|以外(は)?(使わ|禁止)|ること[。！]?$|守る|守って|ようにして(ほしい|ください)|せず[、，,]",
     // Korean.
     "하지\\s*마|하지\\s*않|지\\s*(마세요|마라|말고|말아|말\\s*것)|지\\s*마(?=$|[\\s.!,~요])|말\\s*것|반드시|꼭|무조건|항상|언제나|절대|결코|유지|금지|안\\s*(돼|됨|된다|됩니다)|[아어여해]야\\s*(한다|합니다|해|돼|됨|함|하며|하고)|수\\s*없(다|습니다|음)|되지\\s*않(는다|아야|도록)|만\\s*(사용|써|쓰|허용)|오직",
   ].join("|"),
@@ -131,13 +131,17 @@ const KEEP_MANNER =
 const MUST_NOT_BE_ABLE = /\b(shouldn't|should not|must not|mustn't|can't|cannot|can not)\s+(be able to|end up|ever)\b/i;
 /** An imperative that applies to each or every time ("Explain each command before running it."). */
 const STANDING_IMPERATIVE =
-  /^(please\s+)?(explain|ask|check|run|test|commit|document|write|add|use|keep|name|prefix|format|follow|include|wait|remember|confirm|show|tell|update|log)\b.*\b(each|every|whenever|before (you|any|each|every)|after (each|every|any))\b/i;
+  /^(please\s+)?(explain|ask|check|run|test|commit|document|write|add|use|keep|name|prefix|format|follow|include|wait|remember|confirm|show|tell|update|log)\b.*\b(each|every|whenever|before (you|any|each|every)|after (each|every|any))\b|^(after|before) (each|every)\b[^,]{1,80},\s*(please\s+)?(explain|ask|check|run|test|commit|document|write|add|use|keep|update|log|review|push|build)\b/i;
 
 /** A rule the human named as one: "Rules: never …", "Constraint: …", or a list under "Do NOT:". */
 export const DECLARED_RULE = new RegExp(
   `^(?:((house |ground )?rules?|constraints?|conventions?|guidelines?|invariants?)\\s*:|${RULE_LIST_HEADING.source.replace(/^\^|\$$/g, "")}\\s*\\n)`,
   "i",
 );
+
+/** The human declaring that what follows binds: "All rules, defaults, and guardrails below are MANDATORY". */
+const MANDATE_DECLARATION =
+  /\b(rules|guardrails|constraints|requirements|mandates|principles|conventions)\b[^.\n]{0,60}\b(are|is)\s+(mandatory|required|non-negotiable|binding)\b/i;
 
 /** A one-off addition to the task at hand ("make sure the helper is also exported"), not a standing rule. */
 const ADDS_TO_TASK = /\b(also|as well|this time|for now)\b/i;
@@ -279,11 +283,16 @@ export function ruleFindings(prose: readonly TextSpan[], documentProse: readonly
   const out: RuleFinding[] = [];
   const { lists, rest } = ruleLists(prose, messageText);
   out.push(...lists);
-  for (const line of rest) {
+  // "All rules, defaults and guardrails below are MANDATORY": the human says what the items after it are.
+  const declaredFrom = rest.findIndex((line) => MANDATE_DECLARATION.test(line.text));
+  for (const [index, line] of rest.entries()) {
     // A step in a list ("- avoid layout shifts" under "Improve:") is as often part of the task as a standing rule.
     const listItem = /^([-*•]|\d+[.)])\s+/.test(line.text);
+    const declared = declaredFrom !== -1 && index > declaredFrom && listItem && !/^([-*•]|\d+[.)])\s+[^:]{1,40}:\s/.test(line.text);
     for (const sentence of sentencesOf(line)) {
       let confidence = ruleConfidence(sentence.text);
+      if (!confidence && declared && sentence.text.split(/\s+/).length >= MIN_RULE_WORDS)
+        confidence = { graded: false, why: "an item under the user's word that the rules below are mandatory: a rule, or a fact of the spec" };
       if (confidence?.graded && listItem && !PROHIBITION.test(sentence.text) && !/\b(must|never|under no circumstances|at all times)\b/i.test(sentence.text))
         confidence = { graded: false, why: "a step in a list: may be part of the task rather than a standing rule" };
       if (confidence) out.push({ ...sentence, confidence });

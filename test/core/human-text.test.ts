@@ -109,6 +109,13 @@ describe("prose inside human text", () => {
     expect(humanProse(message).map((s) => s.text)).toEqual(["Please fix this, and never swallow errors.", "Thanks!"]);
   });
 
+  it("an error pasted into a line of chat: the person's words end where it begins", () => {
+    const message = user(
+      'Now getting this error from UI in browser (index):1 Uncaught TypeError: Failed to resolve module specifier "x". Relative references must start with either "/", "./", or "../".',
+    );
+    expect(humanProse(message).map((s) => s.text)).toEqual(["Now getting this error from UI in browser"]);
+  });
+
   it("a pasted API error: JSON inside a line, and the indented lines that wrap it, up to a blank line", () => {
     const message = user(
       [

@@ -131,6 +131,10 @@ describe("how sure a rule is (graded, or a candidate with why)", () => {
     ["Só dê a tarefa como concluída quando descobrir e corrigir.", /Russian, Spanish/],
     // "from now" after a clause, not only at the start.
     ["I talk to you in Japanese, so from now please also response me in Japanese.", /adds to the task/],
+    ["在他每一次實作完一個phase時review", /Chinese, Japanese or Korean/],
+    ["commitlintの規約を守るようにしてほしい", /Chinese, Japanese or Korean/],
+    ["docsは一旦コミットせず、specはPRにしたい", /Chinese, Japanese or Korean/],
+    ["After each device is added, update the changelog and commit changes as you go.", /each or every time/],
     ["run the linter only when the types check", /scope/],
     ["no rounded corners", /terse 'no/],
     ["Никогда не коммить в main.", /Russian, Spanish/],
@@ -195,6 +199,19 @@ describe("how sure a rule is (graded, or a candidate with why)", () => {
       ["Do NOT:\n- start dev server\n- expose secrets", true],
     ]);
     expect(text.slice(findings[1]!.start, findings[1]!.end)).toBe(findings[1]!.text);
+  });
+
+  it("list items under the human's word that the rules below are mandatory are candidates; its key: value facts are not", () => {
+    const text =
+      "Use this record as the constitution. All rules, defaults, and guardrails below are MANDATORY.\n\n- PROJECT_NAME: Coda\n- Hash passwords with bcrypt (≥12).\n- Validate all inputs with Zod before DB ops.";
+    const findings = ruleFindings(proseOf(text), [], text);
+    expect(findings.map((f) => [f.text, f.confidence.graded])).toEqual([
+      ["Hash passwords with bcrypt (≥12).", false],
+      ["Validate all inputs with Zod before DB ops.", false],
+    ]);
+    // Without the declaration the same items are the task's, not rules.
+    const plain = text.replace("All rules, defaults, and guardrails below are MANDATORY.", "");
+    expect(ruleFindings(proseOf(plain), [], plain)).toEqual([]);
   });
 
   it("a request phrased as a question ('can you please …', 'kannst du bitte …') is weighed as the request it is, and is at most a candidate", () => {
