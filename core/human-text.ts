@@ -218,9 +218,9 @@ export function proseSpans(spans: readonly TextSpan[], part: "chat" | "document"
       }
       inPaste = false;
       // "Now getting this error (index):1 Uncaught TypeError: …": the person's words end where the pasted error begins.
-      const pasted = PASTED_ERROR_IN_LINE.exec(line);
-      if (pasted) {
-        const before = line.slice(0, pasted.index);
+      const pasted = pastedErrorStart(line);
+      if (pasted !== -1) {
+        const before = line.slice(0, pasted);
         if (before.trim()) out.push(lineSpan(span, start, before));
         continue;
       }
@@ -230,11 +230,31 @@ export function proseSpans(spans: readonly TextSpan[], part: "chat" | "document"
   return out;
 }
 
+/** Where a named error's message begins: "TypeError: …", "ReferenceError: …", "IOException: …". */
+const ERROR_NAME_END = /(?:Error|Exception):\s/g;
+/** Longer names than this are no error's name (and bound the walk back over a long word). */
+const MAX_ERROR_NAME = 60;
+
 /**
- * An error pasted into a line of chat: a browser console's `(index):1 Uncaught TypeError: …`, or a
- * named error with its message (`TypeError: …`, `ReferenceError: …`). What follows it is the error's text.
+ * Where an error pasted into a line of chat begins, or -1: a named error with its message
+ * (`TypeError: …`), with the browser console's `Uncaught` and its `(index):1` location before it.
+ * Found by the literal end of the name, then a bounded walk back: a regex that tried every start
+ * of a long word (a pasted base64 line) before its "Error" would be quadratic in the line.
  */
-const PASTED_ERROR_IN_LINE = /(\(?[\w./-]*\)?:\d+(:\d+)?\s+)?\b(Uncaught\s+(\(in promise\)\s+)?)?[A-Z]\w*(Error|Exception):\s/;
+export function pastedErrorStart(line: string): number {
+  ERROR_NAME_END.lastIndex = 0;
+  for (let hit = ERROR_NAME_END.exec(line); hit; hit = ERROR_NAME_END.exec(line)) {
+    let start = hit.index;
+    const limit = Math.max(0, hit.index - MAX_ERROR_NAME);
+    while (start > limit && /\w/.test(line[start - 1]!)) start--;
+    if (start > 0 && /\w/.test(line[start - 1]!)) continue;
+    if (!/[A-Z]/.test(line[start] ?? "")) continue;
+    const before = line.slice(Math.max(0, start - 40), start);
+    const prefix = /(\(?[\w./-]{0,30}\)?:\d+(:\d+)?\s+)?(Uncaught\s+(\(in promise\)\s+)?)?$/.exec(before);
+    return start - (prefix ? prefix[0].length : 0);
+  }
+  return -1;
+}
 
 /** A message holding this many markdown headings holds a document (a prompt template, a spec), not chat. */
 export const DOCUMENT_MIN_HEADINGS = 2;
