@@ -46,6 +46,7 @@ const provenance = blind
       "test/blind-7.provenance.json",
       "test/blind-8.provenance.json",
       "test/blind-9.provenance.json",
+      "test/blind-10.provenance.json",
     ]
   : ["test/fixtures.provenance.json"];
 const files = provenance.filter((file) => existsSync(join(root, file))).flatMap((file) => (JSON.parse(readFileSync(join(root, file), "utf8")) as { files: Entry[] }).files);

@@ -22,25 +22,32 @@ export const LABELS = resolve(dirname(fileURLToPath(import.meta.url)), "../label
  */
 export const BLIND_SETS = [
   {
+    name: "blind-10",
+    labels: join(LABELS, "blind-10"),
+    provenance: "test/blind-10.provenance.json",
+    about:
+      "round 10, the measure: Codex, Pi, Gemini CLI and OpenCode sessions and sessions in Portuguese, Russian, Korean and Japanese, labelled blind once round 9 had been seen twice and was to be read as a dev set, committed before the extractor was changed on them; every session held out",
+  },
+  {
     name: "blind-9",
     labels: join(LABELS, "blind-9"),
     provenance: "test/blind-9.provenance.json",
     about:
-      "round 9, the measure: Codex, Pi, Gemini CLI and Claude Code sessions and sessions in Korean, Chinese, Japanese and Portuguese, labelled blind after round 8 had been seen twice and round 7 read as a dev set, committed before the extractor was changed on them; every session held out",
+      "round 9: Codex, Pi, Gemini CLI and Claude Code sessions and sessions in Korean, Chinese, Japanese and Portuguese, labelled blind after round 8 had been seen twice and round 7 read as a dev set; the measure until round 10 (its totals seen twice), then read as a dev set; every session held out",
   },
   {
     name: "blind-8",
     labels: join(LABELS, "blind-8"),
     provenance: "test/blind-8.provenance.json",
     about:
-      "round 8: Codex, Pi and OpenCode sessions and sessions in Korean, German, Japanese, Portuguese and Chinese, labelled blind after round 7 had been seen five times; the measure until round 9 (its totals seen, no row ever); every session held out",
+      "round 8: Codex, Pi and OpenCode sessions and sessions in Korean, German, Japanese, Portuguese and Chinese, labelled blind after round 7 had been seen five times; the measure until round 9 (its totals seen three times), then read as a dev set; every session held out",
   },
   {
     name: "blind-7",
     labels: join(LABELS, "blind-7"),
     provenance: "test/blind-7.provenance.json",
     about:
-      "round 7: agents other than Claude Code and sessions in Korean, Japanese and Vietnamese, labelled blind after round 6 had been seen three times; the measure until round 8 (its totals seen five times, no row ever); every session held out",
+      "round 7: agents other than Claude Code and sessions in Korean, Japanese and Vietnamese, labelled blind after round 6 had been seen three times; the measure until round 8 (its totals seen nine times), then read as a dev set; every session held out",
   },
   {
     name: "blind-6",
