@@ -24,6 +24,42 @@ export function decodeSessionBytes(bytes: Uint8Array): string {
   }
 }
 
+/**
+ * A file whose end is NUL bytes only (with any line breaks among them): what a writer that crashed, or
+ * a file system that reserved the space before the data reached it, leaves after the last line. The
+ * text before it is the session; the tail is no part of it. Null when the file holds no NUL, or a NUL
+ * with text after it (binary data, refused as before).
+ */
+export interface NulTail {
+  /** The byte the tail begins at: its first NUL. */
+  start: number;
+  /** Its 1-based line. */
+  line: number;
+  /** How many NUL bytes it holds. */
+  nuls: number;
+}
+
+export function nulTailOf(bytes: Uint8Array): NulTail | null {
+  const first = bytes.indexOf(0);
+  if (first === -1) return null;
+  let nuls = 0;
+  for (let i = first; i < bytes.length; i++) {
+    const byte = bytes[i]!;
+    if (byte === 0) nuls++;
+    else if (byte !== 10 && byte !== 13) return null;
+  }
+  // Cut at the first NUL, not at its line's start: a line it cut short is read (and warned of) as an unfinished last line.
+  return { start: first, line: lineAtByte(bytes, first), nuls };
+}
+
+/** The warning a NUL-filled tail gives (nulTailOf): read up to it, and said so. */
+export function nulTailWarning(tail: NulTail): { line: number; message: string } {
+  return {
+    line: tail.line,
+    message: `the file ends in ${tail.nuls} NUL bytes from line ${tail.line} (a write that never finished): read up to there`,
+  };
+}
+
 function lineAtByte(bytes: Uint8Array, index: number): number {
   let line = 1;
   for (let i = 0; i < index; i++) if (bytes[i] === 10) line++;

@@ -13,7 +13,7 @@
  * stream the copy is dropped, and bytes that turn out not to decode later on
  * fail with the line decodeSessionBytes would name.
  */
-import { StreamTextPieces, type TextPieces } from "./decode.ts";
+import { nulTailWarning, StreamTextPieces, type NulTail, type TextPieces } from "./decode.ts";
 import { JsonLinesReader } from "./formats/detect.ts";
 import { JsonLinesParser } from "./jsonl.ts";
 import { SessionError, type Entry, type Session } from "./model.ts";
@@ -36,6 +36,8 @@ export class StreamingSessionLoader {
   private kept: Uint8Array[] | null = [];
   /** After the copy was dropped: the line of the first bad byte sequence, and of the first NUL (which wins, as in decodeSessionBytes). */
   private badText: { line: number; nul: boolean } | null = null;
+  /** A NUL-filled end of the file, once one began after the records streamed (core/decode.ts, nulTailOf). */
+  private nulTail: NulTail | null = null;
   /** Line breaks in the pieces after the text stopped going to the parser. */
   private breaksAfterFailure = 0;
   /** The line of the first U+FFFD already in the text (decodeSessionBytes names the first one it sees). */
@@ -82,8 +84,15 @@ export class StreamingSessionLoader {
     if (this.kept) this.kept.push(new Uint8Array(chunk));
     if (this.badText) return this.afterFailure(chunk);
     if (!this.lines) return;
+    if (this.nulTail) return this.moreOfNulTail(chunk);
     const nul = chunk.indexOf(0);
-    if (nul !== -1) return this.fail(chunk, nul, true);
+    if (nul !== -1) {
+      // Streaming already (the copy dropped), a NUL-filled end is read up to, as the whole-bytes path does (nulTailOf).
+      if (this.kept || !onlyNulsAndBreaks(chunk, nul)) return this.fail(chunk, nul, true);
+      this.push(chunk.subarray(0, nul));
+      this.nulTail = { line: this.lines.lineBreaks + 1, nuls: 0, start: 0 };
+      return this.moreOfNulTail(chunk.subarray(nul));
+    }
     let text: string;
     try {
       text = this.decoder.decode(chunk);
@@ -151,7 +160,20 @@ export class StreamingSessionLoader {
     if (!this.reader.hasRecords) return loadSession(bytes(), this.options);
     this.streamed = true;
     this.kept = null;
-    return sessionFromReader(this.reader.finish(result), false);
+    const output = this.reader.finish(result);
+    if (this.nulTail) output.warnings.push(nulTailWarning(this.nulTail));
+    return sessionFromReader(output, false);
+  }
+
+  /** The pieces after a NUL-filled end began: NULs and line breaks only, or the file is binary after all. */
+  private moreOfNulTail(chunk: Uint8Array): void {
+    const tail = this.nulTail!;
+    if (!onlyNulsAndBreaks(chunk, 0)) {
+      this.badText = { line: tail.line, nul: true };
+      this.lines = null;
+      return;
+    }
+    for (const byte of chunk) if (byte === 0) tail.nuls++;
   }
 
   /** Whether finish will take the records from the slices, whatever comes next (but bad bytes). */
@@ -222,4 +244,13 @@ function concat(pieces: readonly Uint8Array[]): Uint8Array {
     at += piece.length;
   }
   return whole;
+}
+
+/** True when `bytes` from `from` on are NULs and line breaks only. */
+function onlyNulsAndBreaks(bytes: Uint8Array, from: number): boolean {
+  for (let i = from; i < bytes.length; i++) {
+    const byte = bytes[i]!;
+    if (byte !== 0 && byte !== 10 && byte !== 13) return false;
+  }
+  return true;
 }

@@ -2,7 +2,7 @@
  * Bytes → the neutral Session: decode, detect, read, build and validate the
  * tree, list leaves. The only entry point the worker and the CLI call.
  */
-import { decodeSessionBytes } from "./decode.ts";
+import { decodeSessionBytes, nulTailOf, nulTailWarning } from "./decode.ts";
 import { decompressZstd, isZstd } from "./zstd.ts";
 import { readAnyFormat } from "./formats/detect.ts";
 import { messagesOf, type BranchContext, type ReaderOutput } from "./formats/common.ts";
@@ -27,10 +27,16 @@ export function loadSession(input: Uint8Array | string, options: LoadOptions = {
       "a SQLite database (OpenCode's opencode.db?): this command reads session files only; open the database in the app, with inspect or audit FILE, or in a library",
     );
   }
-  const text = typeof input === "string" ? stripBom(input) : decodeSessionBytes(isZstd(input) ? decompressZstd(input) : input);
-  if (text.trim() === "") throw new SessionError(0, "the file is empty");
+  let bytes = typeof input === "string" ? undefined : isZstd(input) ? decompressZstd(input) : input;
   const strict = options.strict ?? false;
-  return sessionFromReader(readAnyFormat(text, { format: options.format, strict }), strict);
+  // A NUL-filled end (a write that never finished) is cut off and named; outside strict mode, as a warning.
+  const tail = bytes && !strict ? nulTailOf(bytes) : null;
+  if (bytes && tail) bytes = bytes.subarray(0, tail.start);
+  const text = bytes ? (bytes.length === 0 ? "" : decodeSessionBytes(bytes)) : stripBom(input as string);
+  if (text.trim() === "") throw new SessionError(tail?.line ?? 0, tail ? "the file holds only NUL bytes: this is not a text session file" : "the file is empty");
+  const output = readAnyFormat(text, { format: options.format, strict });
+  if (tail) output.warnings.push(nulTailWarning(tail));
+  return sessionFromReader(output, strict);
 }
 
 /** A reader's entries → the Session: the tree built and checked, the leaves listed, branches served. */

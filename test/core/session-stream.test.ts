@@ -266,6 +266,27 @@ describe("one read: finishing from the loader's own copy", () => {
     );
   });
 
+  it("a file that ends in NUL bytes (a write that never finished) is read up to them with a warning, streamed or whole; strict refuses it", () => {
+    const lines = [header, ...Array.from({ length: 30 }, (_, i) => piLine(i, `line ${i} é€`))];
+    const good = encoder.encode(lines.join("\n") + "\n");
+    for (const tail of [new Uint8Array(3772), Uint8Array.of(0, 0, 10, 0, 0, 13, 10, 0)]) {
+      const padded = Uint8Array.of(...good, ...tail);
+      const whole = loadSession(padded);
+      // The same session as the file without its tail, with one warning more.
+      expect({ ...shape(whole), warnings: whole.warnings.slice(0, -1) }).toEqual(shape(loadSession(good)));
+      expect(whole.warnings.at(-1)).toEqual({
+        line: lines.length + 1,
+        message: expect.stringMatching(/^the file ends in \d+ NUL bytes from line \d+ \(a write that never finished\): read up to there$/),
+      });
+      for (const cuts of [[], [good.length], [good.length + 1], cutsFor(5, padded.length, 7)])
+        expect(outcome(() => streamedOnce(padded, cuts).session)).toEqual(outcome(() => loadSession(padded)));
+      expect(outcome(() => loadSession(padded, { strict: true }))).toHaveProperty("error");
+    }
+    // A NUL with text after it is binary data still, and a file of NULs alone is no session.
+    expect(outcome(() => loadSession(Uint8Array.of(...good.subarray(0, 50), 0, ...good.subarray(50))))).toHaveProperty("error");
+    expect(outcome(() => loadSession(new Uint8Array(64)))).toEqual({ error: expect.stringContaining("only NUL bytes") });
+  });
+
   it("streams JSON Lines fixtures without keeping the copy, and reads the others from it", () => {
     for (const name of allFixtures().filter((file) => !file.startsWith("copilot/"))) {
       const bytes = readFixture(name);
