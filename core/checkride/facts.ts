@@ -16,6 +16,7 @@ import { failureLineOf, isVerification, NAMED_ERROR_LINE, outputSaysFailed, veri
 import { lastVerification, unresolvedFailure, type ShellRun } from "./runs.ts";
 import { inferredWorkspace, OUTSIDE_ANY_WORK } from "./workspace.ts";
 import { backgroundReports, backgroundTaskOf, reportIsError } from "./background-runs.ts";
+import { filesTheOutputCreated, runOutput } from "./run-output.ts";
 
 export { patchPaths } from "./tool-calls.ts";
 export { rulesIn } from "./rules.ts";
@@ -121,7 +122,7 @@ interface Result {
 function commandRuns(branch: readonly Message[], outcomes: Map<string, Result>): ShellRun[] {
   const runs: ShellRun[] = [];
   const consider = (command: string, outcome: ToolOutcome | undefined, result: Message | undefined, call: Message, ownOutput?: string, pending = isPending(result)) => {
-    const output = ownOutput ?? (result ? textOf(result) : "");
+    const output = ownOutput ?? (result ? runOutput(result) : "");
     const verification = isVerification(command, output);
     // A Codex code-mode program that completed says so but records no exit code: its output's failure lines decide.
     const completedProgram = outcome?.isError === undefined && output.startsWith("Script completed");
@@ -157,6 +158,8 @@ function commandRuns(branch: readonly Message[], outcomes: Map<string, Result>):
       const commands = commandsOf(block);
       if (commands.length === 0) continue;
       let result = outcomes.get(block.id);
+      // A command the user denied never ran: it checked nothing, and failed at nothing.
+      if (result && neverRan(result.message)) continue;
       // A code-mode program still running hands its output to a later wait on its cell.
       const cell = result && isCodeModeExec(block) ? runningCell(textOf(result.message)) : undefined;
       if (cell !== undefined) result = cells.get(cell) ?? result;
@@ -199,6 +202,19 @@ function commandRuns(branch: readonly Message[], outcomes: Map<string, Result>):
     }
   }
   return runs;
+}
+
+/** The folder a command starts by going to (`cd frontend; npx ng g c …`): where the files its output names are. */
+function leadingFolder(command: string): string | undefined {
+  const script = command.replace(/^\s*(?:pwsh|powershell)(?:\.exe)?\s+(?:-\w+\s+)*?-(?:Command|c)\s+/i, "");
+  const folder = /^\s*(?:cd|Set-Location|pushd)\s+("[^"]+"|'[^']+'|[^\s;&|]+)\s*(?:&&|;|\n)/i.exec(script)?.[1];
+  return folder?.replace(/^["']|["']$/g, "");
+}
+
+/** A call the user denied or the harness cancelled before it ran (Gemini CLI's `cancelled`, Claude Code's rejection). */
+function neverRan(result: Message): boolean {
+  if (result.meta.status === "cancelled") return true;
+  return /^\s*(The user doesn't want to proceed with this tool use|\[Request interrupted by user for tool use\])/.test(textOf(result));
 }
 
 /** No result recorded, or one whose tool still runs (OpenCode's `state.status`: running or pending). */
@@ -268,6 +284,19 @@ export function extractFacts(branch: readonly Message[], options: FactOptions = 
     const source: FactSource = { messageId: caller.id, ...(line !== undefined ? { line } : {}), quote: path, role: "subagent" };
     addUnique(modified, path, caller, (normalized) => elsewhere.has(normalized) || elsewhere.set(normalized, caller), source);
   }
+  const runs = commandRuns(branch, outcomes);
+  // Files a generator the agent ran says it created (`CREATE src/app/app.ts (225 bytes)`), where it did not fail.
+  const byId = new Map(branch.map((message) => [message.id, message]));
+  for (const run of runs) {
+    if (run.passed === false || run.pending) continue;
+    const call = byId.get(run.source.messageId);
+    if (!call) continue;
+    const folder = leadingFolder(run.command);
+    for (const file of filesTheOutputCreated(run.output)) {
+      const path = folder && !/^([A-Za-z]:)?[\\/]/.test(file) ? `${folder.replace(/[\\/]+$/, "")}/${file}` : file;
+      addUnique(modified, path, call, (normalized) => elsewhere.has(normalized) || elsewhere.set(normalized, call), { ...sourceAt(call, run.command), quote: file });
+    }
+  }
   // A session that wrote nothing in its working directory worked in another folder (started in a scratch
   // folder, then `cd ../project`): its writes there are the work, relative to where the session started.
   if (modified.length === 0 && cwd)
@@ -278,7 +307,6 @@ export function extractFacts(branch: readonly Message[], options: FactOptions = 
       fileSources[relative] ??= sourceAt(message, path);
     }
 
-  const runs = commandRuns(branch, outcomes);
   const lastRun = lastVerification(runs);
 
   let latestRequest: Facts["latestRequest"];

@@ -263,7 +263,8 @@ function joinPath(base: string, path: string): string {
 }
 
 export function shellWrittenPaths(command: string): string[] {
-  const syntax = syntaxOnly(command);
+  // A backslash at a line's end (outside quotes, which syntaxOnly blanked) goes on with the next line.
+  const syntax = syntaxOnly(command).replace(/\\\r?\n/g, " ");
   const paths: string[] = [];
   // One simple command at a time, so that a path is read against the folder the command ran in: after
   // `cd src && sed -i … a.ts` the file is src/a.ts.

@@ -83,6 +83,8 @@ export function commandOf(call: ToolCallBlock): string | undefined {
   if (Array.isArray(list) && list.every((part) => typeof part === "string")) {
     // ["bash", "-lc", "npm test"] → "npm test"
     const parts = list as string[];
+    // Codex's ["apply_patch", "*** Begin Patch…"] applies a patch (modifiedPathsOf reads it): no command is run.
+    if (parts[0] === "apply_patch") return undefined;
     if (parts.length >= 3 && /(^|\/)(ba|z)?sh$/.test(parts[0]!) && parts[1]!.startsWith("-")) return parts.slice(2).join(" ");
     return parts.join(" ");
   }

@@ -95,6 +95,8 @@ function cleanStep(step: string): string {
       .replace(/^(npx|pnpx|bunx|yarn\s+dlx|pnpm\s+dlx)\s+((?:-y|--yes)\s+)?@[\w.-]+\/([\w.-]+?)(?:@[\w.^~-]+)?(?=\s|$)/, "$1 $3")
       // A program run inside an environment (`conda run -n env python …`) is that program.
       .replace(/^(conda|mamba|micromamba)\s+run\s+((-n|--name|-p|--prefix)\s+\S+\s+|--no-capture-output\s+|--live-stream\s+)*/, "")
+      // So is one run in a Nix shell, a devbox, mise's or direnv's environment (`nix develop -c pytest`).
+      .replace(/^(nix\s+develop\s+(\S+\s+)?(-c|--command)|devbox\s+run|mise\s+exec\s+(\S+\s+)*?--|direnv\s+exec\s+\S+)\s+/, "")
       // Where a package manager runs (a workspace, a folder) does not change what it runs.
       .replace(/^(npm|pnpm|yarn|bun)\s+((--filter|-F|-C|--dir|--prefix|-w|--workspace|--cwd)(=|\s+)\S+\s+|(-r|--recursive|-s|--silent)\s+)+/, "$1 ")
       .replace(/^yarn\s+workspace\s+\S+\s+/, "yarn ")
@@ -106,22 +108,47 @@ function cleanStep(step: string): string {
 
 /** The steps of a command line: comment lines dropped, split at `&&`, `||`, `;`, `|` and newlines. */
 export function commandSteps(command: string): string[] {
-  const text = command
+  const text = withoutHeredocBodies(command)
     .split("\n")
     .filter((line) => !/^\s*#/.test(line))
     .join("\n");
   return splitOutsideQuotes(text)
     .map(cleanStep)
     .flatMap((step) => {
-      // `powershell -Command "…"`, `bash -c '…'`, `cmd /c "…"`: the steps are those of the script inside.
+      // `powershell -Command "…"`, `bash -c '…'`, `cmd /c "…"`, `nix-shell --run "…"`: the steps are those of the script inside.
       const inner = SHELL_WRAPPER.exec(step);
       return inner ? commandSteps(inner[2]!) : [step];
     })
     .filter((step) => step !== "" && !/^(cd|pushd|popd|set-location|push-location|sl)\b/i.test(step));
 }
 
+/**
+ * The command without its heredocs' bodies (`cat > notes.md <<'EOF' … EOF`, `apply_patch <<'PATCH' …`):
+ * a body is data, and its lines ("npm test" in a README being written) are no steps of the command.
+ */
+function withoutHeredocBodies(command: string): string {
+  if (!command.includes("<<")) return command;
+  const kept: string[] = [];
+  let terminator: string | undefined;
+  for (const line of command.split("\n")) {
+    if (terminator !== undefined) {
+      if (line.trim() === terminator) terminator = undefined;
+      continue;
+    }
+    kept.push(line);
+    // The operator outside quoted text (blanked, so positions hold); its word may be quoted itself (<<'EOF').
+    const at = line.replace(QUOTED_TEXT, (quoted) => " ".repeat(quoted.length)).indexOf("<<");
+    terminator = at === -1 ? undefined : /^<<-?\s*(['"]?)([\w.-]+)\1/.exec(line.slice(at))?.[2];
+  }
+  return kept.join("\n");
+}
+
+/** Quoted text, whose `<<` is no heredoc. */
+const QUOTED_TEXT = /'[^']*'|"(?:\\.|[^"\\])*"/g;
+
 /** A shell started on a script given on its command line, and that script (group 2). */
-const SHELL_WRAPPER = /^(?:pwsh|powershell|bash|sh|zsh|cmd)(?:\s+-(?:NoProfile|NonInteractive|ExecutionPolicy\s+\S+|l|lc))*\s+(?:-Command|-c|\/c|-lc)\s+(["'])([\s\S]*)\1\s*$/i;
+const SHELL_WRAPPER =
+  /^(?:(?:pwsh|powershell|bash|sh|zsh|cmd)(?:\s+-(?:NoProfile|NonInteractive|ExecutionPolicy\s+\S+|l|lc))*\s+(?:-Command|-c|\/c|-lc)|nix-shell(?:\s+(?!--run)\S+)*\s+--run)\s+(["'])([\s\S]*)\1(?:\s*\d?>>?&?\S+)*\s*$/i;
 
 /** The steps of a command line, split at `&&`, `||`, `|`, `;` and newlines that are not inside quotes (a regex's `|` is not a pipe). */
 function splitOutsideQuotes(text: string): string[] {

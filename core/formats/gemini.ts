@@ -230,7 +230,7 @@ function geminiMessages(record: Record<string, unknown>, id: string, line: numbe
       blocks.push(withExtra({ type: "toolCall", id: call.id, name: call.name, arguments: call.args }, extraFields(call, ["id", "name", "args", "result"])));
       if (call.result === undefined) continue;
       const resultId = nextId ? nextId() : `${id}#r${results.length}`;
-      const resultMeta = { toolCallId: call.id, toolName: call.name, status: call.status, isError: call.status === "error", messageId: record.id };
+      const resultMeta = { toolCallId: call.id, toolName: call.name, status: call.status, isError: call.status === "error" || call.status === "cancelled", messageId: record.id };
       results.push(markSavedToolOutput({ id: resultId, role: "toolResult", meta: resultMeta, blocks: resultBlocks(call.result), line }));
     }
   }

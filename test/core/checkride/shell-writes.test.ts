@@ -48,6 +48,8 @@ describe("shellWrittenPaths", () => {
     ["Rename-Item -Path docs/a.md -NewName b.md", ["docs/b.md"]],
     ["Get-Content a.txt | Out-File -FilePath out/c.txt -Encoding utf8; Add-Content log.txt 'line'", ["out/c.txt", "log.txt"]],
     ["Copy-Item -Recurse src dist; Set-Content -Path (Join-Path $_ '__init__.py') -Value ''", []],
+    // A backslash at a line's end goes on with the next line.
+    ["mv app/Kizzy.kt app/Axe.kt && \\\nmv domain/KizzyRepository.kt domain/AxeRepository.kt", ["app/Axe.kt", "domain/AxeRepository.kt"]],
   ])("%s", (command, expected) => {
     expect(shellWrittenPaths(command)).toEqual(expected);
   });

@@ -69,6 +69,10 @@ describe("which command verifies", () => {
     "python3 - <<'PY'\nimport pathlib\nrows = [(p.name, 'PASS' if '- [ ]' not in p.read_text() else 'FAIL') for p in pathlib.Path('checklists').glob('*.md')]\nprint(rows)\nPY",
     `node -e "JSON.parse(require('fs').readFileSync('opencode-session.json','utf8')); console.log('valid JSON')"`,
     "npm run tauri dev 2>&1",
+    // A check run inside a Nix shell or another environment is that check.
+    'cd /w && nix-shell --run "pytest -q" 2>&1 | tail -3',
+    "nix develop -c cargo test",
+    "devbox run pytest",
   ])("verifies: %s", (command) => expect(isVerification(command)).toBe(true));
 
   it("a commit, push or script of the repository verifies when its output shows the checks it ran", () => {
