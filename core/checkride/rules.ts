@@ -55,13 +55,41 @@ const CJK_OBLIGATION = new RegExp(
   ].join("|"),
 );
 /**
+ * "Don't" in Portuguese and Spanish: a clause opening on não / no and a verb in the form of an order
+ * (infinitive, or the subjunctive an order takes: "não inventar requisitos", "não aplique", "no uses").
+ * Not "não funciona", "no existe": those report what is.
+ */
+const NEGATED_ORDER = /(^|[,;:]\s*)((não|nao)\s+\p{L}{2,}(ar|er|ir|e|em)|no\s+\p{L}{2,}(ar|er|ir|es|en))(?=[\s,.;:!?]|$)/iu;
+
+/**
+ * The language to answer or work in (LABELS.md's "answer in English only"), in the words of each
+ * language: "respond in Japanese", 한글로 답변해줘, 日本語で答えて, 用中文回答, работать на русском,
+ * responda em português, schreibe alles auf Deutsch, responde en español, réponds en français.
+ */
+const ANSWER_LANGUAGE = new RegExp(
+  [
+    "\\b(answer|respond|reply|write|talk|speak|work|communicate)\\b[^.!?]{0,40}\\bin (english|korean|japanese|chinese|german|french|spanish|portuguese|russian|italian|vietnamese)\\b",
+    "(한글|한국어|영어|일본어|중국어)로\\s*(답변|대답|응답|작성|말|설명|대화)",
+    "(日本語|英語|中国語|韓国語)で(答え|回答|返信|返答|書い|書く|話|説明|やり取り)",
+    "(用|使用|以)(中文|英文|日文|韩文|韓文|繁體中文|简体中文|繁体中文)(回答|回复|回覆|写|寫|交流|沟通|溝通|输出|輸出)",
+    // Cyrillic letters are no \\w: the word's edges are letters' edges.
+    "(?<!\\p{L})на\\s+(русском|английском|украинском)(?!\\p{L})",
+    "\\bem\\s+(português|inglês)\\b",
+    "\\bauf\\s+(deutsch|englisch)\\b",
+    "\\ben\\s+(español|inglés|français|anglais)\\b",
+    "\\bin\\s+(italiano|inglese)\\b",
+  ].join("|"),
+  "iu",
+);
+
+/**
  * Obligation and prohibition words of other languages people write to their agents in (Russian, Ukrainian,
  * Spanish, Portuguese, French, German, Italian, Vietnamese), LABELS.md's must / never / keep / always /
  * don't / no X / only in each: a candidate, as the CJK words are, since the same words say
  * as much about the request at hand as about a standing rule.
  */
 const OTHER_OBLIGATION =
-  /(^|[\s,;:(«"])(никогда|всегда|обязательно|нельзя|запрещено|не\s+(надо|нужно|трогай|меняй|удаляй|используй|добавляй|делай|пиши|коммить|пуш\S*)|должн[аоы]?|только|ніколи|завжди|обов'язково|не\s+можна|nunca|siempre|sempre|jamais|toujours|niemals|immer|nie|mai|sempre|obligatorio|obrigatório|obligatoire|prohibido|proibido|interdit|verboten|vietato|no\s+(uses|toques|cambies|borres|modifiques|agregues)|não\s+(use|usar|mexa|altere|apague|modifique|adicione|faça|crie)|ne\s+(touche|modifie|supprime|change|utilise|jamais)|nicht\s+(ändern|löschen|anfassen|verwenden|benutzen)|keine?|(vorhandenen?|bestehenden?)\s+\S+(\s+\S+)?\s+(benutzen|verwenden|nutzen|nehmen)|non\s+(toccare|modificare|cancellare|usare)|debe(n|s)?|deve(m|s)?|doit|doivent|muss|müssen|musst|müsst|soll|sollen|sollte|solltest|solo|somente|apenas|só|seulement|uniquement|nur|(darf|dürfen|darfst)\s+nicht|bitte\s+nicht|stets|ausschließlich|beibehalten|behalten|unverändert|auf\s+keinen\s+fall|não\s+(pode|podem|deve|devem)|mantenha|manter|evite|tem\s+que|têm\s+que|no\s+(debe|debes|deben|puede|puedes|pueden)|mantén|mantenga|mantener|evita|tiene\s+que|hay\s+que|il\s+faut|garde[rz]?|conserve[rz]?|évite[rz]?|mantieni|mantenere|devi|dovete|сохрани|сохраняй|оставь|избегай|không\s+được|luôn(\s+luôn)?|phải|đừng|chỉ\s+(dùng|sử\s+dụng)|giữ\s+nguyên|không\s+bao\s+giờ|cấm|(ändere|lösche|entferne|benutze|verwende|nutze|committe|pushe|überschreibe|berühre|fasse)\s+[^.!?]{0,60}\bnicht|ab\s+jetzt|von\s+nun\s+an|künftig|a\s+partir\s+de\s+(agora|ahora)|daqui\s+(pra|para)\s+frente|de\s+ahora\s+en\s+adelante|désormais|à\s+partir\s+de\s+maintenant|d'ora\s+in\s+poi|впредь|отныне|с\s+этого\s+момента|từ\s+(giờ|nay))(?=[\s,.;:!?»")]|$)/iu;
+  /(^|[\s,;:(«"])(никогда|всегда|обязательно|нельзя|запрещено|не\s+(надо|нужно|трогай|меняй|удаляй|используй|добавляй|делай|пиши|коммить|пуш\S*)|должн[аоы]?|только|ніколи|завжди|обов'язково|не\s+можна|nunca|siempre|sempre|jamais|toujours|niemals|immer|nie|mai|sempre|obligatorio|obrigatório|obligatoire|prohibido|proibido|interdit|verboten|vietato|no\s+(uses|toques|cambies|borres|modifiques|agregues)|não\s+(use|usar|mexa|altere|apague|modifique|adicione|faça|crie)|ne\s+(touche|modifie|supprime|change|utilise|jamais)|nicht\s+(ändern|löschen|anfassen|verwenden|benutzen)|keine?|(vorhandenen?|bestehenden?)\s+\S+(\s+\S+)?\s+(benutzen|verwenden|nutzen|nehmen)|non\s+(toccare|modificare|cancellare|usare)|debe(n|s)?|deve(m|s)?|doit|doivent|muss|müssen|musst|müsst|soll|sollen|sollte|solltest|solo|somente|apenas|só|seulement|uniquement|nur|(darf|dürfen|darfst)\s+nicht|bitte\s+nicht|stets|ausschließlich|beibehalten|behalten|unverändert|auf\s+keinen\s+fall|não\s+(pode|podem|deve|devem)|mantenha|manter|evite|evitar|tem\s+que|têm\s+que|sempre\s+que|toda\s+vez\s+que|quando\s+houver|a\s+partir\s+deste\s+momento|siempre\s+que|cada\s+vez\s+que|chaque\s+fois\s+que|immer\s+wenn|jedes\s+mal\s+wenn|wann\s+immer|no\s+(debe|debes|deben|puede|puedes|pueden)|mantén|mantenga|mantener|evita|tiene\s+que|hay\s+que|il\s+faut|garde[rz]?|conserve[rz]?|évite[rz]?|mantieni|mantenere|devi|dovete|сохрани|сохраняй|оставь|избегай|không\s+được|luôn(\s+luôn)?|phải|đừng|chỉ\s+(dùng|sử\s+dụng)|giữ\s+nguyên|không\s+bao\s+giờ|cấm|(ändere|lösche|entferne|benutze|verwende|nutze|committe|pushe|überschreibe|berühre|fasse)\s+[^.!?]{0,60}\bnicht|ab\s+jetzt|von\s+nun\s+an|künftig|a\s+partir\s+de\s+(agora|ahora)|daqui\s+(pra|para)\s+frente|de\s+ahora\s+en\s+adelante|désormais|à\s+partir\s+de\s+maintenant|d'ora\s+in\s+poi|впредь|отныне|с\s+этого\s+момента|từ\s+(giờ|nay))(?=[\s,.;:!?»")]|$)/iu;
 const PROHIBITION =
   /(^|[,;:(]\s*|\s[-–—]\s+|\b(please|and|but|no|just|then|also|pls)\s+)(don't|dont|do not|never)\b|(?<!\bso\s|\bso that\s|\bin order that\s)\b(you|we)\s+(don't|do not|shouldn't|should not|must not|never)\b(?!\s+(need|have)\s+to\b)|\bi\s+(don't|dont|do not)\s+want\b|\blet's not\b/i;
 /** "always/never/only" at the start of a clause, or after a directive within a few words. */
@@ -171,6 +199,9 @@ export function ruleConfidence(sentence: string): RuleConfidence | null {
     if (TERSE_NO.test(text) && !NOT_A_BAN.test(text)) return { graded: false, why: "a terse 'no …': a ban among constraints, or a remark" };
     if (EMPHATIC.test(text) && text !== text.toUpperCase() && text.split(/\s+/).length >= MIN_RULE_WORDS)
       return { graded: false, why: "NOT, NEVER or ONLY in capitals: a constraint said with weight, or an emphatic description" };
+    if (NEGATED_ORDER.test(text) && text.split(/\s+/).length >= MIN_RULE_WORDS)
+      return { graded: false, why: "an obligation word of Russian, Spanish, Portuguese, French, German, Italian or Vietnamese, said as often of a one-off request" };
+    if (ANSWER_LANGUAGE.test(text)) return { graded: false, why: "which language to answer or work in: a standing rule, or this answer's alone" };
     if (CJK_OBLIGATION.test(text)) return { graded: false, why: "an obligation word in Chinese, Japanese or Korean, said as often of a one-off request" };
     // English words of the same spelling ("solo", "nur"…) stay out: a sentence with English function words is English.
     const englishWords = (text.match(/\b(the|and|is|are|was|to|of|you|we|it|this|that|with|for|on|i)\b/gi) ?? []).length;

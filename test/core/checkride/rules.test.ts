@@ -115,14 +115,14 @@ describe("how sure a rule is (graded, or a candidate with why)", () => {
     ["PRの概要を更新するのはPushした時のみにして", /Chinese, Japanese or Korean/],
     ["登録した情報は削除しないという開発ルールがある", /Chinese, Japanese or Korean/],
     // LABELS.md's must / never / keep / always / don't / no X / only, and "from now on", in each language's own forms.
-    ["以后都用中文回答", /Chinese, Japanese or Korean/],
+    ["以后都用中文回答", /which language/],
     ["请始终保持原有的目录结构", /Chinese, Japanese or Korean/],
     ["これからはコミットする前にテストを実行すること。", /Chinese, Japanese or Korean/],
     ["그 파일은 건드리지 마", /Chinese, Japanese or Korean/],
     ["테스트 코드는 유지해 주세요", /Chinese, Japanese or Korean/],
     ["Lösche die Tests bitte nicht einfach so.", /Russian, Spanish/],
     ["Die API darf nicht geändert werden.", /Russian, Spanish/],
-    ["A partir de agora responda sempre em português.", /Russian, Spanish/],
+    ["A partir de agora responda sempre em português.", /which language/],
     ["Không được sửa file cấu hình này.", /Vietnamese/],
     ["商品应当是实体的可实际获得的", /Chinese, Japanese or Korean/],
     ["각 기능들은 진행상황을 알수 있게 콘솔로그를 출력해야한다", /Chinese, Japanese or Korean/],
@@ -135,6 +135,15 @@ describe("how sure a rule is (graded, or a candidate with why)", () => {
     ["commitlintの規約を守るようにしてほしい", /Chinese, Japanese or Korean/],
     ["docsは一旦コミットせず、specはPRにしたい", /Chinese, Japanese or Korean/],
     ["After each device is added, update the changelog and commit changes as you go.", /each or every time/],
+    // The language to answer or work in (LABELS.md: "answer in English only"), in each language's words.
+    ["한글로 답변해줘.", /which language/],
+    ["я тебя просил работать со мной на русском", /which language/],
+    ["schreibe alles auf deutsch", /which language/],
+    // "Don't" in Portuguese and Spanish: não / no and a verb in an order's form; whenever; from this moment.
+    ["não inventar requisitos que não estejam documentados.", /Russian, Spanish/],
+    ["Quando houver mais de uma interpretação possível, não escolha silenciosamente.", /Russian, Spanish/],
+    ["A partir deste momento, considere os arquivos do diretório docs como fonte oficial.", /Russian, Spanish/],
+    ["No uses librerías externas en el backend.", /Russian, Spanish/],
     ["run the linter only when the types check", /scope/],
     ["no rounded corners", /terse 'no/],
     ["Никогда не коммить в main.", /Russian, Spanish/],
@@ -187,6 +196,9 @@ describe("how sure a rule is (graded, or a candidate with why)", () => {
       // A German status remark with "nicht" is no order; a Korean request without a rule word is the task.
       "Das funktioniert nicht mehr so wie vorher.",
       "마크다운으로 정리해줘",
+      // A report of what is, in Portuguese and Spanish.
+      "Não funciona mais depois do deploy de ontem.",
+      "No existe el archivo en la carpeta.",
     ])
       expect(ruleConfidence(sentence), sentence).toBeNull();
   });
