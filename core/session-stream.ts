@@ -36,6 +36,8 @@ export class StreamingSessionLoader {
   private kept: Uint8Array[] | null = [];
   /** After the copy was dropped: the line of the first bad byte sequence, and of the first NUL (which wins, as in decodeSessionBytes). */
   private badText: { line: number; nul: boolean } | null = null;
+  /** After bad text: the line a NUL-filled end began on, while nothing but NULs and line breaks followed. */
+  private tailAfterFailure: number | undefined;
   /** A NUL-filled end of the file, once one began after the records streamed (core/decode.ts, nulTailOf). */
   private nulTail: NulTail | null = null;
   /** Line breaks in the pieces after the text stopped going to the parser. */
@@ -90,6 +92,8 @@ export class StreamingSessionLoader {
       // Streaming already (the copy dropped), a NUL-filled end is read up to, as the whole-bytes path does (nulTailOf).
       if (this.kept || !onlyNulsAndBreaks(chunk, nul)) return this.fail(chunk, nul, true);
       this.push(chunk.subarray(0, nul));
+      // The text before it may have been bad itself: then the tail is read as what follows bad text.
+      if (this.badText || !this.lines) return this.badText ? this.afterFailure(chunk.subarray(nul)) : undefined;
       this.nulTail = { line: this.lines.lineBreaks + 1, nuls: 0, start: 0 };
       return this.moreOfNulTail(chunk.subarray(nul));
     }
@@ -205,9 +209,20 @@ export class StreamingSessionLoader {
   /** After bad bytes, only a NUL later on changes the error (it is named first, wherever it is). */
   private afterFailure(chunk: Uint8Array): void {
     if (this.badText!.nul) return;
+    // A NUL-filled end is no binary data (the whole-bytes path cuts it off and names the bad text before it),
+    // unless text comes after it.
+    if (this.tailAfterFailure !== undefined) {
+      if (!onlyNulsAndBreaks(chunk, 0)) this.badText = { line: this.tailAfterFailure, nul: true };
+      return;
+    }
     const nul = chunk.indexOf(0);
-    if (nul !== -1) this.badText = { line: this.breaksAfterFailure + 1 + countBreaks(chunk, nul), nul: true };
-    else this.breaksAfterFailure += countBreaks(chunk, -1);
+    if (nul === -1) {
+      this.breaksAfterFailure += countBreaks(chunk, -1);
+      return;
+    }
+    const line = this.breaksAfterFailure + 1 + countBreaks(chunk, nul);
+    if (onlyNulsAndBreaks(chunk, nul)) this.tailAfterFailure = line;
+    else this.badText = { line, nul: true };
   }
 
   private noteReplacement(text: string): void {
