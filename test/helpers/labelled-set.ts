@@ -22,11 +22,18 @@ export const LABELS = resolve(dirname(fileURLToPath(import.meta.url)), "../label
  */
 export const BLIND_SETS = [
   {
+    name: "blind-11",
+    labels: join(LABELS, "blind-11"),
+    provenance: "test/blind-11.provenance.json",
+    about:
+      "round 11, the measure: four Codex sessions in French, Korean and Chinese, labelled blind once round 10 had been scored and was to be read as a dev set, committed before the extractor was changed on them; every session held out",
+  },
+  {
     name: "blind-10",
     labels: join(LABELS, "blind-10"),
     provenance: "test/blind-10.provenance.json",
     about:
-      "round 10, the measure: Codex, Pi, Gemini CLI and OpenCode sessions and sessions in Portuguese, Russian, Korean and Japanese, labelled blind once round 9 had been seen twice and was to be read as a dev set, committed before the extractor was changed on them; every session held out",
+      "round 10: Codex, Pi, Gemini CLI and OpenCode sessions and sessions in Portuguese, Russian, Korean and Japanese, labelled blind once round 9 had been seen twice; the measure until round 11 (its totals seen twice), then read as a dev set; every session held out",
   },
   {
     name: "blind-9",
