@@ -17,6 +17,7 @@ import { lastVerification, unresolvedFailure, type ShellRun } from "./runs.ts";
 import { inferredWorkspace, OUTSIDE_ANY_WORK } from "./workspace.ts";
 import { backgroundReports, backgroundTaskOf, reportIsError } from "./background-runs.ts";
 import { filesTheOutputCreated, runOutput } from "./run-output.ts";
+import { errorCandidates, type ErrorCandidate } from "./error-candidates.ts";
 
 export { patchPaths } from "./tool-calls.ts";
 export { rulesIn } from "./rules.ts";
@@ -49,6 +50,8 @@ export interface Facts {
   fileSources: Record<string, FactSource>;
   lastRun?: CommandRun;
   unresolvedError?: { text: string; command: string; messageId: string; source: FactSource };
+  /** Failures it is not sure are unresolved (newest first, each with why): shown, graded only once the user accepts one. */
+  errorCandidates?: ErrorCandidate[];
   latestRequest?: { text: string; messageId: string; source: FactSource };
   /** Anchors the extractor is sure of (graded), most mentioned first. */
   anchors: Anchor[];
@@ -369,6 +372,8 @@ export function extractFacts(branch: readonly Message[], options: FactOptions = 
       source: result ? sourceIn(result, failure.errorLine) : { messageId: failure.messageId, quote: failure.errorLine },
     };
   }
+  const openFailures = errorCandidates(branch, runs, outcomes, facts.unresolvedError);
+  if (openFailures.length > 0) facts.errorCandidates = openFailures;
   if (options.memory !== undefined) facts.memory = parseMemory(options.memory);
   return facts;
 }

@@ -35,7 +35,7 @@ export interface ProbeTrust {
   right: number;
   expected: number;
   found: number;
-  /** For a probe with candidates (rules, anchors): the reviewer's facts found graded or as a candidate. */
+  /** For a probe with candidates (rules, anchors, the error): the reviewer's facts found graded or as a candidate. */
   candidatesFound?: number;
   /** For a probe with candidates: the share of a reviewer's facts found graded or as a candidate (the recall candidates carry). */
   candidatesRecall?: number;
@@ -46,7 +46,7 @@ export interface ProbeTrust {
 }
 
 /** The tally of each probe's candidates. */
-const CANDIDATES_OF: Partial<Record<string, TallyName>> = { rules: "ruleCandidates", anchors: "anchorCandidates" };
+const CANDIDATES_OF: Partial<Record<string, TallyName>> = { rules: "ruleCandidates", anchors: "anchorCandidates", error: "errorCandidates" };
 
 /** The measure of one probe's facts; null for a probe the labels do not score (intent). */
 export function probeTrust(probe: string, measure: KeyMeasure = KEY_MEASURE): ProbeTrust | null {

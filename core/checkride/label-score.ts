@@ -55,7 +55,7 @@ export type ScoredProbe = (typeof PROBES_SCORED)[number];
  * labelled; recall: the labelled facts found graded or as a candidate, the
  * recall the candidates carry).
  */
-export const TALLIES = [...PROBES_SCORED, "ruleCandidates", "anchorCandidates"] as const;
+export const TALLIES = [...PROBES_SCORED, "ruleCandidates", "anchorCandidates", "errorCandidates"] as const;
 export type TallyName = (typeof TALLIES)[number];
 export type Scores = Record<TallyName, Tally>;
 
@@ -144,6 +144,12 @@ export function scoreFacts(facts: Facts, labels: FixtureLabels, hash: (text: str
     const label = labels.error;
     const right = !!error && !!label && error.messageId === label.messageId && !!error.source?.span && overlaps(error.source.span, label.span);
     scores.error = { given: error ? 1 : 0, right: right ? 1 : 0, expected: label ? 1 : 0, found: right ? 1 : 0 };
+    // The failures offered as candidates: right when one is the labelled error's line.
+    const isLabel = (c: { messageId: string; source?: { span?: [number, number] } }) =>
+      !!label && c.messageId === label.messageId && !!c.source?.span && overlaps(c.source.span, label.span);
+    const offered = facts.errorCandidates ?? [];
+    const candidateRight = offered.filter(isLabel).length;
+    scores.errorCandidates = { given: offered.length, right: candidateRight, expected: label ? 1 : 0, found: right || candidateRight > 0 ? 1 : 0 };
   }
 
   if (labels.files !== undefined) {

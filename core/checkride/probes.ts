@@ -143,7 +143,17 @@ export function buildProbes(facts: Facts): Probe[] {
   );
 
   const error = facts.unresolvedError;
-  if (!error) probes.push(skipped("error", "What error is still unresolved?", "the newest relevant run did not fail"));
+  const errorCandidates: Candidate[] = (facts.errorCandidates ?? []).map((c) => ({ text: c.text, source: c.source, why: c.why }));
+  const withErrorCandidates = errorCandidates.length ? { candidates: errorCandidates } : {};
+  if (!error)
+    probes.push({
+      ...skipped(
+        "error",
+        "What error is still unresolved?",
+        errorCandidates.length ? "the last check did not fail; accept a failure the session never ran again to grade it" : "the newest relevant run did not fail",
+      ),
+      ...withErrorCandidates,
+    });
   else {
     const tokens = distinctiveTokens(error.text)
       .filter((t) => !/^\d+$/.test(t))
@@ -151,6 +161,7 @@ export function buildProbes(facts: Facts): Probe[] {
       .slice(0, THRESHOLDS.errorTokens);
     probes.push(
       asked({
+        ...withErrorCandidates,
         id: "error",
         question: "What error is still unresolved?",
         expected: error.text,

@@ -129,7 +129,7 @@ function KeyTrust({ probe }: { probe: string }) {
   return (
     <span className={`key-trust${trust.meets ? "" : " key-trust-low"}`} data-testid="key-trust" title={trust.explanation}>
       {trust.given === 0
-        ? `· on blind-labelled sessions this key graded none by itself${trust.candidatesFound !== undefined ? ` (${probe === "rules" ? "a rule said once" : "a link or a ref"} waits for you); there its candidates found ${trust.candidatesFound} of the ${trust.expected} a reviewer labelled` : ""}`
+        ? `· on blind-labelled sessions this key graded none by itself${trust.candidatesFound !== undefined ? ` (${probe === "rules" ? "a rule said once" : probe === "error" ? "a failure never run again" : "a link or a ref"} waits for you); there its candidates found ${trust.candidatesFound} of the ${trust.expected} a reviewer labelled` : ""}`
         : `· this key measured on blind-labelled sessions: right ${trust.right} of ${trust.given}, finds ${trust.found} of ${trust.expected}`}
     </span>
   );

@@ -73,6 +73,30 @@ describe("label scores", () => {
     expect(anchorForms("#12")).toContain("PR #12");
   });
 
+  it("error candidates: right when one is the labelled error's line; found when the graded error or a candidate is", () => {
+    const text = "npm error code ENOTFOUND";
+    const candidate = {
+      text,
+      command: "npm create vite",
+      messageId: "r1",
+      source: { messageId: "r1", span: [0, text.length] as [number, number], quote: text },
+      why: "never ran again",
+    };
+    const facts: Facts = {
+      modifiedFiles: [],
+      readFiles: [],
+      fileSources: {},
+      anchors: [],
+      rules: [],
+      anchorCandidates: [],
+      ruleCandidates: [],
+      errorCandidates: [candidate, { ...candidate, messageId: "r9" }],
+    };
+    const scores = scoreFacts(facts, { ...labels, error: { messageId: "r1", span: [0, text.length], sha256: sha256(text) } }, sha256);
+    expect(scores.error).toEqual({ right: 0, given: 0, found: 0, expected: 1 });
+    expect(scores.errorCandidates).toEqual({ right: 1, given: 2, found: 1, expected: 1 });
+  });
+
   it("a rule typed more than once is found at any of its sayings (the key keeps the newest as its source)", () => {
     const first = rule("u1", 0, "Never push to main.");
     const newest = rule("u9", 5, "Never push to main.");
