@@ -109,6 +109,34 @@ describeWithFixtures("the answer key in the app", () => {
     await opened.context.close();
   });
 
+  it("the error's candidates: failures never run again, listed with why and not graded; accepting one grades the error probe", async () => {
+    for (const [width, scheme] of [
+      [1440, "light"],
+      [1024, "dark"],
+    ] as const) {
+      const opened = await openApp(harness, "", { width, height: width === 1440 ? 900 : 768 });
+      await opened.page.emulateMedia({ colorScheme: scheme });
+      const panel = await runOn(opened);
+      const card = panel.locator('section.score-card[aria-label="Checkride of transparent"]');
+      const error = card.locator("[data-probe-id=error]");
+      // This session's last check passed: no graded error, so the probe is skipped and says why.
+      expect(await error.getAttribute("data-status")).toBe("skipped");
+      const candidates = error.getByTestId("key-candidate");
+      expect(await candidates.count()).toBeGreaterThan(0);
+      expect(await candidates.first().locator(".candidate-why").textContent()).toMatch(/no later run of it passed|was not done again/);
+      await error.evaluate((el) => el.scrollIntoView({ block: "center" }));
+      await opened.page.screenshot({ path: join(SCREENSHOTS, `answer-key-error-${width}-${scheme}.png`) });
+      if (width === 1440) {
+        await candidates.first().getByTestId("accept-candidate").click();
+        await opened.page.waitForFunction(() => {
+          const row = document.querySelector('section.score-card[aria-label="Checkride of transparent"] [data-probe-id=error]');
+          return row && row.getAttribute("data-status") !== "skipped" && row.querySelectorAll("[data-testid=key-fact]").length === 1;
+        });
+      }
+      await opened.context.close();
+    }
+  });
+
   it("screenshots: light and dark at 1440 and 1024", async () => {
     for (const width of [1440, 1024]) {
       for (const scheme of ["light", "dark"] as const) {
