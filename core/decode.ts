@@ -42,14 +42,20 @@ export interface NulTail {
 export function nulTailOf(bytes: Uint8Array): NulTail | null {
   const first = bytes.indexOf(0);
   if (first === -1) return null;
+  if (!onlyNulsAndBreaks(bytes, first)) return null;
   let nuls = 0;
-  for (let i = first; i < bytes.length; i++) {
-    const byte = bytes[i]!;
-    if (byte === 0) nuls++;
-    else if (byte !== 10 && byte !== 13) return null;
-  }
+  for (let i = first; i < bytes.length; i++) if (bytes[i] === 0) nuls++;
   // Cut at the first NUL, not at its line's start: a line it cut short is read (and warned of) as an unfinished last line.
   return { start: first, line: lineAtByte(bytes, first), nuls };
+}
+
+/** True when `bytes` from `from` on are NULs and line breaks only. */
+export function onlyNulsAndBreaks(bytes: Uint8Array, from: number): boolean {
+  for (let i = from; i < bytes.length; i++) {
+    const byte = bytes[i]!;
+    if (byte !== 0 && byte !== 10 && byte !== 13) return false;
+  }
+  return true;
 }
 
 /** The warning a NUL-filled tail gives (nulTailOf): read up to it, and said so. */

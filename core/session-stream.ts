@@ -13,7 +13,7 @@
  * stream the copy is dropped, and bytes that turn out not to decode later on
  * fail with the line decodeSessionBytes would name.
  */
-import { nulTailWarning, StreamTextPieces, type NulTail, type TextPieces } from "./decode.ts";
+import { nulTailWarning, onlyNulsAndBreaks, StreamTextPieces, type NulTail, type TextPieces } from "./decode.ts";
 import { JsonLinesReader } from "./formats/detect.ts";
 import { JsonLinesParser } from "./jsonl.ts";
 import { SessionError, type Entry, type Session } from "./model.ts";
@@ -259,13 +259,4 @@ function concat(pieces: readonly Uint8Array[]): Uint8Array {
     at += piece.length;
   }
   return whole;
-}
-
-/** True when `bytes` from `from` on are NULs and line breaks only. */
-function onlyNulsAndBreaks(bytes: Uint8Array, from: number): boolean {
-  for (let i = from; i < bytes.length; i++) {
-    const byte = bytes[i]!;
-    if (byte !== 0 && byte !== 10 && byte !== 13) return false;
-  }
-  return true;
 }

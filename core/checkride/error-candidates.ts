@@ -28,6 +28,12 @@ export const ERROR_CANDIDATES_SHOWN = 3;
 const LOOKING_AROUND =
   /^(grep|egrep|rg|find|ls|dir|cat|head|tail|test|\[|which|where|command|type|stat|file|diff|wc|sed\s+-n|nl|awk|jq|git\s+(diff|status|log|show|grep|rev-parse|ls-files|branch)|Get-ChildItem|Get-Content|Select-String|Test-Path)\b/i;
 
+/** A call the user denied or the harness cancelled before it ran (Gemini CLI's `cancelled`, Claude Code's rejection). */
+export function neverRan(result: Message): boolean {
+  if (result.meta.status === "cancelled") return true;
+  return /^\s*(The user doesn't want to proceed with this tool use|\[Request interrupted by user for tool use\])/.test(textOf(result));
+}
+
 interface Outcome {
   isError?: boolean;
 }
@@ -79,8 +85,8 @@ export function errorCandidates(
       if (result.outcome.isError === false) successes.push({ at: i, key });
       if (result.outcome.isError !== true) continue;
       const text = namedErrorLineOf(textOf(result.message)) ?? textOf(result.message).trim().split("\n")[0]?.trim();
-      // A rejection, an interruption or a hook that stopped the call is no failure of the work.
-      if (!text || /doesn't want to proceed|was rejected|interrupted|denied|cancelled|hook/i.test(text)) continue;
+      // A call that never ran, or a hook that stopped it, is no failure of the work.
+      if (!text || neverRan(result.message) || /was rejected|interrupted|denied|cancelled|hook/i.test(text)) continue;
       failures.push({
         at: i,
         key,

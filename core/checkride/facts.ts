@@ -17,7 +17,7 @@ import { lastVerification, unresolvedFailure, type ShellRun } from "./runs.ts";
 import { inferredWorkspace, OUTSIDE_ANY_WORK } from "./workspace.ts";
 import { backgroundReports, backgroundTaskOf, reportIsError } from "./background-runs.ts";
 import { filesTheOutputCreated, runOutput } from "./run-output.ts";
-import { errorCandidates, type ErrorCandidate } from "./error-candidates.ts";
+import { errorCandidates, neverRan, type ErrorCandidate } from "./error-candidates.ts";
 
 export { patchPaths } from "./tool-calls.ts";
 export { rulesIn } from "./rules.ts";
@@ -212,12 +212,6 @@ function leadingFolder(command: string): string | undefined {
   const script = command.replace(/^\s*(?:pwsh|powershell)(?:\.exe)?\s+(?:-\w+\s+)*?-(?:Command|c)\s+/i, "");
   const folder = /^\s*(?:cd|Set-Location|pushd)\s+("[^"]+"|'[^']+'|[^\s;&|]+)\s*(?:&&|;|\n)/i.exec(script)?.[1];
   return folder?.replace(/^["']|["']$/g, "");
-}
-
-/** A call the user denied or the harness cancelled before it ran (Gemini CLI's `cancelled`, Claude Code's rejection). */
-function neverRan(result: Message): boolean {
-  if (result.meta.status === "cancelled") return true;
-  return /^\s*(The user doesn't want to proceed with this tool use|\[Request interrupted by user for tool use\])/.test(textOf(result));
 }
 
 /** No result recorded, or one whose tool still runs (OpenCode's `state.status`: running or pending). */
