@@ -12,7 +12,7 @@ import { batchSectionOutput, contextModeCommands } from "./context-mode.ts";
 import { runningCell } from "./codex-code-mode.ts";
 import { DECLARED_RULE, ruleFindings, ruleKey } from "./rules.ts";
 import { sourceAt, sourceIn, type FactSource } from "./source.ts";
-import { failureLineOf, isVerification, NAMED_ERROR_LINE, outputSaysFailed, verificationOutcome } from "./verify.ts";
+import { failureLineOf, isVerification, NAMED_ERROR_LINE, outputSaysFailed, scriptsRun, verificationOutcome } from "./verify.ts";
 import { lastVerification, unresolvedFailure, type ShellRun } from "./runs.ts";
 import { inferredWorkspace, OUTSIDE_ANY_WORK } from "./workspace.ts";
 import { backgroundReports, backgroundTaskOf, reportIsError } from "./background-runs.ts";
@@ -304,6 +304,9 @@ export function extractFacts(branch: readonly Message[], options: FactOptions = 
       fileSources[relative] ??= sourceAt(message, path);
     }
 
+  // A script the session wrote and then ran tries the work, whatever it is named (LABELS.md).
+  const written = new Set(modified);
+  for (const run of runs) if (!run.verification && scriptsRun(run.command).some((script) => written.has(normalizePath(script, cwd)))) run.verification = true;
   const lastRun = lastVerification(runs);
 
   let latestRequest: Facts["latestRequest"];

@@ -150,6 +150,7 @@ function commandWrites(words: string[]): string[] {
   name = name.toLowerCase().replace(/\.exe$/, "");
   const cmdlet = powershellWrites(name, args);
   if (cmdlet) return cmdlet;
+  if (name === "git" && (args[0] === "restore" || args[0] === "checkout")) return gitRestored(args[0], args.slice(1));
   if (name === "git" && (args[0] === "mv" || args[0] === "rm")) {
     // `git rm --cached` changes the index only (LABELS.md).
     if (args[0] === "rm" && args.includes("--cached")) return [];
@@ -188,6 +189,29 @@ function commandWrites(words: string[]): string[] {
     default:
       return [];
   }
+}
+
+/**
+ * The files `git restore` or `git checkout` rewrites in the working tree: `git restore [--source X] a b`
+ * its paths unless it restores the index only (`--staged` without `--worktree`), `git checkout [REF] -- a b`
+ * the paths after `--` (a branch checked out names no file it rewrote).
+ */
+function gitRestored(subcommand: string, args: string[]): string[] {
+  const dashes = args.indexOf("--");
+  if (subcommand === "checkout") return dashes === -1 ? [] : args.slice(dashes + 1).filter((file) => file !== "." && !looksLikeFolder(file));
+  if (args.includes("--staged") || args.includes("-S")) {
+    if (!args.some((a) => a === "--worktree" || a === "-W" || /^-[a-zA-Z]*W/.test(a))) return [];
+  }
+  const paths: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
+    if (arg === "--") continue;
+    if (dashes !== -1 && i > dashes) paths.push(arg);
+    else if (arg === "-s" || arg === "--source") i++;
+    else if (!arg.startsWith("-")) paths.push(arg);
+  }
+  // `git restore .` names the whole tree, not a file it rewrote.
+  return paths.filter((file) => file !== "." && !looksLikeFolder(file));
 }
 
 /** PowerShell parameters that take a value (the word after them); every other `-Name` is a switch. */

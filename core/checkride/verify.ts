@@ -187,6 +187,22 @@ export function isVerification(command: string, output = ""): boolean {
   return TEST_SUMMARY.test(output.replace(COMMIT_SUBJECT_LINES, ""));
 }
 
+/** A script started by its shell or by its path: `bash scripts/x.sh --help`, `./run.sh`, `pwsh -File x.ps1`. */
+const SCRIPT_RUN = /^(?:(?:bash|sh|zsh)\s+(?!-)|(?:pwsh|powershell)(?:\.exe)?\s+(?:-\w+\s+)*?-File\s+|(?=\.{1,2}[\\/]))("[^"]+"|'[^']+'|\S+\.(?:sh|bash|zsh|ps1)|\.{1,2}[\\/]\S+)/i;
+/** Scripts that do a job rather than try the work: running one deploys, installs or cleans up. */
+const CHORE_SCRIPT = /(deploy|release|publish|install|setup|bootstrap|clean|migrat|upload|backup|push|sync)[^\\/]*$/i;
+
+/**
+ * The scripts a command runs by path or by its shell (not through a checker or a package manager),
+ * leaving out those named for a chore: a script the session wrote, run, is a program run that checks
+ * the work (LABELS.md), even when it only prints its usage.
+ */
+export function scriptsRun(command: string): string[] {
+  return commandSteps(command)
+    .map((step) => SCRIPT_RUN.exec(step)?.[1]?.replace(/^["']|["']$/g, ""))
+    .filter((script): script is string => script !== undefined && !CHORE_SCRIPT.test(script));
+}
+
 /**
  * A program the agent wrote that works out a verdict and prints it: both a PASS and a FAIL word among
  * its strings (`status = '✓ PASS' if incomplete == 0 else '✗ FAIL'`, in a heredoc, `-c` or a PowerShell

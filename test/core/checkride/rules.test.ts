@@ -127,6 +127,9 @@ describe("how sure a rule is (graded, or a candidate with why)", () => {
     ["商品应当是实体的可实际获得的", /Chinese, Japanese or Korean/],
     ["각 기능들은 진행상황을 알수 있게 콘솔로그를 출력해야한다", /Chinese, Japanese or Korean/],
     ["6개가 되지 않으면 발행할 수 없다", /Chinese, Japanese or Korean/],
+    // -어야 한다 after a contracted stem (지+어 → 져, 우+어 → 워), not only after 아/어/여/해.
+    ["로그인 화면은 모바일에서도 보여져야한다", /Chinese, Japanese or Korean/],
+    ["설정 파일은 항목별로 나눠야 합니다", /Chinese, Japanese or Korean/],
     ["Getestet werden soll es auf einem Windows PC.", /Russian, Spanish/],
     ["Só dê a tarefa como concluída quando descobrir e corrigir.", /Russian, Spanish/],
     // "from now" after a clause, not only at the start.

@@ -48,6 +48,12 @@ describe("shellWrittenPaths", () => {
     ["Rename-Item -Path docs/a.md -NewName b.md", ["docs/b.md"]],
     ["Get-Content a.txt | Out-File -FilePath out/c.txt -Encoding utf8; Add-Content log.txt 'line'", ["out/c.txt", "log.txt"]],
     ["Copy-Item -Recurse src dist; Set-Content -Path (Join-Path $_ '__init__.py') -Value ''", []],
+    // git restore and git checkout rewrite the working tree's files they name; the index alone, a branch or the whole tree names none.
+    ["git restore --source HEAD -- app.js index.html && git restore -s main src/a.ts", ["app.js", "index.html", "src/a.ts"]],
+    ["git restore --staged src/a.ts && git restore .", []],
+    ["git restore --staged --worktree src/b.ts", ["src/b.ts"]],
+    ["git checkout -- README.md && git checkout main -- docs/a.md", ["README.md", "docs/a.md"]],
+    ["git checkout -b feature/x && git checkout main && git checkout -- .", []],
     // A backslash at a line's end goes on with the next line.
     ["mv app/Kizzy.kt app/Axe.kt && \\\nmv domain/KizzyRepository.kt domain/AxeRepository.kt", ["app/Axe.kt", "domain/AxeRepository.kt"]],
   ])("%s", (command, expected) => {

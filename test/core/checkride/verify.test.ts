@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { extractFacts } from "../../../core/checkride/facts.ts";
-import { commandSteps, failureLineOf, isVerification, verificationOutcome } from "../../../core/checkride/verify.ts";
+import { commandSteps, failureLineOf, isVerification, scriptsRun, verificationOutcome } from "../../../core/checkride/verify.ts";
 import type { Message } from "../../../core/model.ts";
 
 /** A shell call and its result, as a session records them. */
@@ -240,6 +240,36 @@ describe("the outcome", () => {
       result("2", "docs/a.md:3 error MD013/line-length Line length", true),
     ]);
     expect(stillFailing.unresolvedError).toMatchObject({ messageId: "r2", text: "docs/a.md:3 error MD013/line-length Line length" });
+  });
+
+  it("a script the session wrote, then ran by its shell or its path, is a check (even for its usage); a chore script is not", () => {
+    const patch = (id: string, path: string): Message => ({
+      id,
+      role: "assistant",
+      meta: {},
+      blocks: [{ type: "toolCall", id: `t${id}`, name: "write", arguments: { path, content: "#!/bin/sh" } }],
+    });
+    const facts = extractFacts(
+      [
+        call("1", "npm test"),
+        result("1", "3 passed", false),
+        patch("2", "scripts/protect-branches.sh"),
+        result("2", "ok", false),
+        patch("3", "scripts/deploy.sh"),
+        result("3", "ok", false),
+        call("4", "bash -n scripts/protect-branches.sh"),
+        result("4", "", false),
+        call("5", "bash scripts/protect-branches.sh --help"),
+        result("5", "Usage: scripts/protect-branches.sh [owner/repo]", false),
+        call("6", "./scripts/deploy.sh staging"),
+        result("6", "deployed", false),
+        call("7", "bash scripts/someone-elses.sh"),
+        result("7", "done", false),
+      ],
+      { cwd: "/repo" },
+    );
+    expect(facts.lastRun).toMatchObject({ command: "bash scripts/protect-branches.sh --help", passed: true, messageId: "r5" });
+    expect(scriptsRun("cd app && ./run.sh a; sh tools/x.sh; pwsh -NoProfile -File .\\check.ps1; ./scripts/deploy.sh")).toEqual(["./run.sh", "tools/x.sh", ".\\check.ps1"]);
   });
 
   it("a format that records no exit code (Cline) fails a run whose output opens a line with a named error", () => {
