@@ -159,7 +159,7 @@ const KEEP_MANNER =
 const MUST_NOT_BE_ABLE = /\b(shouldn't|should not|must not|mustn't|can't|cannot|can not)\s+(be able to|end up|ever)\b/i;
 /** An imperative that applies to each or every time ("Explain each command before running it."). */
 const STANDING_IMPERATIVE =
-  /^(please\s+)?(explain|ask|check|run|test|commit|document|write|add|use|keep|name|prefix|format|follow|include|wait|remember|confirm|show|tell|update|log)\b.*\b(each|every|whenever|before (you|any|each|every)|after (each|every|any))\b|^(after|before) (each|every)\b[^,]{1,80},\s*(please\s+)?(explain|ask|check|run|test|commit|document|write|add|use|keep|update|log|review|push|build)\b/i;
+  /^(please\s+)?(explain|ask|check|run|test|commit|document|write|add|use|keep|name|prefix|format|follow|include|wait|remember|confirm|show|tell|update|log)\b.*\b(each|every|whenever|before (you|any|each|every)|after (each|every|any))\b|^(after|before) (each|every)\b[^,]{1,80},\s*(please\s+)?(explain|ask|check|run|test|commit|document|write|add|use|keep|update|log|review|push|build)\b|^(please\s+)?(?!(i|we|you|they|he|she|it|this|that|these|those|the|a|an|my|our|your|there|here|now|then|so|and|but|if|when|which|what)\b)[a-z]+\b[^.;!?]*\b(after|before) (each|every)\b/i;
 
 /** A rule the human named as one: "Rules: never …", "Constraint: …", or a list under "Do NOT:". */
 export const DECLARED_RULE = new RegExp(

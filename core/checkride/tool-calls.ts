@@ -28,8 +28,17 @@ const WRITE_TOOLS = new Set([
   "editedexistingfile",
   "newfilecreated",
   "filedeleted",
-  // Kiro CLI and Amazon Q CLI.
+  // Kiro CLI and Amazon Q CLI; Kiro's IDE agent.
   "fs_write",
+  "fswrite",
+  "fsappend",
+  "strreplace",
+  // VS Code Copilot's agent mode (multi_replace_string_in_file is read below: it names a file per replacement).
+  "replace_string_in_file",
+  "insert_edit_into_file",
+  "edit_notebook_file",
+  // Cursor.
+  "search_replace",
 ]);
 const READ_TOOLS = new Set(["read", "read_file", "view", "open_file", "read_many_files", "readfile"]);
 export const SHELL_TOOLS = new Set([
@@ -45,6 +54,9 @@ export const SHELL_TOOLS = new Set([
   "run_in_terminal",
   "shell_command",
   "execute_bash",
+  // Cursor, Kiro's IDE agent.
+  "run_terminal_cmd",
+  "executebash",
 ]);
 const PATH_KEYS = ["path", "file_path", "filePath", "absolute_path", "absolutePath", "notebook_path", "filename", "target_file"];
 
@@ -97,6 +109,10 @@ export function modifiedPathsOf(call: ToolCallBlock): string[] {
     // Codex's input, or OpenCode's patchText.
     const patch = typeof call.arguments === "string" ? call.arguments : argString(call.arguments, "input", "patch", "patchText");
     return patch ? patchPaths(patch) : [];
+  }
+  if (name === "multi_replace_string_in_file") {
+    const replacements = typeof call.arguments === "object" && call.arguments !== null ? (call.arguments as { replacements?: unknown }).replacements : undefined;
+    return Array.isArray(replacements) ? [...new Set(replacements.map((replacement) => argString(replacement, ...PATH_KEYS)).filter((path) => path !== undefined))] : [];
   }
   if (WRITE_TOOLS.has(name)) {
     // str_replace_based_edit_tool's "view" reads; every other command writes.

@@ -20,3 +20,29 @@ describe("a tool served by Zed's Claude Code adapter (claude-code-acp)", () => {
     expect(commandsOf(tool("mcp__remote__bash", { command: "rm -rf build" }))).toEqual([]);
   });
 });
+
+describe("the newer agents' edit and shell tools", () => {
+  it("VS Code Copilot's agent mode: each replacement of a multi-replace names its file", () => {
+    expect(modifiedPathsOf(tool("replace_string_in_file", { filePath: "/w/src/a.ts", oldString: "a", newString: "b" }))).toEqual(["/w/src/a.ts"]);
+    expect(modifiedPathsOf(tool("insert_edit_into_file", { filePath: "/w/src/b.ts", code: "x" }))).toEqual(["/w/src/b.ts"]);
+    const multi = tool("multi_replace_string_in_file", {
+      explanation: "rename",
+      replacements: [
+        { filePath: "/w/a.ts", oldString: "x", newString: "y" },
+        { filePath: "/w/b.ts", oldString: "x", newString: "y" },
+        { filePath: "/w/a.ts", oldString: "p", newString: "q" },
+      ],
+    });
+    expect(modifiedPathsOf(multi)).toEqual(["/w/a.ts", "/w/b.ts"]);
+    expect(modifiedPathsOf(tool("multi_replace_string_in_file", { replacements: "not a list" }))).toEqual([]);
+  });
+
+  it("Cursor's and Kiro's: search_replace, edit_file, fsWrite, strReplace write; run_terminal_cmd and executeBash run", () => {
+    expect(modifiedPathsOf(tool("search_replace", { file_path: "src/a.py", old_string: "a", new_string: "b" }))).toEqual(["src/a.py"]);
+    expect(modifiedPathsOf(tool("edit_file", { target_file: "src/b.py", code_edit: "x" }))).toEqual(["src/b.py"]);
+    expect(modifiedPathsOf(tool("fsWrite", { path: "README.md", text: "x" }))).toEqual(["README.md"]);
+    expect(modifiedPathsOf(tool("strReplace", { path: "src/c.ts", oldStr: "a", newStr: "b" }))).toEqual(["src/c.ts"]);
+    expect(commandsOf(tool("run_terminal_cmd", { command: "npm test", is_background: false }))).toEqual(["npm test"]);
+    expect(commandsOf(tool("executeBash", { command: "cargo test" }))).toEqual(["cargo test"]);
+  });
+});
