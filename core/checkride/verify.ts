@@ -23,9 +23,9 @@ const CHECK_STEP: RegExp[] = [
   // Task runners running a checking task (mise, Taskfile, nx, turbo).
   /^(mise\s+(run|r)|task|nx(\s+run)?|turbo(\s+run)?)\s+(\S+:)?(test|tests|build|lint|check|typecheck|ci|verify|e2e)\b/,
   // Checkers run through the package manager.
-  /^(pnpm|npm|yarn|bun)\s+(exec\s+|dlx\s+|x\s+)?(tsc|tsgo|vitest|jest|eslint|biome\s+(check|lint|ci)|oxlint|oxfmt\s+--check|prettier\s+--check|playwright\s+test|astro\s+check|svelte-check|vue-tsc|mocha)\b/,
+  /^(pnpm|npm|yarn|bun)\s+(exec\s+(--\s+)?|dlx\s+|x\s+)?(tsc|tsgo|vitest|jest|eslint|biome\s+(check|lint|ci)|oxlint|oxfmt\s+--check|prettier\s+--check|playwright\s+test|astro\s+check|svelte-check|vue-tsc|mocha)\b/,
   /^(oxlint|astro\s+check|svelte-check|vue-tsc|ruff\s+check|black\s+--check|isort\s+--check)\b/,
-  /^(npx|pnpx|bunx|yarn dlx)\s+(tsc|tsgo|vitest|jest|eslint|biome(?!\s+format\b[^|;&]*--write)|prettier\s+--check|playwright|mocha|ava|tsx|ts-node|svelte-check|vue-tsc|markdownlint(-cli2)?|stylelint|htmlhint)\b/,
+  /^(npx|pnpx|bunx|yarn dlx)\s+(tsc|tsgo|vitest|jest|eslint|biome(?!\s+format\b[^|;&]*--write)|prettier\s+--check|playwright|mocha|ava|tsx|ts-node|svelte-check|vue-tsc|markdownlint(-cli2)?|stylelint|htmlhint|astro\s+check)\b/,
   /^(tsc|tsgo|vitest|jest|eslint|biome(?!\s+format\b[^|;&]*--write)|mocha|pytest|mypy|ruff|flake8|pylint|pyright|tox|nox|rspec|phpunit|gotestsum|golangci-lint|shellcheck|hadolint|markdownlint(-cli2)?|stylelint|yamllint|actionlint)\b/,
   /^cargo\s+(\+\S+\s+)?(build|test|check|clippy|run|nextest|fmt\s+--check|bench)\b/,
   /^go\s+(build|test|vet|run)\b/,
@@ -43,7 +43,12 @@ const CHECK_STEP: RegExp[] = [
   /^(ninja|cmake\s+--build|bazel\s+(build|test|run)|gradle|\.\/gradlew|gradlew(\.bat)?|mvn|mvnw|\.\/mvnw)\b/,
   /^(dotnet)\s+(build|test|run)\b/,
   /^(swift)\s+(build|test|run)\b|^xcodebuild\b/,
-  /^(mix)\s+(test|compile)\b|^(bundle exec\s+)?(rake|rspec)\b/,
+  /^(elixir\s+-S\s+)?mix\s+(test|compile|credo|dialyzer)\b|^(bundle exec\s+)?(rake|rspec|rubocop)\b/,
+  /^(sbt|lein|stack|cabal)\s+(test|compile|build|check)\b|^(flutter|dart)\s+(test|analyze|build)\b|^zig\s+build\b|^ctest\b/,
+  /^php\s+artisan\s+test\b|^(phpunit|pest|phpstan|psalm)\b/,
+  // Hooks run on demand (pre-commit's linters), static analysers, validators and documentation builds.
+  /^pre-commit\s+run\b|^(staticcheck|bandit|semgrep|cppcheck|clang-tidy|tflint|hadolint)\b|^terraform\s+validate\b|^helm\s+lint\b/,
+  /^(mkdocs|jekyll)\s+build\b|^sphinx-build\b|^R\s+CMD\s+check\b|^Rscript\s+-e\s+\S*(devtools::(test|check)|testthat::)/,
   /^(\.\/|\.\\)?(target\/(debug|release)\/\S+|scripts?\/(test|check|build|verify)\S*|test\.sh|run-tests\S*)/,
   // Not Spec Kit's check-prerequisites: it checks that the feature's spec files are there, not the work.
   /^(pwsh|powershell)(\.exe)?\s+.*\b(test|build|check(?!-prerequisites)|verify)\S*\.ps1\b/i,
@@ -74,7 +79,16 @@ const OUTPUT_FILTER =
 
 /** A program named by its path (`./venv/Scripts/python.exe`, `node_modules/.bin/vitest`) is that program. */
 const PATH_TO_PROGRAM =
-  /^(?:"[^"]*[\\/]|\S*[\\/])(python3?|py|node|npm|npx|pnpm|yarn|bun|deno|tsx|ts-node|tsc|vitest|jest|mocha|eslint|pytest|mypy|ruff|go|cargo|dotnet|mvn|gradle|make)(?:\.exe|\.cmd|\.bat)?"?(?=\s|$)|^(?:\.\/)?node_modules\/\.bin\/([\w.-]+)(?=\s|$)/;
+  /^(?:"[^"]*[\\/]|\S*[\\/])(python3?|py|node|npm|npx|pnpm|yarn|bun|deno|tsx|ts-node|tsc|vitest|jest|mocha|eslint|pytest|mypy|ruff|go|cargo|dotnet|mvn|gradle|make|phpunit|pest|phpstan)(?:\.exe|\.cmd|\.bat)?"?(?=\s|$)|^(?:\.\/)?node_modules\/\.bin\/([\w.-]+)(?=\s|$)/;
+
+/** The options of a Python environment runner, with the values some of them take (`uv run --with pytest --frozen`). */
+const RUNNER_OPTIONS = String.raw`(?:(?:--with|--with-requirements|--python|-p|--project|--directory|--package|--extra|--group|--env-file|--from|-e|--env)(?:=|\s+)\S+\s+|--?[\w-]+\s+)*`;
+/** Runners of a project's named scripts, and the checking task they run: `hatch run test:cov`, `pixi run lint`. */
+const PROJECT_TASK = new RegExp(
+  String.raw`^((?:uv|poetry|pipenv|pdm|rye|hatch|pixi)\s+run|deno\s+task|composer(?:\s+run(?:-script)?)?|rye)\s+${RUNNER_OPTIONS}((?:[\w-]+:)?(?:test|tests|lint|check|typecheck|type-check|build|ci|verify|e2e)(?::[\w:-]+)?)(?=\s|$)`,
+);
+/** Python environment runners: what follows them is the program they run. */
+const PYTHON_ENV_RUNNER = new RegExp(String.raw`^(?:(?:uv|poetry|pipenv|pdm|rye|hatch|pixi|pipx)\s+run|uvx)\s+${RUNNER_OPTIONS}`);
 
 /** One step of a command line, without comments, `cd`, `env` and variable assignments. */
 function cleanStep(step: string): string {
@@ -95,6 +109,13 @@ function cleanStep(step: string): string {
       .replace(/^(npx|pnpx|bunx|yarn\s+dlx|pnpm\s+dlx)\s+((?:-y|--yes)\s+)?@[\w.-]+\/([\w.-]+?)(?:@[\w.^~-]+)?(?=\s|$)/, "$1 $3")
       // A program run inside an environment (`conda run -n env python …`) is that program.
       .replace(/^(conda|mamba|micromamba)\s+run\s+((-n|--name|-p|--prefix)\s+\S+\s+|--no-capture-output\s+|--live-stream\s+)*/, "")
+      // A task a project runner runs by name (`hatch run test`, `pdm run lint`, `composer test`, `deno task check`) is a task.
+      .replace(PROJECT_TASK, (_, _runner, task: string) => `task ${task}`)
+      // A program run in a Python environment (`uv run pytest`, `poetry run mypy src`, `uvx ruff check`) is that program;
+      // a script so run is run by Python (`uv run check.py`), and coverage runs what it measures.
+      .replace(PYTHON_ENV_RUNNER, "")
+      .replace(/^coverage\s+run\s+((?:--[\w-]+(?:=\S+)?\s+)*)(-m\s+)?/, "python $2")
+      .replace(/^(?=[^\s"'=]+\.py(?:\s|$))/, "python ")
       // So is one run in a Nix shell, a devbox, mise's or direnv's environment (`nix develop -c pytest`).
       .replace(/^(nix\s+develop\s+(\S+\s+)?(-c|--command)|devbox\s+run|mise\s+exec\s+(\S+\s+)*?--|direnv\s+exec\s+\S+)\s+/, "")
       // Where a package manager runs (a workspace, a folder) does not change what it runs.

@@ -73,6 +73,33 @@ describe("which command verifies", () => {
     'cd /w && nix-shell --run "pytest -q" 2>&1 | tail -3',
     "nix develop -c cargo test",
     "devbox run pytest",
+    // A Python environment runner runs the program after its options; a project runner's checking task is a task (LABELS.md: `uv run pytest`).
+    "uv run pytest -q",
+    "uv run --with pytest-asyncio --frozen pytest tests/test_api.py",
+    "poetry run mypy src",
+    "uvx ruff check .",
+    "uv run scripts/check_links.py",
+    "coverage run -m pytest",
+    "hatch run test:cov",
+    "pdm run lint",
+    "pixi run test",
+    "deno task check",
+    "composer test",
+    "npm exec -- vitest run",
+    // Checkers of other ecosystems, hooks run on demand, validators and documentation builds.
+    "flutter analyze",
+    "dart test",
+    "sbt test",
+    "cabal test",
+    "zig build test",
+    "cmake --build build && ctest --output-on-failure",
+    "elixir -S mix test",
+    "php artisan test",
+    "vendor/bin/phpunit --filter UserTest",
+    "pre-commit run --all-files",
+    "terraform validate",
+    "mkdocs build --strict",
+    "npx astro check",
   ])("verifies: %s", (command) => expect(isVerification(command)).toBe(true));
 
   it("a commit, push or script of the repository verifies when its output shows the checks it ran", () => {
@@ -115,6 +142,15 @@ describe("which command verifies", () => {
     "bash .specify/scripts/bash/check-prerequisites.sh --json",
     `node -e "fetch('https://github.com/login/device/code',{method:'POST'}).then(r=>r.json()).then(d=>console.log(d.user_code))"`,
     `node -e "const d = JSON.parse(require('fs').readFileSync('a.json','utf8')); console.log(d.items.length)"`,
+    // Setting an environment up, or a runner's task that is not a check.
+    "uv sync",
+    "uv add pytest",
+    "poetry install",
+    "composer install",
+    "deno task dev",
+    "pre-commit install",
+    "flutter pub get",
+    "terraform apply",
   ])("only looks around: %s", (command) => expect(isVerification(command)).toBe(false));
 
   it("splits chains and drops comments, cd and assignments", () => {
