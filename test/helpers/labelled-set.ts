@@ -22,11 +22,18 @@ export const LABELS = resolve(dirname(fileURLToPath(import.meta.url)), "../label
  */
 export const BLIND_SETS = [
   {
+    name: "blind-12",
+    labels: join(LABELS, "blind-12"),
+    provenance: "test/blind-12.provenance.json",
+    about:
+      "round 12, the measure: twelve sessions of Claude Code, Codex, Pi, VS Code Copilot and OpenCode, four of them in Japanese and five with compactions, labelled blind by three reviewers once round 11 had been scored and was to be read as a dev set, committed before the extractor was changed on them; every session held out",
+  },
+  {
     name: "blind-11",
     labels: join(LABELS, "blind-11"),
     provenance: "test/blind-11.provenance.json",
     about:
-      "round 11, the measure: four Codex sessions in French, Korean and Chinese, labelled blind once round 10 had been scored and was to be read as a dev set, committed before the extractor was changed on them; every session held out",
+      "round 11: four Codex sessions in French, Korean and Chinese, labelled blind once round 10 had been scored and was to be read as a dev set; the measure until round 12 (its totals seen twice), then read as a dev set; every session held out",
   },
   {
     name: "blind-10",
