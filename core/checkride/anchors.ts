@@ -55,7 +55,9 @@ export const PLACEHOLDER_MAX_DISTINCT = 4;
 /** Id fragments shorter than this are too common to exclude on sight. */
 export const ID_FRAGMENT_MIN = 7;
 
-const PLACEHOLDER_HEX = /deadbeef|cafebabe|0123456|1234567|abcdef|a1b2c3|fedcba|badc0de|c0ffee|feedface|00000000/;
+const PLACEHOLDER_HEX = /deadbeef|cafebabe|0123456|1234567|abcdef|abc123|a1b2c3|fedcba|badc0de|c0ffee|feedface|00000000/;
+/** Git's empty tree: every repository has it, no commit is it. */
+const EMPTY_TREE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904";
 const UUID = /(?<![0-9a-f])[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}(?![0-9a-f])/gi;
 /** A URL ends at a space, a quote or bracket, and at CJK text or full-width punctuation ("…/dashboard，在你的"). */
 const URL = /https?:\/\/[^\s<>"'`)\]\\\u3000-\u9fff\uac00-\ud7af\uff00-\uffef]+/g;
@@ -98,7 +100,11 @@ export function sessionIds(branch: readonly Message[], extra: readonly string[] 
   const add = (value: unknown) => {
     if (typeof value !== "string" || value.length < ID_FRAGMENT_MIN || /\s/.test(value)) return;
     ids.add(value.toLowerCase());
-    for (const part of value.toLowerCase().split(/[^0-9a-z]+/)) if (part.length >= ID_FRAGMENT_MIN) ids.add(part);
+    for (const part of value.toLowerCase().split(/[^0-9a-z]+/)) {
+      if (part.length < ID_FRAGMENT_MIN) continue;
+      // A tool shows an id by its first seven characters ("[Claude Code] e04f455  started just now"): so is each prefix.
+      for (let n = ID_FRAGMENT_MIN; n <= part.length; n++) ids.add(part.slice(0, n));
+    }
   };
   const idKey = /(^id$|Id$|_id$|uuid|Uuid|^parent|session)/;
   const addFields = (record: Record<string, unknown> | undefined) => {
@@ -116,7 +122,13 @@ export function sessionIds(branch: readonly Message[], extra: readonly string[] 
 }
 
 function isPlaceholderHex(run: string): boolean {
-  return PLACEHOLDER_HEX.test(run) || new Set(run).size <= PLACEHOLDER_MAX_DISTINCT;
+  return run === EMPTY_TREE || PLACEHOLDER_HEX.test(run) || new Set(run).size <= PLACEHOLDER_MAX_DISTINCT;
+}
+
+/** A build's hash beside its version ("Entire CLI 0.4.4 (2f0ad9ab)"): the tool's own commit, not one of the work. */
+function isVersionBuild(text: string, run: string): boolean {
+  const at = text.indexOf(`(${run})`);
+  return at > 0 && /\bv?\d+\.\d+(\.\d+)?(-[\w.]+)?\s*$/.test(text.slice(Math.max(0, at - 40), at));
 }
 
 function hasCommitShape(run: string): boolean {
@@ -203,7 +215,7 @@ export function anchorsOf(
     const fragments = uuidFragments(text);
     for (const run of hexRuns(text)) {
       if (!/[a-f]/.test(run) || !/[0-9]/.test(run) || !hasCommitShape(run)) continue;
-      if (ids.has(run) || fragments.has(run) || digestPrefixes.has(run) || isPlaceholderHex(run) || !standsAlone(text, run)) continue;
+      if (ids.has(run) || fragments.has(run) || digestPrefixes.has(run) || isPlaceholderHex(run) || !standsAlone(text, run) || isVersionBuild(text, run)) continue;
       if (gitContext || shown.has(run)) note(run, message);
     }
   };

@@ -22,13 +22,40 @@ function objectAt(source: string, open: number): unknown {
     else if (c === "{") depth++;
     else if (c === "}" && --depth === 0) {
       try {
-        return JSON.parse(source.slice(open, i + 1));
+        return JSON.parse(withQuotedKeys(source.slice(open, i + 1)));
       } catch {
         return undefined;
       }
     }
   }
   return undefined;
+}
+
+/**
+ * A JavaScript object literal's bare keys quoted (`{cmd:"ls"}` → `{"cmd":"ls"}`), so that JSON reads it:
+ * the model writes keys either way. Text inside strings is left as it is.
+ */
+function withQuotedKeys(literal: string): string {
+  let out = "";
+  let inString = false;
+  for (let i = 0; i < literal.length; i++) {
+    const c = literal[i]!;
+    if (inString) {
+      out += c;
+      if (c === "\\") out += literal[++i] ?? "";
+      else if (c === '"') inString = false;
+      continue;
+    }
+    if (c === '"') inString = true;
+    else if ((c === "{" || c === ",") && /^\s*[A-Za-z_$][\w$]*\s*:/.test(literal.slice(i + 1, i + 80))) {
+      const key = /^(\s*)([A-Za-z_$][\w$]*)(\s*):/.exec(literal.slice(i + 1))!;
+      out += `${c}${key[1]}"${key[2]}"${key[3]}:`;
+      i += key[0].length;
+      continue;
+    }
+    out += c;
+  }
+  return out;
 }
 
 /** The shell commands a code-mode program runs through `tools.exec_command`, in program order. */

@@ -46,10 +46,10 @@ const CJK_OBLIGATION = new RegExp(
     "必須|必须|務必|务必|一定要|應該|应该|應當|应当|絕不|绝不|永遠不|永远不|從不|从不|千萬別|千万别|千萬不要|千万不要|保持|維持|维持|總是|总是|始終|始终|每次都|一律|永遠|永远",
     "不要|不用|不准|不能|不可|不得|不許|不许|請勿|请勿|别|禁止|只能|只用|仅|記住|记住|記得|记得|每次|每一次|每當|每当",
     // From now on (Chinese, Japanese, Korean): an order for what follows.
-    "以後|以后|今後|今后|從現在開始|从现在开始|これから(は)?|앞으로",
+    "以後|以后|今後|今后|從現在開始|从现在开始|これから(は)?|ここから先|これ以降|앞으로",
     // Japanese.
     "しないで|しない(こと|よう)|ないで|してはいけない|てはいけない|ちゃだめ|てはだめ|必ず|常に|いつも|毎回|絶対|決して|べき|維持|そのまま(に)?(して|で|残)|保って",
-    "だけ(を|で|に)|使わない|なし[、。]|ないといけない|なければ(ならない|いけない)|ないように|のみ|ルール|以外(は)?(使わ|禁止)|ること[。！]?$|守る|守って|ようにして(ほしい|ください)|せず[、，,]",
+    "だけ(を|で|に)|使わない|なし[、。]|ないといけない|なければ(ならない|いけない)|ないように|のみ|ルール|以外(は)?(使わ|禁止)|ること[。！]?$|守る|守って|ようにして(ほしい|ください)|せず[、，,]|[かがさざただなばまらわ]ず[、，,]|(形式|フォーマット|書式)(で|に)(して|書|出力|統一)",
     // Korean. Obligation is -아야/-어야 한다 after any stem, contracted or not (해야, 달라져야, 세워야).
     "하지\\s*마|하지\\s*않|지\\s*(마세요|마라|말고|말아|말\\s*것)|지\\s*마(?=$|[\\s.!,~요])|말\\s*것|반드시|꼭|무조건|항상|언제나|절대|결코|유지|금지|안\\s*(돼|됨|된다|됩니다)|[가-힣]야\\s*(한다|합니다|해|돼|됨|함|하며|하고)|수\\s*없(다|습니다|음)|되지\\s*않(는다|아야|도록)|만\\s*(사용|써|쓰|허용)|오직",
   ].join("|"),
@@ -157,6 +157,12 @@ const KEEP_MANNER =
   /^(please\s+)?keep\s+(it|them|things|changes|the (changes?|code|diff|commits?|answers?|output)|everything|code|commits?|answers?)\s+(\w+\s+)?(short|small|simple|minimal|surgical|focused|brief|clear|direct|concise|clean|tight|readable)\b/i;
 /** "Logged-out visitors shouldn't be able to reach it", "two people can't end up with the same one": a property that must hold. */
 const MUST_NOT_BE_ABLE = /\b(shouldn't|should not|must not|mustn't|can't|cannot|can not)\s+(be able to|end up|ever)\b/i;
+/**
+ * A reminder or a limit on how the work is done: "keep in mind, …", "without using the gh cli",
+ * "use the tooltip component on all of them".
+ */
+const REMINDER =
+  /^(please\s+)?(keep|bear) in mind\b|\bwithout (using|touching|changing|modifying|calling|adding|breaking)\b|^(please\s+)?use\b[^.;!?]{1,80}\b(on|for|in|across) (all|every|each)\b/i;
 /** An imperative that applies to each or every time ("Explain each command before running it."). */
 const STANDING_IMPERATIVE =
   /^(please\s+)?(explain|ask|check|run|test|commit|document|write|add|use|keep|name|prefix|format|follow|include|wait|remember|confirm|show|tell|update|log)\b.*\b(each|every|whenever|before (you|any|each|every)|after (each|every|any))\b|^(after|before) (each|every)\b[^,]{1,80},\s*(please\s+)?(explain|ask|check|run|test|commit|document|write|add|use|keep|update|log|review|push|build)\b|^(please\s+)?(?!(i|we|you|they|he|she|it|this|that|these|those|the|a|an|my|our|your|there|here|now|then|so|and|but|if|when|which|what)\b)[a-z]+\b[^.;!?]*\b(after|before) (each|every)\b/i;
@@ -212,6 +218,7 @@ export function ruleConfidence(sentence: string): RuleConfidence | null {
     if (CANNOT.test(text) && !/^(i|we|you)\b/i.test(text) && !/\b(i|we)\s+(cannot|can't|can not)\b/i.test(text))
       return { graded: false, why: "'cannot': a constraint on the work, or a report of what fails" };
     if (STANDING_IMPERATIVE.test(text)) return { graded: false, why: "an instruction for each or every time: may be a standing procedure, or the task's steps" };
+    if (REMINDER.test(text)) return { graded: false, why: "a reminder for the work ahead ('keep in mind', 'without using'): a standing constraint, or a remark" };
     if (CHOSEN_OVER.test(text)) return { graded: false, why: "one thing chosen over another ('use X, not Y'): a standing choice, or the answer to a design question" };
     if (KEEP_MANNER.test(text)) return { graded: false, why: "'keep it short', 'keep changes small': a manner for the work, or for this answer alone" };
     if (MUST_NOT_BE_ABLE.test(text) && !/^(i|we)\b/i.test(text))

@@ -33,7 +33,9 @@ const CHECK_STEP: RegExp[] = [
   /^(node|deno|bun|tsx|ts-node)\s+(test\s+|run\s+|check\s+)?\S+\.(m?[jt]s|cjs)\b/,
   /^deno\s+(test|check|lint)\b/,
   // Framework builds run directly (or from node_modules/.bin): a build checks the work whatever starts it.
-  /^((npx|pnpx|bunx|(pnpm|npm|yarn)\s+(exec|dlx))\s+)?((astro|vite|next|nuxt|remix|svelte-kit|gatsby|ng|vue-cli-service|webpack|rollup|parcel)\s+build\b|ng\s+test\b|wrangler\s+(deploy|publish)\b.*\s--dry-run\b)/,
+  /^((npx|pnpx|bunx|(pnpm|npm|yarn)\s+(exec|dlx))\s+)?((astro|vite|next|nuxt|remix|svelte-kit|gatsby|ng|vue-cli-service|webpack|rollup|parcel)\s+build\b|ng\s+test\b|wrangler\s+(deploy|publish)\b.*\s--dry-run\b|wrangler\s+dev\b)/,
+  // Vite+ (`vp`): its own build, test, check and lint, and a project task run by name (`vp run worker:dev`).
+  /^vp\s+((build|test|check|lint)\b|run\s+(\S+:)?(test|tests|build|lint|check|typecheck|dev|start|e2e)\b)/,
 
   // Tauri builds the app and runs it (`npm run tauri dev`, `cargo tauri build`).
   /^((npm|pnpm|yarn|bun)\s+(run\s+)?|cargo\s+|(npx|pnpx|bunx)\s+)tauri\s+(dev|build)\b/,
@@ -61,6 +63,8 @@ const CHECK_STEP: RegExp[] = [
   /^jq\s+(-e\s+)?(empty|\.)\s+\S+.*>\s*\/dev\/null/,
   // A request to a server on this machine (the one the agent started): a smoke test of the work.
   /^(curl|wget|http|https|xh)\s.*\b(localhost|127\.0\.0\.1|0\.0\.0\.0|\[::1\])(:\d+)?\b/,
+  // A health check of a deployed service that fails on an HTTP error (`curl -fsS https://app.example.dev/api/health`).
+  /^curl(?=.*(\s-[a-zA-Z]*f[a-zA-Z]*|\s--fail(-with-body)?)(\s|$)).*\bhttps?:\/\/\S+\/(health|healthz|ok|status|ready|readyz|ping|livez?)\/?(["'\s]|$)/,
 ];
 
 /**
@@ -116,6 +120,9 @@ function cleanStep(step: string): string {
       .replace(PYTHON_ENV_RUNNER, "")
       .replace(/^coverage\s+run\s+((?:--[\w-]+(?:=\S+)?\s+)*)(-m\s+)?/, "python $2")
       .replace(/^(?=[^\s"'=]+\.py(?:\s|$))/, "python ")
+      // So is one run with secrets or variables loaded (`doppler run -- bun test`, `op run -- …`, `dotenv -- …`, `cross-env A=1 jest`).
+      .replace(/^(doppler\s+run|op\s+run|infisical\s+run|dotenvx\s+run|dotenv(-cli)?|aws-vault\s+exec|env-cmd)\b[^|;&]*?\s--\s+/, "")
+      .replace(/^cross-env\s+/, "")
       // So is one run in a Nix shell, a devbox, mise's or direnv's environment (`nix develop -c pytest`).
       .replace(/^(nix\s+develop\s+(\S+\s+)?(-c|--command)|devbox\s+run|mise\s+exec\s+(\S+\s+)*?--|direnv\s+exec\s+\S+)\s+/, "")
       // Where a package manager runs (a workspace, a folder) does not change what it runs.
@@ -230,8 +237,13 @@ export function scriptsRun(command: string): string[] {
  * block). LABELS.md: "a script the agent wrote to check its result".
  */
 export function computesVerdict(command: string): boolean {
-  return /["'`]\s*(✓\s*)?PASS(ED)?\b[^"'`\n]*["'`]/.test(command) && /["'`]\s*(✗\s*)?FAIL(ED)?\b[^"'`\n]*["'`]/.test(command);
+  if (/["'`]\s*(✓\s*)?PASS(ED)?\b[^"'`\n]*["'`]/.test(command) && /["'`]\s*(✗\s*)?FAIL(ED)?\b[^"'`\n]*["'`]/.test(command)) return true;
+  // Or one that tallies the errors it finds and prints the tally (`errs += 1` … `print("done", errs, "error(s)")`).
+  return COUNTS_FAILURES.test(command) && PRINTS.test(command);
 }
+/** A counter of errors or failures raised by one: `errs += 1`, `failures++`, `$errors++`. */
+const COUNTS_FAILURES = /(?<![\w.])\$?(errs?|errors|error_count|n_errors|fails|failed|failures|failure_count|problems|mismatches)\s*(\+=\s*1\b|\+\+)/i;
+const PRINTS = /\b(print|console\.(log|error)|echo|printf|Write-(Host|Output)|process\.stdout\.write)\b/;
 
 /** `python -c "…"`, `node -e "…"`: a program the agent wrote on the command line. */
 const INLINE_PROGRAM = /^(?:(python3?|py|uv run python3?)\s+-c|(node|bun|ts-node|tsx)\s+(?:-e|--eval))\s+(["'])([\s\S]*)\3\s*$/;
@@ -329,7 +341,7 @@ export function verificationOutcome(command: string, isError: boolean | undefine
   if (isError !== true && commandSteps(command).some((step) => isInlineCheck(step) || AGENT_SCRIPT.test(step)) && (outputSaysFailed(output) || NAMED_ERROR_LINE.test(output)))
     return false;
   // A verdict the program printed is its outcome, whatever it exited with.
-  if (isError !== true && computesVerdict(command) && /\bFAIL(ED)?\b/.test(output)) return false;
+  if (isError !== true && computesVerdict(command) && (/\bFAIL(ED)?\b/.test(output) || outputSaysFailed(output))) return false;
   const filtered = pipesOutput(command);
   // `svelte-check | grep profile` exiting 1 with nothing printed: grep matched no line, the check printed none it looked for.
   if (isError === true && endsInSearchThatMatchedNothing(command, output)) return true;

@@ -134,6 +134,23 @@ describe("anchors", () => {
     expect(anchors(branch)).toEqual([]);
   });
 
+  it("a session id shown by its first seven characters, git's empty tree, a tool's build hash beside its version and abc123-style examples are no commits", () => {
+    const branch = [
+      say("u1", "user", "look at the git status", { sessionId: "e04f4553-7ae8-474f-9cdd-4c45431c0437" }),
+      shell("c1", "entire status && entire version && git cat-file -p HEAD"),
+      output(
+        "c1",
+        "[Claude Code] e04f455   started just now\nEntire CLI 0.4.4 (2f0ad9ab)\ntree 4b825dc642cb6eb9a060e54bf8d69288fbee4904\nExample: the shadow branch entire/abc1234-fd5432\nparent 9c41e7d",
+      ),
+      say(
+        "a1",
+        "assistant",
+        "In git: session e04f455 runs Entire CLI 0.4.4 (2f0ad9ab); HEAD's tree is 4b825dc642cb6eb9a060e54bf8d69288fbee4904, its parent 9c41e7d, as abc1234 in the example.",
+      ),
+    ];
+    expect(anchors(branch)).toEqual(["9c41e7d"]);
+  });
+
   it("hex in a git output counts only when someone refers to it; pack names, branch-name parts, digests and diff blob ids never", () => {
     const branch = [
       shell("c1", "git log --oneline -3 && git count-objects -v"),

@@ -129,6 +129,13 @@ describe("how sure a rule is (graded, or a candidate with why)", () => {
     ["6개가 되지 않으면 발행할 수 없다", /Chinese, Japanese or Korean/],
     // -어야 한다 after a contracted stem (지+어 → 져, 우+어 → 워), not only after 아/어/여/해.
     ["로그인 화면은 모바일에서도 보여져야한다", /Chinese, Japanese or Korean/],
+    // Japanese "from here on", "without doing" (-ず), a format to keep; English reminders and limits on how the work is done.
+    ["ここから先の作業はすべて英語で記録しつつ進めて", /Chinese, Japanese or Korean/],
+    ["図はなるべく使わず、必要なら文章で説明してください", /Chinese, Japanese or Korean/],
+    ["報告は以下のような形式にしてください。", /Chinese, Japanese or Korean/],
+    ["keep in mind, the e2e suite needs the local database running", /reminder/],
+    ["open the pull request without using the gh cli", /reminder/],
+    ["use the shared Button component on all forms", /reminder/],
     ["설정 파일은 항목별로 나눠야 합니다", /Chinese, Japanese or Korean/],
     ["Getestet werden soll es auf einem Windows PC.", /Russian, Spanish/],
     ["Só dê a tarefa como concluída quando descobrir e corrigir.", /Russian, Spanish/],

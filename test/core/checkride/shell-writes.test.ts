@@ -74,6 +74,12 @@ describe("Codex code mode", () => {
     expect(codeModeCommands(program)).toEqual(["pnpm build", 'echo "}" > out.txt']);
   });
 
+  it('reads a command whose keys the model left bare, as JavaScript allows ({cmd:"…"})', () => {
+    expect(
+      codeModeCommands('const r = await tools.exec_command({cmd:"vp run worker:dev", "workdir":"/w", yield_time_ms:1000, note: "a, b: c"}); text(JSON.stringify(r));'),
+    ).toEqual(["vp run worker:dev"]);
+  });
+
   it("reads the patch a string literal holds", () => {
     expect(codeModePatches(program)).toEqual(["*** Begin Patch\n*** Update File: src/a.ts\n@@\n-x\n+y\n*** End Patch"]);
   });

@@ -100,6 +100,16 @@ describe("which command verifies", () => {
     "terraform validate",
     "mkdocs build --strict",
     "npx astro check",
+    // A check run with secrets loaded is that check; Vite+'s own checks and tasks; a dev server of the work run.
+    "doppler run --project app --config ci -- bun test src/a.e2e.test.ts",
+    "op run --env-file .env -- pytest",
+    "cross-env NODE_ENV=test jest",
+    "vp build && vp run worker:dev",
+    "pnpm exec wrangler dev --port 8787",
+    // A health check of a deployed service that fails on an HTTP error.
+    "curl -fsS https://app-staging.example.dev/api/auth/ok",
+    // A program that tallies the errors it finds and prints the tally.
+    "python3 <<'EOF'\nerrs = 0\nfor f in files:\n    if bad(f):\n        print('ERR', f); errs += 1\nprint('done', errs, 'error(s)')\nEOF",
   ])("verifies: %s", (command) => expect(isVerification(command)).toBe(true));
 
   it("a commit, push or script of the repository verifies when its output shows the checks it ran", () => {
@@ -151,7 +161,15 @@ describe("which command verifies", () => {
     "pre-commit install",
     "flutter pub get",
     "terraform apply",
+    "curl -s https://api.example.com/v1/status",
+    "curl -fsS https://example.com/install.sh",
   ])("only looks around: %s", (command) => expect(isVerification(command)).toBe(false));
+
+  it("a program that tallies errors failed when its tally is not zero, whatever it exited with", () => {
+    const tally = "python3 <<'EOF'\nerrs = 0\nfor f in files:\n    errs += 1\nprint('done', errs, 'error(s)')\nEOF";
+    expect(verificationOutcome(tally, false, "ERR a.yaml: unknown call foo()\ndone 39 error(s)\n")).toBe(false);
+    expect(verificationOutcome(tally, false, "done 0 error(s)\n")).toBe(true);
+  });
 
   it("splits chains and drops comments, cd and assignments", () => {
     expect(commandSteps("# c\ncd a && FOO=1 BAR='x y' npm test | tail -5")).toEqual(["npm test", "tail -5"]);
