@@ -22,11 +22,18 @@ export const LABELS = resolve(dirname(fileURLToPath(import.meta.url)), "../label
  */
 export const BLIND_SETS = [
   {
+    name: "blind-13",
+    labels: join(LABELS, "blind-13"),
+    provenance: "test/blind-13.provenance.json",
+    about:
+      "round 13, the measure: eleven sessions of Claude Code, Codex, Pi, GitHub Copilot, OpenCode and a Cline UI log, in English, Korean and Chinese, two with compactions, labelled blind by three reviewers once round 12 had been scored and was to be read as a dev set, committed before the extractor was changed on them; every session held out",
+  },
+  {
     name: "blind-12",
     labels: join(LABELS, "blind-12"),
     provenance: "test/blind-12.provenance.json",
     about:
-      "round 12, the measure: twelve sessions of Claude Code, Codex, Pi, VS Code Copilot and OpenCode, four of them in Japanese and five with compactions, labelled blind by three reviewers once round 11 had been scored and was to be read as a dev set, committed before the extractor was changed on them; every session held out",
+      "round 12: twelve sessions of Claude Code, Codex, Pi, VS Code Copilot and OpenCode, four of them in Japanese and five with compactions, labelled blind by three reviewers once round 11 had been scored and was to be read as a dev set; the measure until round 13 (its totals seen once), then read as a dev set; every session held out",
   },
   {
     name: "blind-11",
