@@ -44,6 +44,8 @@ const CJK_OBLIGATION = new RegExp(
   [
     // Chinese: must, never, keep, always, don't, no X, only.
     "必須|必须|務必|务必|一定要|應該|应该|應當|应当|絕不|绝不|永遠不|永远不|從不|从不|千萬別|千万别|千萬不要|千万不要|保持|維持|维持|總是|总是|始終|始终|每次都|一律|永遠|永远",
+    // "Not X but Y" (不是…而是): one way of doing it chosen over another.
+    "不是[^，。,]{1,30}[，,]?\\s*而是",
     "不要|不用|不准|不能|不可|不得|不許|不许|請勿|请勿|别|禁止|只能|只用|仅|記住|记住|記得|记得|每次|每一次|每當|每当",
     // From now on (Chinese, Japanese, Korean): an order for what follows.
     "以後|以后|今後|今后|從現在開始|从现在开始|これから(は)?|ここから先|これ以降|앞으로",
@@ -68,7 +70,7 @@ const NEGATED_ORDER = /(^|[,;:]\s*)((não|nao)\s+\p{L}{2,}(ar|er|ir|e|em)|no\s+\
  */
 const ANSWER_LANGUAGE = new RegExp(
   [
-    "\\b(answer|respond|reply|write|talk|speak|work|communicate)\\b[^.!?]{0,40}\\bin (english|korean|japanese|chinese|german|french|spanish|portuguese|russian|italian|vietnamese)\\b",
+    "\\b(answer|respond|reply|write|talk|speak|work|communicate|keep (our|the|this) (chat|conversation|replies|answers))\\b[^.!?]{0,40}\\bin (english|korean|japanese|chinese|german|french|spanish|portuguese|russian|italian|vietnamese)\\b",
     "(한글|한국어|영어|일본어|중국어)로\\s*(답변|대답|응답|작성|말|설명|대화)",
     "(日本語|英語|中国語|韓国語)で(答え|回答|返信|返答|書い|書く|話|説明|やり取り)",
     "(用|使用|以)(中文|英文|日文|韩文|韓文|繁體中文|简体中文|繁体中文)(回答|回复|回覆|写|寫|交流|沟通|溝通|输出|輸出)",
@@ -162,7 +164,7 @@ const MUST_NOT_BE_ABLE = /\b(shouldn't|should not|must not|mustn't|can't|cannot|
  * "use the tooltip component on all of them".
  */
 const REMINDER =
-  /^(please\s+)?(keep|bear) in mind\b|\bwithout (using|touching|changing|modifying|calling|adding|breaking)\b|^(please\s+)?use\b[^.;!?]{1,80}\b(on|for|in|across) (all|every|each)\b/i;
+  /^(please\s+)?(keep|bear) in mind\b|\bi (told|asked) you (to|not to)\b|\bwithout (using|touching|changing|modifying|calling|adding|breaking)\b|^(please\s+)?use\b[^.;!?]{1,80}\b(on|for|in|across) (all|every|each)\b/i;
 /** An imperative that applies to each or every time ("Explain each command before running it."). */
 const STANDING_IMPERATIVE =
   /^(please\s+)?(explain|ask|check|run|test|commit|document|write|add|use|keep|name|prefix|format|follow|include|wait|remember|confirm|show|tell|update|log)\b.*\b(each|every|whenever|before (you|any|each|every)|after (each|every|any))\b|^(after|before) (each|every)\b[^,]{1,80},\s*(please\s+)?(explain|ask|check|run|test|commit|document|write|add|use|keep|update|log|review|push|build)\b|^(please\s+)?(?!(i|we|you|they|he|she|it|this|that|these|those|the|a|an|my|our|your|there|here|now|then|so|and|but|if|when|which|what)\b)[a-z]+\b[^.;!?]*\b(after|before) (each|every)\b/i;

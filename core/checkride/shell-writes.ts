@@ -286,7 +286,45 @@ function joinPath(base: string, path: string): string {
   return parts.join("/");
 }
 
+const MAX_UNROLLED_COMMAND = 100_000;
+/** `for d in a b c; do … done` over a plain list (no expansion, glob or command in it), its body not nested. */
+const FOR_LOOP = /\bfor\s+([A-Za-z_]\w*)\s+in\s+([^;\n]*?)\s*(?:;|\n)\s*do\b([\s\S]*?)(?:;|\n)\s*done\b/g;
+
+/**
+ * The command with each loop over a plain list written out once per word (`for d in a b; do touch "$d/.keep"; done`
+ * is `touch a/.keep; touch b/.keep`), so that the files the loop writes are read like any other. Found in the
+ * command with its quotes blanked (a `for` inside a string is no loop); its words taken from the command itself.
+ */
+function withLoopsUnrolled(command: string): string {
+  // Unrolled only in commands of a reasonable size: a loop's lazy body scan is linear per loop, not per command.
+  if (!command.includes("for ") || command.length > MAX_UNROLLED_COMMAND) return command;
+  // A backslash at a line's end goes on with the next line: blanked to spaces of the same length, so offsets hold.
+  const syntax = syntaxOnly(command).replace(/\\\r?\n/g, (join) => " ".repeat(join.length));
+  let out = "";
+  let from = 0;
+  for (const loop of syntax.matchAll(FOR_LOOP)) {
+    const [whole, variable] = loop as unknown as [string, string];
+    const start = loop.index;
+    const listAt = start + whole.indexOf(loop[2]!, whole.indexOf(" in ") + 1);
+    const words = command
+      .slice(listAt, listAt + loop[2]!.length)
+      .replace(/\\\r?\n/g, " ")
+      .trim()
+      .split(/\s+/)
+      .map((word) => word.replace(/^(["'])(.*)\1$/, "$2"));
+    if (words.length === 0 || words.some((word) => word === "" || /[$`*?(){}[\]]/.test(word))) continue;
+    const bodyAt = start + whole.lastIndexOf(loop[3]!);
+    const body = command.slice(bodyAt, bodyAt + loop[3]!.length);
+    const reference = new RegExp(String.raw`"\$\{?${variable}\}?([^"\s$\`]*)"|\$\{?${variable}\}?(?!\w)`, "g");
+    const unrolled = words.map((word) => body.replace(reference, (_, rest?: string) => word + (rest ?? ""))).join("\n");
+    out += command.slice(from, start) + unrolled + "\n";
+    from = start + whole.length;
+  }
+  return out + command.slice(from);
+}
+
 export function shellWrittenPaths(command: string): string[] {
+  command = withLoopsUnrolled(command);
   // A backslash at a line's end (outside quotes, which syntaxOnly blanked) goes on with the next line.
   const syntax = syntaxOnly(command).replace(/\\\r?\n/g, " ");
   const paths: string[] = [];

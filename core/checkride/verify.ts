@@ -41,9 +41,12 @@ const CHECK_STEP: RegExp[] = [
   /^((npm|pnpm|yarn|bun)\s+(run\s+)?|cargo\s+|(npx|pnpx|bunx)\s+)tauri\s+(dev|build)\b/,
 
   // make/just run their default or a checking target; formatting, cleaning and installing check nothing.
-  /^(make|just)\b(?!\s+(-\S+\s+)*(fmt|format|clean|install|setup|deps|fix|docs?|release|deploy|publish|bump)\b)/,
+  /^(make|just)\b(?!\s+(-\S+\s+)*(fmt|format|clean|install|setup|deps|fix|docs?|release|deploy|publish|bump|down|stop|teardown|logs|shell|ps|compose-down|docker-down)\b)/,
   /^(ninja|cmake\s+--build|bazel\s+(build|test|run)|gradle|\.\/gradlew|gradlew(\.bat)?|mvn|mvnw|\.\/mvnw)\b/,
   /^(dotnet)\s+(build|test|run)\b/,
+  // A container image built from the work (a build, whatever builds it).
+  /^(docker|podman|nerdctl)\s+(buildx\s+)?build\b|^docker\s+compose\s+build\b|^buildctl(-daemonless\.sh)?\s+build\b/,
+  // A fixer that reports what it found (`pnpm fix` running ultracite: "Found 0 warnings and 0 errors.") is read by its output below.
   /^(swift)\s+(build|test|run)\b|^xcodebuild\b/,
   /^(elixir\s+-S\s+)?mix\s+(test|compile|credo|dialyzer)\b|^(bundle exec\s+)?(rake|rspec|rubocop)\b/,
   /^(sbt|lein|stack|cabal)\s+(test|compile|build|check)\b|^(flutter|dart)\s+(test|analyze|build)\b|^zig\s+build\b|^ctest\b/,
@@ -71,11 +74,13 @@ const CHECK_STEP: RegExp[] = [
  * Steps that check the work only when their output shows a check ran: a commit or push whose hooks ran
  * the test suite, a script of the repository that reports passes and failures (`doctor.sh`: "PASS=40 FAIL=0").
  */
-const CHECKS_WHEN_OUTPUT_SAYS = /^(git\s+(commit|push)\b|(\.\/|\.\\)\S+|scripts?\/\S+|(bash|sh|zsh)\s+\S+\.sh\b)/;
+const CHECKS_WHEN_OUTPUT_SAYS =
+  /^(git\s+(commit|push)\b|(\.\/|\.\\)\S+|scripts?\/\S+|(bash|sh|zsh)\s+\S+\.sh\b|(npm|pnpm|yarn|bun)\s+(run\s+)?[\w:-]*fix\b|(npx\s+|pnpm\s+exec\s+|bunx\s+)?ultracite\b)/;
 /** The line git prints for a commit it made, with its subject: `[branch 1a2b3c4] subject`. */
 const COMMIT_SUBJECT_LINES = /^\[[^\]\n]+ [0-9a-f]{7,40}\][^\n]*$/gm;
 /** A test run's summary: counts of passes or failures, as test runners and check scripts print them. */
-const TEST_SUMMARY = /\b\d+ (tests? )?(passed|passing)\b|\bTest Files\s+\d+|\btests? (passed|failed)\b|\b(PASS|FAIL)(ED)?\s*[=:]\s*\d+/i;
+const TEST_SUMMARY =
+  /\bFound \d+ warnings? and \d+ errors?\b|\b\d+ problems? \(\d+ errors?, \d+ warnings?\)|\b\d+ (tests? )?(passed|passing)\b|\bTest Files\s+\d+|\btests? (passed|failed)\b|\b(PASS|FAIL)(ED)?\s*[=:]\s*\d+/i;
 
 /** Filters after a pipe hide the exit code of the step before them. */
 const OUTPUT_FILTER =
@@ -123,6 +128,9 @@ function cleanStep(step: string): string {
       // So is one run with secrets or variables loaded (`doppler run -- bun test`, `op run -- …`, `dotenv -- …`, `cross-env A=1 jest`).
       .replace(/^(doppler\s+run|op\s+run|infisical\s+run|dotenvx\s+run|dotenv(-cli)?|aws-vault\s+exec|env-cmd)\b[^|;&]*?\s--\s+/, "")
       .replace(/^cross-env\s+/, "")
+      // So is one run inside a pod or a container (`kubectl exec pod -- sh -c '…'`, `docker compose exec api pytest`).
+      .replace(/^(kubectl|oc)\s+(\S+\s+)*?exec\b[^|;&]*?\s--\s+/, "")
+      .replace(/^docker\s+(compose\s+)?exec\s+((-[a-zA-Z]+|--[\w-]+(=\S+)?)\s+)*[\w.-]+\s+/, "")
       // So is one run in a Nix shell, a devbox, mise's or direnv's environment (`nix develop -c pytest`).
       .replace(/^(nix\s+develop\s+(\S+\s+)?(-c|--command)|devbox\s+run|mise\s+exec\s+(\S+\s+)*?--|direnv\s+exec\s+\S+)\s+/, "")
       // Where a package manager runs (a workspace, a folder) does not change what it runs.
@@ -314,6 +322,8 @@ const FAILURE_LINES: RegExp[] = [
   /^\s*✗|^\s*×/m,
   // The check never started: its runner or module is not there (`python -m pytest` in a venv without it).
   /: No module named \S+\s*$|\bcommand not found\b/m,
+  // A remote or wrapped command's own report of its exit status, which a pipe after it hides (`kubectl exec … | tail`).
+  /^command terminated with exit code [1-9]\d*\s*$/m,
 ];
 /** "Error: read ECONNRESET", "TypeError: …", "fatal: …" at the start of a line. */
 export const NAMED_ERROR_LINE = /^\s*(\w*Error|error|fatal|FATAL)(\[\w+\])?:\s/m;

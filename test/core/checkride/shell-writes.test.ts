@@ -54,6 +54,11 @@ describe("shellWrittenPaths", () => {
     ["git restore --staged --worktree src/b.ts", ["src/b.ts"]],
     ["git checkout -- README.md && git checkout main -- docs/a.md", ["README.md", "docs/a.md"]],
     ["git checkout -b feature/x && git checkout main && git checkout -- .", []],
+    // A loop over a plain list writes what its body writes, once per word; a list made by a command or a glob is not read.
+    ['for d in configs/data \\\n   pipelines/ingest; do\n  touch "$d/.gitkeep"\ndone', ["configs/data/.gitkeep", "pipelines/ingest/.gitkeep"]],
+    ["for f in a.ts b.ts; do sed -i 's/x/y/' src/${f}; done && echo ok > log.txt", ["src/a.ts", "src/b.ts", "log.txt"]],
+    ["for f in $(ls); do touch $f.bak; done; for g in *.md; do cp $g $g.orig; done", []],
+    ["echo 'for x in a; do touch $x; done'", []],
     // A backslash at a line's end goes on with the next line.
     ["mv app/Kizzy.kt app/Axe.kt && \\\nmv domain/KizzyRepository.kt domain/AxeRepository.kt", ["app/Axe.kt", "domain/AxeRepository.kt"]],
   ])("%s", (command, expected) => {

@@ -108,6 +108,10 @@ describe("which command verifies", () => {
     "pnpm exec wrangler dev --port 8787",
     // A health check of a deployed service that fails on an HTTP error.
     "curl -fsS https://app-staging.example.dev/api/auth/ok",
+    // A container image built, also inside a pod; a check run in a container.
+    "docker build -t app:dev .",
+    "kubectl -n lab exec buildkit -- sh -c 'buildctl-daemonless.sh build --frontend dockerfile.v0 --local context=/w' 2>&1 | tail -40",
+    "docker compose exec -T api pytest -q",
     // A program that tallies the errors it finds and prints the tally.
     "python3 <<'EOF'\nerrs = 0\nfor f in files:\n    if bad(f):\n        print('ERR', f); errs += 1\nprint('done', errs, 'error(s)')\nEOF",
   ])("verifies: %s", (command) => expect(isVerification(command)).toBe(true));
@@ -163,7 +167,19 @@ describe("which command verifies", () => {
     "terraform apply",
     "curl -s https://api.example.com/v1/status",
     "curl -fsS https://example.com/install.sh",
+    // Tearing down what a check started checks nothing; a fixer that reports nothing it found is no check.
+    "make compose-down",
+    "pnpm fix",
   ])("only looks around: %s", (command) => expect(isVerification(command)).toBe(false));
+
+  it("a fixer that reports what it found is a check (`pnpm fix` running ultracite), read by that report", () => {
+    expect(isVerification("pnpm fix", "Checked 41 files in 12ms. Found 0 warnings and 0 errors.")).toBe(true);
+    expect(isVerification("npx ultracite fix", "Found 0 warnings and 3 errors.")).toBe(true);
+  });
+
+  it("a wrapped command's own report of a non-zero exit fails it behind a pipe", () => {
+    expect(verificationOutcome("kubectl exec pod -- sh -c 'make' 2>&1 | tail -40", false, "error: failed to start\ncommand terminated with exit code 1")).toBe(false);
+  });
 
   it("a program that tallies errors failed when its tally is not zero, whatever it exited with", () => {
     const tally = "python3 <<'EOF'\nerrs = 0\nfor f in files:\n    errs += 1\nprint('done', errs, 'error(s)')\nEOF";
