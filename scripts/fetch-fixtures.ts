@@ -50,6 +50,7 @@ const provenance = blind
       "test/blind-11.provenance.json",
       "test/blind-12.provenance.json",
       "test/blind-13.provenance.json",
+      "test/blind-14.provenance.json",
     ]
   : ["test/fixtures.provenance.json"];
 const files = provenance.filter((file) => existsSync(join(root, file))).flatMap((file) => (JSON.parse(readFileSync(join(root, file), "utf8")) as { files: Entry[] }).files);

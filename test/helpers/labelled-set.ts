@@ -22,11 +22,18 @@ export const LABELS = resolve(dirname(fileURLToPath(import.meta.url)), "../label
  */
 export const BLIND_SETS = [
   {
+    name: "blind-14",
+    labels: join(LABELS, "blind-14"),
+    provenance: "test/blind-14.provenance.json",
+    about:
+      "round 14, the measure: seven sessions of Claude Code and Codex, in English (one with a Chinese request), none compacted and one labelled rule among them, labelled blind by two reviewers once round 13 had been scored and was to be read as a dev set, committed before the extractor was changed on them; every session held out",
+  },
+  {
     name: "blind-13",
     labels: join(LABELS, "blind-13"),
     provenance: "test/blind-13.provenance.json",
     about:
-      "round 13, the measure: eleven sessions of Claude Code, Codex, Pi, GitHub Copilot, OpenCode and a Cline UI log, in English, Korean and Chinese, two with compactions, labelled blind by three reviewers once round 12 had been scored and was to be read as a dev set, committed before the extractor was changed on them; every session held out",
+      "round 13: eleven sessions of Claude Code, Codex, Pi, GitHub Copilot, OpenCode and a Cline UI log, in English, Korean and Chinese, two with compactions, labelled blind by three reviewers once round 12 had been scored and was to be read as a dev set; the measure until round 14 (its totals seen once), then read as a dev set; every session held out",
   },
   {
     name: "blind-12",
