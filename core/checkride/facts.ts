@@ -129,7 +129,10 @@ function commandRuns(branch: readonly Message[], outcomes: Map<string, Result>):
     const verification = isVerification(command, output);
     // A Codex code-mode program that completed says so but records no exit code: its output's failure lines decide.
     const completedProgram = outcome?.isError === undefined && output.startsWith("Script completed");
-    let passed = completedProgram ? !outputSaysFailed(output) : verificationOutcome(command, outcome?.isError, output);
+    // Killed by the harness's time limit (exit 124, "command timed out"): the exit code is the limit's; what the
+    // check printed before it decides (a build that finished its route table, then hung on a watcher).
+    const timedOut = outcome?.exitCode === 124 || /^command timed out after\b/.test(output);
+    let passed = completedProgram ? !outputSaysFailed(output) : verificationOutcome(command, timedOut ? undefined : outcome?.isError, output);
     // No exit code recorded (Cline): an output that opens a line with a named error failed.
     if (passed === undefined && outcome?.isError === undefined && NAMED_ERROR_LINE.test(output)) passed = false;
     const at = result ?? call;

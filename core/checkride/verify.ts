@@ -324,6 +324,8 @@ const FAILURE_LINES: RegExp[] = [
   /: No module named \S+\s*$|\bcommand not found\b/m,
   // A remote or wrapped command's own report of its exit status, which a pipe after it hides (`kubectl exec … | tail`).
   /^command terminated with exit code [1-9]\d*\s*$/m,
+  // Codex's sandbox refused or broke the command (older rollouts record no exit code beside it).
+  /^failed in sandbox:/,
 ];
 /** "Error: read ECONNRESET", "TypeError: …", "fatal: …" at the start of a line. */
 export const NAMED_ERROR_LINE = /^\s*(\w*Error|error|fatal|FATAL)(\[\w+\])?:\s/m;
@@ -414,7 +416,11 @@ function lineAfter(lines: readonly string[], line: string): string | undefined {
 
 /** The error's distinctive line: compiler errors and named errors first, never "Exit code N". */
 export function failureLineOf(output: string): string | undefined {
-  const lines = output.split("\n").filter((line) => !STATUS_ONLY.test(line.trim()));
+  // Codex's "failed in sandbox: " says where it failed, not what: the command's own lines follow it.
+  const lines = output
+    .replace(/^failed in sandbox:\s*/, "")
+    .split("\n")
+    .filter((line) => !STATUS_ONLY.test(line.trim()));
   const text = lines.join("\n");
   // A test runner's FAIL line names the test; the error it failed on ("Error: Cannot find package …") names the failure.
   for (const pattern of [/^.*\berror TS\d{4,5}\b.*$/m, /^\s*error(\[E\d{4}\])?:.*$/m, /^\s*\w*(Error|Exception):\s.*$/m, /^\s*(FAIL|FAILED)\b.*$/m]) {

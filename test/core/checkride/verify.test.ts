@@ -177,6 +177,20 @@ describe("which command verifies", () => {
     expect(isVerification("npx ultracite fix", "Found 0 warnings and 3 errors.")).toBe(true);
   });
 
+  it("Codex's 'failed in sandbox' fails the check; its error is the command's own line after it", () => {
+    const output = "failed in sandbox: go: downloading go1.25.3 (linux/amd64)\ngo: download go1.25.3: mkdir /home/u/go/pkg/mod/cache: permission denied\n";
+    expect(verificationOutcome("go test ./...", undefined, output)).toBe(false);
+    expect(failureLineOf(output)).toBe("go: download go1.25.3: mkdir /home/u/go/pkg/mod/cache: permission denied");
+  });
+
+  it("a check the harness's time limit killed (exit 124) is read by what it printed before", () => {
+    const timedOut = (id: string): Message => ({
+      ...result(id, "command timed out after 20072 milliseconds\n> next build\n ✓ Compiled successfully in 4.1s\n○  (Static)  prerendered as static content", true),
+      meta: { toolCallId: `t${id}`, isError: true, exitCode: 124 },
+    });
+    expect(extractFacts([call("1", "npm run build"), timedOut("1")]).lastRun).toMatchObject({ command: "npm run build", passed: true });
+  });
+
   it("a wrapped command's own report of a non-zero exit fails it behind a pipe", () => {
     expect(verificationOutcome("kubectl exec pod -- sh -c 'make' 2>&1 | tail -40", false, "error: failed to start\ncommand terminated with exit code 1")).toBe(false);
   });
