@@ -22,11 +22,18 @@ export const LABELS = resolve(dirname(fileURLToPath(import.meta.url)), "../label
  */
 export const BLIND_SETS = [
   {
+    name: "blind-15",
+    labels: join(LABELS, "blind-15"),
+    provenance: "test/blind-15.provenance.json",
+    about:
+      "round 15, the measure: seven sessions of Claude Code (four, each compacted), Codex and OpenCode, in English, chosen for the standing instructions their humans state (41 labelled rules), labelled blind by two reviewers once round 14 had been scored and was to be read as a dev set, committed before the extractor was changed on them; every session held out",
+  },
+  {
     name: "blind-14",
     labels: join(LABELS, "blind-14"),
     provenance: "test/blind-14.provenance.json",
     about:
-      "round 14, the measure: seven sessions of Claude Code and Codex, in English (one with a Chinese request), none compacted and one labelled rule among them, labelled blind by two reviewers once round 13 had been scored and was to be read as a dev set, committed before the extractor was changed on them; every session held out",
+      "round 14: seven sessions of Claude Code and Codex, in English (one with a Chinese request), none compacted and one labelled rule among them, labelled blind by two reviewers once round 13 had been scored and was to be read as a dev set; the measure until round 15 (its totals seen once), then read as a dev set; every session held out",
   },
   {
     name: "blind-13",
