@@ -161,10 +161,11 @@ const KEEP_MANNER =
 const MUST_NOT_BE_ABLE = /\b(shouldn't|should not|must not|mustn't|can't|cannot|can not)\s+(be able to|end up|ever)\b/i;
 /**
  * A reminder or a limit on how the work is done: "keep in mind, …", "without using the gh cli",
- * "use the tooltip component on all of them".
+ * "use the tooltip component on all of them", "adhere to them everywhere", "X as the source of truth",
+ * "stop trying to run Y".
  */
 const REMINDER =
-  /^(please\s+)?(keep|bear) in mind\b|\bi (told|asked) you (to|not to)\b|\bwithout (using|touching|changing|modifying|calling|adding|breaking)\b|^(please\s+)?use\b[^.;!?]{1,80}\b(on|for|in|across) (all|every|each)\b/i;
+  /^(please\s+)?(keep|bear) in mind\b|\bi (told|asked) you (to|not to)\b|\bwithout (using|touching|changing|modifying|calling|adding|breaking)\b|^(please\s+)?use\b[^.;!?]{1,80}\b((on|for|in|across|to \w+) (all|every|each)|everywhere)\b|\b(everywhere|exclusively)\b|\bsource of truth\b|^(please\s+)?stop\s+(trying to\s+)?\w+ing\b/i;
 /** An imperative that applies to each or every time ("Explain each command before running it."). */
 const STANDING_IMPERATIVE =
   /^(please\s+)?(explain|ask|check|run|test|commit|document|write|add|use|keep|name|prefix|format|follow|include|wait|remember|confirm|show|tell|update|log)\b.*\b(each|every|whenever|before (you|any|each|every)|after (each|every|any))\b|^(after|before) (each|every)\b[^,]{1,80},\s*(please\s+)?(explain|ask|check|run|test|commit|document|write|add|use|keep|update|log|review|push|build)\b|^(please\s+)?(?!(i|we|you|they|he|she|it|this|that|these|those|the|a|an|my|our|your|there|here|now|then|so|and|but|if|when|which|what)\b)[a-z]+\b[^.;!?]*\b(after|before) (each|every)\b/i;

@@ -33,5 +33,8 @@ export function filesTheOutputCreated(output: string): string[] {
   for (const match of output.matchAll(/^(?:CREATE|UPDATE) (\S+) \(\d+ bytes\)\s*$/gm)) files.push(match[1]!);
   for (const match of output.matchAll(/^\s+(?:create|force)\s{2,}(\S*[./]\S*)\s*$/gm)) if (!match[1]!.endsWith("/")) files.push(match[1]!);
   for (const match of output.matchAll(/^Wrote to (\S+?):?\s*$/gm)) files.push(match[1]!);
+  // shadcn's `init` and `add`: "Writing components.json.", and "✔ Created 10 files:" over a "  - path" list.
+  for (const match of output.matchAll(/^\W*Writing (\S+\.\w+)\.?\s*$/gm)) files.push(match[1]!);
+  for (const list of output.matchAll(/^\W*Created \d+ files?:\s*\n((?:[ \t]+- \S+[ \t]*(?:\n|$))+)/gm)) for (const item of list[1]!.matchAll(/- (\S+)/g)) files.push(item[1]!);
   return files;
 }

@@ -323,8 +323,20 @@ function withLoopsUnrolled(command: string): string {
   return out + command.slice(from);
 }
 
+/**
+ * A word quoted whole and plain (no space, variable, glob or escape in it: `> 'app/[id]/page.tsx'`, `"src/a.ts"`)
+ * is that word: unquoted, so that the quote-blanking below does not hide a file named that way. A quotation
+ * inside another stays inside it (the outer one is still blanked), and a heredoc's body is dropped anyway.
+ */
+function withPlainWordsUnquoted(command: string): string {
+  // Only what may name a file (a dot or a slash in it); not a sed script (`'s/a/b/g'`) or an exclusion (`'!*.lock'`).
+  return command.replace(/(^|[\s=])(['"])([^'"\s$`*?\\!]+)\2(?=$|[\s;&|)])/g, (quoted, before: string, _quote: string, word: string) =>
+    /[./]/.test(word) && !/^[sy]([/|#,:@]).*\1/.test(word) ? before + word : quoted,
+  );
+}
+
 export function shellWrittenPaths(command: string): string[] {
-  command = withLoopsUnrolled(command);
+  command = withPlainWordsUnquoted(withLoopsUnrolled(command));
   // A backslash at a line's end (outside quotes, which syntaxOnly blanked) goes on with the next line.
   const syntax = syntaxOnly(command).replace(/\\\r?\n/g, " ");
   const paths: string[] = [];

@@ -21,7 +21,7 @@ const CHECK_STEP: RegExp[] = [
   // A script named for what it checks ("test:unit", "lint:fix" is not: fixing checks nothing).
   /^(npm|pnpm|yarn|bun)\s+(run\s+)?(test|build|lint|check|typecheck|e2e|verify)(:[\w:-]+)?\b(?!:fix)/,
   // Task runners running a checking task (mise, Taskfile, nx, turbo).
-  /^(mise\s+(run|r)|task|nx(\s+run)?|turbo(\s+run)?)\s+(\S+:)?(test|tests|build|lint|check|typecheck|ci|verify|e2e)\b/,
+  /^(mise(\s+(run|r))?|task|nx(\s+run)?|turbo(\s+run)?)\s+(\S+:)?(test|tests|build|lint|check|typecheck|ci|verify|e2e)\b/,
   // Checkers run through the package manager.
   /^(pnpm|npm|yarn|bun)\s+(exec\s+(--\s+)?|dlx\s+|x\s+)?(tsc|tsgo|vitest|jest|eslint|biome\s+(check|lint|ci)|oxlint|oxfmt\s+--check|prettier\s+--check|playwright\s+test|astro\s+check|svelte-check|vue-tsc|mocha)\b/,
   /^(oxlint|astro\s+check|svelte-check|vue-tsc|ruff\s+check|black\s+--check|isort\s+--check)\b/,

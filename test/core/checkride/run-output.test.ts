@@ -33,6 +33,14 @@ describe("files a generator says it created", () => {
     expect(filesTheOutputCreated("created 3 files\nCREATE is a SQL word")).toEqual([]);
   });
 
+  it("shadcn's init and add: the file it writes, and the list under 'Created N files:'", () => {
+    expect(filesTheOutputCreated("✔ Writing components.json.\n✔ Checking registry.")).toEqual(["components.json"]);
+    expect(filesTheOutputCreated("- Updating files.\n✔ Created 2 files:\n  - components/ui/button.tsx\n  - components/ui/card.tsx\nDone.")).toEqual([
+      "components/ui/button.tsx",
+      "components/ui/card.tsx",
+    ]);
+  });
+
   it("are modified files of the session, in the folder the command went to, sourced to the call; a failed run's are not", () => {
     const facts = extractFacts(
       [

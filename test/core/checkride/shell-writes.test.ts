@@ -59,6 +59,10 @@ describe("shellWrittenPaths", () => {
     ["for f in a.ts b.ts; do sed -i 's/x/y/' src/${f}; done && echo ok > log.txt", ["src/a.ts", "src/b.ts", "log.txt"]],
     ["for f in $(ls); do touch $f.bak; done; for g in *.md; do cp $g $g.orig; done", []],
     ["echo 'for x in a; do touch $x; done'", []],
+    // A file named in quotes whole is that file; a quoted sed script, an exclusion or a variable is not.
+    ["mkdir -p 'app/[slug]' && cat <<'EOF' > 'app/[slug]/page.tsx'\nexport default 1;\nEOF", ["app/[slug]/page.tsx"]],
+    [`cp "config.example.json" "config.json" && sed -i -e 's/a/b/g' "src/a.ts"`, ["config.json", "src/a.ts"]],
+    [`echo 'x > "y.txt"' && prettier --write "!pnpm-lock.yaml"`, []],
     // A backslash at a line's end goes on with the next line.
     ["mv app/Kizzy.kt app/Axe.kt && \\\nmv domain/KizzyRepository.kt domain/AxeRepository.kt", ["app/Axe.kt", "domain/AxeRepository.kt"]],
   ])("%s", (command, expected) => {

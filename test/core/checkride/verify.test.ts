@@ -100,6 +100,8 @@ describe("which command verifies", () => {
     "terraform validate",
     "mkdocs build --strict",
     "npx astro check",
+    // mise runs a task by its name alone too.
+    "mise ci 2>&1",
     // A check run with secrets loaded is that check; Vite+'s own checks and tasks; a dev server of the work run.
     "doppler run --project app --config ci -- bun test src/a.e2e.test.ts",
     "op run --env-file .env -- pytest",
