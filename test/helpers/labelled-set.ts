@@ -22,11 +22,18 @@ export const LABELS = resolve(dirname(fileURLToPath(import.meta.url)), "../label
  */
 export const BLIND_SETS = [
   {
+    name: "blind-16",
+    labels: join(LABELS, "blind-16"),
+    provenance: "test/blind-16.provenance.json",
+    about:
+      "round 16, the measure: seven sessions of Claude Code (four, one compacted), Codex and OpenCode, in English, labelled blind by two reviewers once round 15 had been scored and was to be read as a dev set, committed before the extractor was changed on them; every session held out",
+  },
+  {
     name: "blind-15",
     labels: join(LABELS, "blind-15"),
     provenance: "test/blind-15.provenance.json",
     about:
-      "round 15, the measure: seven sessions of Claude Code (four, each compacted), Codex and OpenCode, in English, chosen for the standing instructions their humans state (41 labelled rules), labelled blind by two reviewers once round 14 had been scored and was to be read as a dev set, committed before the extractor was changed on them; every session held out",
+      "round 15: seven sessions of Claude Code (four, each compacted), Codex and OpenCode, in English, chosen for the standing instructions their humans state (41 labelled rules), labelled blind by two reviewers once round 14 had been scored and was to be read as a dev set; the measure until round 16 (its totals seen once), then read as a dev set; every session held out",
   },
   {
     name: "blind-14",
