@@ -35,6 +35,8 @@ function objectAt(source: string, open: number): unknown {
  * A JavaScript object literal's bare keys quoted (`{cmd:"ls"}` → `{"cmd":"ls"}`), so that JSON reads it:
  * the model writes keys either way. Text inside strings is left as it is.
  */
+const BARE_KEY = /(\s*)([A-Za-z_$][\w$]*)(\s*):/y;
+
 function withQuotedKeys(literal: string): string {
   let out = "";
   let inString = false;
@@ -47,11 +49,15 @@ function withQuotedKeys(literal: string): string {
       continue;
     }
     if (c === '"') inString = true;
-    else if ((c === "{" || c === ",") && /^\s*[A-Za-z_$][\w$]*\s*:/.test(literal.slice(i + 1, i + 80))) {
-      const key = /^(\s*)([A-Za-z_$][\w$]*)(\s*):/.exec(literal.slice(i + 1))!;
-      out += `${c}${key[1]}"${key[2]}"${key[3]}:`;
-      i += key[0].length;
-      continue;
+    else if (c === "{" || c === ",") {
+      // Read where it stands (sticky), not on a copy of the rest: a long literal with many keys stays linear.
+      BARE_KEY.lastIndex = i + 1;
+      const key = BARE_KEY.exec(literal);
+      if (key) {
+        out += `${c}${key[1]}"${key[2]}"${key[3]}:`;
+        i += key[0].length;
+        continue;
+      }
     }
     out += c;
   }

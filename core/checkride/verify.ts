@@ -46,7 +46,6 @@ const CHECK_STEP: RegExp[] = [
   /^(dotnet)\s+(build|test|run)\b/,
   // A container image built from the work (a build, whatever builds it).
   /^(docker|podman|nerdctl)\s+(buildx\s+)?build\b|^docker\s+compose\s+build\b|^buildctl(-daemonless\.sh)?\s+build\b/,
-  // A fixer that reports what it found (`pnpm fix` running ultracite: "Found 0 warnings and 0 errors.") is read by its output below.
   /^(swift)\s+(build|test|run)\b|^xcodebuild\b/,
   /^(elixir\s+-S\s+)?mix\s+(test|compile|credo|dialyzer)\b|^(bundle exec\s+)?(rake|rspec|rubocop)\b/,
   /^(sbt|lein|stack|cabal)\s+(test|compile|build|check)\b|^(flutter|dart)\s+(test|analyze|build)\b|^zig\s+build\b|^ctest\b/,
@@ -72,7 +71,8 @@ const CHECK_STEP: RegExp[] = [
 
 /**
  * Steps that check the work only when their output shows a check ran: a commit or push whose hooks ran
- * the test suite, a script of the repository that reports passes and failures (`doctor.sh`: "PASS=40 FAIL=0").
+ * the test suite, a script of the repository that reports passes and failures (`doctor.sh`: "PASS=40 FAIL=0"),
+ * a fixer that reports what it found (`pnpm fix` running ultracite: "Found 0 warnings and 0 errors.").
  */
 const CHECKS_WHEN_OUTPUT_SAYS =
   /^(git\s+(commit|push)\b|(\.\/|\.\\)\S+|scripts?\/\S+|(bash|sh|zsh)\s+\S+\.sh\b|(npm|pnpm|yarn|bun)\s+(run\s+)?[\w:-]*fix\b|(npx\s+|pnpm\s+exec\s+|bunx\s+)?ultracite\b)/;
