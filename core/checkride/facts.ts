@@ -7,7 +7,7 @@ import { documentProse, humanProse, humanSpans, type TextSpan } from "../human-t
 import { textOf, type FormatName, type Message, type ToolCallBlock } from "../model.ts";
 import { toolCallsById, toolOutcome, type ToolOutcome } from "../tool-info.ts";
 import { anchorsOf, type Anchor } from "./anchors.ts";
-import { commandOf, commandsOf, isCodeModeExec, modifiedPathsOf, readPathOf } from "./tool-calls.ts";
+import { commandOf, commandsOf, folderCopiesOf, isCodeModeExec, modifiedPathsOf, readPathOf } from "./tool-calls.ts";
 import { batchSectionOutput, contextModeCommands } from "./context-mode.ts";
 import { runningCell } from "./codex-code-mode.ts";
 import { DECLARED_RULE, ruleFindings, ruleKey } from "./rules.ts";
@@ -270,6 +270,14 @@ export function extractFacts(branch: readonly Message[], options: FactOptions = 
       // A write that failed changed nothing.
       if (outcomes.get(block.id)?.outcome.isError === true) continue;
       for (const path of modifiedPathsOf(block)) addUnique(modified, path, message, (normalized) => elsewhere.has(normalized) || elsewhere.set(normalized, message));
+      // A folder moved or copied whole writes, under its new place, every file the session wrote in it so far.
+      for (const { from, to } of folderCopiesOf(block)) {
+        const folder = normalizePath(from, cwd);
+        const target = normalizePath(to, cwd);
+        if (!folder || !target) continue;
+        for (const path of modified.filter((file) => file.startsWith(`${folder}/`)))
+          addUnique(modified, target + path.slice(folder.length), message, undefined, sourceAt(message, to));
+      }
       const readPath = readPathOf(block);
       if (readPath) addUnique(read, readPath, message);
     }

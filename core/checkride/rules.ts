@@ -170,6 +170,14 @@ const REMINDER =
 const STANDING_IMPERATIVE =
   /^(please\s+)?(explain|ask|check|run|test|commit|document|write|add|use|keep|name|prefix|format|follow|include|wait|remember|confirm|show|tell|update|log)\b.*\b(each|every|whenever|before (you|any|each|every)|after (each|every|any))\b|^(after|before) (each|every)\b[^,]{1,80},\s*(please\s+)?(explain|ask|check|run|test|commit|document|write|add|use|keep|update|log|review|push|build)\b|^(please\s+)?(?!(i|we|you|they|he|she|it|this|that|these|those|the|a|an|my|our|your|there|here|now|then|so|and|but|if|when|which|what)\b)[a-z]+\b[^.;!?]*\b(after|before) (each|every)\b/i;
 
+/** "I'd rather it not spell those out": a ban said as a preference. */
+const RATHER_NOT = /\b(i'd|i would|we'd|we would) rather (\w+ )?not\b/i;
+/** A line the human marked as binding: "MANDATORY: read all referenced docs before writing any code". */
+const MARKED_BINDING = /^(mandatory|required|critical|important)\s*:\s*\S/i;
+/** An order that ends on "always" ("Have it pull from master branch always."), not a description ("it is always slow"). */
+const TRAILING_ALWAYS =
+  /^(please\s+)?(?!(i|we|you|they|he|she|it|its|it's|this|that|these|those|the|a|an|my|our|your|there|here|now|then|so|and|but|if|when|which|what|is|are|was|were)\b)[a-z]+\b[^.;!?]{3,80}\balways[.!]?$/i;
+
 /** A rule the human named as one: "Rules: never …", "Constraint: …", or a list under "Do NOT:". */
 export const DECLARED_RULE = new RegExp(
   `^(?:((house |ground )?rules?|constraints?|conventions?|guidelines?|invariants?)\\s*:|${RULE_LIST_HEADING.source.replace(/^\^|\$$/g, "")}\\s*\\n)`,
@@ -221,6 +229,9 @@ export function ruleConfidence(sentence: string): RuleConfidence | null {
     if (CANNOT.test(text) && !/^(i|we|you)\b/i.test(text) && !/\b(i|we)\s+(cannot|can't|can not)\b/i.test(text))
       return { graded: false, why: "'cannot': a constraint on the work, or a report of what fails" };
     if (STANDING_IMPERATIVE.test(text)) return { graded: false, why: "an instruction for each or every time: may be a standing procedure, or the task's steps" };
+    if (RATHER_NOT.test(text)) return { graded: false, why: "'I'd rather not …': a ban said as a preference, for the work or for this answer" };
+    if (MARKED_BINDING.test(text)) return { graded: false, why: "a line marked MANDATORY or IMPORTANT: a standing rule, or a step of the task said with weight" };
+    if (TRAILING_ALWAYS.test(text)) return { graded: false, why: "an order ending on 'always': a standing rule, or how the task at hand should go" };
     if (REMINDER.test(text)) return { graded: false, why: "a reminder for the work ahead ('keep in mind', 'without using'): a standing constraint, or a remark" };
     if (CHOSEN_OVER.test(text)) return { graded: false, why: "one thing chosen over another ('use X, not Y'): a standing choice, or the answer to a design question" };
     if (KEEP_MANNER.test(text)) return { graded: false, why: "'keep it short', 'keep changes small': a manner for the work, or for this answer alone" };

@@ -135,8 +135,34 @@ function formatterWrites(name: string, options: readonly string[], operands: rea
   return writes && !checking ? files.filter((file) => !looksLikeFolder(file)) : [];
 }
 
-/** The files one simple command (no `;`, `&&`, `|`) names as written, moved or deleted. */
-function commandWrites(words: string[]): string[] {
+/** A folder moved or copied whole (`mv a/ b`, `cp -r a b`): the files the session knows under it land under the other. */
+export interface FolderCopy {
+  from: string;
+  to: string;
+}
+
+/** What one simple command does to the tree: the files it names as written, and a folder it carries whole. */
+interface CommandEffects {
+  written: readonly string[];
+  folderCopy?: FolderCopy;
+}
+
+/**
+ * `mv SRC DEST` and `cp -r SRC DEST` of a folder: DEST is the folder's new name, or (`DEST/`, with a slash)
+ * the folder it goes into. Only two operands, none a glob or a variable: anything else names no one folder.
+ */
+function folderCopyOf(name: string, options: readonly string[], operands: readonly string[], recursive: boolean): FolderCopy | undefined {
+  const moves = name === "mv" || name === "git mv" || name === "move";
+  if (!(moves || ((name === "cp" || name === "copy") && recursive)) || operands.length !== 2) return undefined;
+  const [from, to] = operands as [string, string];
+  if (!looksLikeFolder(from) || options.includes("-t") || [from, to].some((path) => /[*?$`()]/.test(path) || path === "." || path === "..")) return undefined;
+  const source = from.replace(/[\/]+$/, "");
+  const into = /[\/]$/.test(to) ? `${to.replace(/[\/]+$/, "")}/${source.replace(/^.*[\/]/, "")}` : to;
+  return { from: source.replace(/[\/]\.$/, ""), to: into };
+}
+
+/** The files one simple command (no `;`, `&&`, `|`) names as written, moved or deleted, and a folder it carries whole. */
+function commandEffects(words: string[]): CommandEffects {
   // Leading variable assignments and `sudo` change nothing about what is written.
   while (words.length > 0 && (/^\w+=/.test(words[0]!) || words[0] === "sudo" || words[0] === "command")) words.shift();
   const runner = RUNNERS[words.slice(0, 2).join(" ")] ?? RUNNERS[words[0] ?? ""];
@@ -149,24 +175,44 @@ function commandWrites(words: string[]): string[] {
   let [name = "", ...args] = words;
   name = name.toLowerCase().replace(/\.exe$/, "");
   const cmdlet = powershellWrites(name, args);
-  if (cmdlet) return cmdlet;
-  if (name === "git" && (args[0] === "restore" || args[0] === "checkout")) return gitRestored(args[0], args.slice(1));
+  if (cmdlet) return { written: cmdlet };
+  if (name === "git" && (args[0] === "restore" || args[0] === "checkout")) return { written: gitRestored(args[0], args.slice(1)) };
   if (name === "git" && (args[0] === "mv" || args[0] === "rm")) {
     // `git rm --cached` changes the index only (LABELS.md).
-    if (args[0] === "rm" && args.includes("--cached")) return [];
+    if (args[0] === "rm" && args.includes("--cached")) return { written: [] };
     name = `git ${args.shift()}`;
   }
   const options = args.filter((a) => a.startsWith("-"));
   const operands = args.filter((a) => !a.startsWith("-"));
   const recursive = options.some((o) => /^-[a-zA-Z]*[rRa]|^--recursive/.test(o) && !/^-i/.test(o));
   const formatted = formatterWrites(name.replace(/^.*[\\/]/, ""), options, operands);
-  if (formatted) return formatted;
+  if (formatted) return { written: formatted };
+  const folderCopy = folderCopyOf(name, options, operands, recursive);
+  if (folderCopy) return { written: [], folderCopy };
+  return { written: namedWrites(name, options, operands, recursive) };
+}
+
+/**
+ * Where a move or copy puts its files: `cp a.md b.md` writes b.md; `cp a.md docs/` (a folder: a trailing
+ * slash, more than one source, or a name without an extension given files) writes docs/a.md.
+ */
+function landedFiles(operands: readonly string[]): string[] {
+  const sources = operands.slice(0, -1);
+  const target = operands.at(-1)!;
+  const intoFolder = /[\\/]$/.test(target) || sources.length > 1 || (looksLikeFolder(target) && sources.every((source) => !looksLikeFolder(source)));
+  if (!intoFolder) return [target];
+  const folder = target.replace(/[\\/]+$/, "");
+  // A source without an extension is a folder moved in: it names no file.
+  return sources.filter((source) => !/[*?$`]/.test(source) && !looksLikeFolder(source)).map((source) => `${folder}/${source.replace(/[\\/]+$/, "").replace(/^.*[\\/]/, "")}`);
+}
+
+function namedWrites(name: string, options: readonly string[], operands: readonly string[], recursive: boolean): readonly string[] {
   switch (name) {
     case "mv":
     case "git mv":
     case "move":
       // A folder moved (neither name has an extension, nor is a known extensionless file) writes no file.
-      return operands.length >= 2 && !operands.every(looksLikeFolder) ? [operands.at(-1)!] : [];
+      return operands.length >= 2 && !operands.every(looksLikeFolder) ? landedFiles(operands) : [];
     case "ren":
     case "rename": {
       // Windows' ren gives the new name alone: it stays in the old one's folder.
@@ -177,7 +223,7 @@ function commandWrites(words: string[]): string[] {
     }
     case "cp":
     case "copy":
-      return !recursive && operands.length >= 2 ? [operands.at(-1)!] : [];
+      return !recursive && operands.length >= 2 ? landedFiles(operands) : [];
     case "touch":
       return operands;
     case "sed":
@@ -336,10 +382,20 @@ function withPlainWordsUnquoted(command: string): string {
 }
 
 export function shellWrittenPaths(command: string): string[] {
+  return shellEffects(command).written;
+}
+
+/** The folders a command moves or copies whole, each read against the folder the command ran in. */
+export function shellFolderCopies(command: string): FolderCopy[] {
+  return shellEffects(command).folderCopies;
+}
+
+function shellEffects(command: string): { written: string[]; folderCopies: FolderCopy[] } {
   command = withPlainWordsUnquoted(withLoopsUnrolled(command));
   // A backslash at a line's end (outside quotes, which syntaxOnly blanked) goes on with the next line.
   const syntax = syntaxOnly(command).replace(/\\\r?\n/g, " ");
   const paths: string[] = [];
+  const folderCopies: FolderCopy[] = [];
   // One simple command at a time, so that a path is read against the folder the command ran in: after
   // `cd src && sed -i … a.ts` the file is src/a.ts.
   let folder = "";
@@ -360,8 +416,10 @@ export function shellWrittenPaths(command: string): string[] {
       folder = words[1] === "-" ? folder : joinPath(folder, words[1]!);
       continue;
     }
-    found.push(...commandWrites(words));
+    const effects = commandEffects(words);
+    found.push(...effects.written);
     for (const path of found) if (isFileTarget(path)) paths.push(joinPath(folder, path));
+    if (effects.folderCopy) folderCopies.push({ from: joinPath(folder, effects.folderCopy.from), to: joinPath(folder, effects.folderCopy.to) });
   }
-  return [...new Set(paths)];
+  return { written: [...new Set(paths)], folderCopies };
 }

@@ -5,7 +5,7 @@
 import type { ToolCallBlock } from "../model.ts";
 import { codeModeCommands, codeModePatches } from "./codex-code-mode.ts";
 import { contextModeCommands } from "./context-mode.ts";
-import { shellWrittenPaths } from "./shell-writes.ts";
+import { shellFolderCopies, shellWrittenPaths, type FolderCopy } from "./shell-writes.ts";
 
 /** Tools that write a file named by a path argument (Claude Code, Pi, Gemini CLI, Cline and its UI log, OpenCode, Copilot CLI). */
 const WRITE_TOOLS = new Set([
@@ -150,6 +150,11 @@ export function commandsOf(call: ToolCallBlock): string[] {
   if (!SHELL_TOOLS.has(baseToolName(call.name))) return [];
   const command = commandOf(call);
   return command ? [command] : [];
+}
+
+/** The folders a call's shell commands move or copy whole (`mv a b`, `cp -r a b`). */
+export function folderCopiesOf(call: ToolCallBlock): FolderCopy[] {
+  return commandsOf(call).flatMap(shellFolderCopies);
 }
 
 export function readPathOf(call: ToolCallBlock): string | undefined {

@@ -28,6 +28,8 @@ const CHECK_STEP: RegExp[] = [
   /^(npx|pnpx|bunx|yarn dlx)\s+(tsc|tsgo|vitest|jest|eslint|biome(?!\s+format\b[^|;&]*--write)|prettier\s+--check|playwright|mocha|ava|tsx|ts-node|svelte-check|vue-tsc|markdownlint(-cli2)?|stylelint|htmlhint|astro\s+check)\b/,
   /^(tsc|tsgo|vitest|jest|eslint|biome(?!\s+format\b[^|;&]*--write)|mocha|pytest|mypy|ruff|flake8|pylint|pyright|tox|nox|rspec|phpunit|gotestsum|golangci-lint|shellcheck|hadolint|markdownlint(-cli2)?|stylelint|yamllint|actionlint)\b/,
   /^cargo\s+(\+\S+\s+)?(build|test|check|clippy|run|nextest|fmt\s+--check|bench)\b/,
+  // Smart-contract toolchains: Hardhat (usually through npx), Foundry, Truffle, Anchor.
+  /^((npx|pnpx|bunx|(pnpm|npm|yarn)\s+(exec|dlx)|yarn)\s+)?(hardhat|truffle)\s+(test|compile|check)\b|^forge\s+(test|build)\b|^anchor\s+(test|build)\b/,
   /^go\s+(build|test|vet|run)\b/,
   /^(python3?|py|uv run|poetry run|pipenv run)\s+(-m\s+(pytest|unittest|mypy|ruff|compileall)|\S+\.py)\b/,
   /^(node|deno|bun|tsx|ts-node)\s+(test\s+|run\s+|check\s+)?\S+\.(m?[jt]s|cjs)\b/,

@@ -33,3 +33,36 @@ describe("a session that wrote nothing in its working directory", () => {
     expect(facts.modifiedFiles).toEqual(["notes.md"]);
   });
 });
+
+describe("a folder moved or copied whole", () => {
+  const shell = (id: string, command: string): Message => ({
+    id,
+    role: "assistant",
+    meta: {},
+    blocks: [{ type: "toolCall", id: `c${id}`, name: "bash", arguments: { command } }],
+  });
+
+  it("writes, under its new place, each file the session wrote in it before", () => {
+    const facts = extractFacts(
+      [
+        write("1", "/w/specs/change/tasks.md"),
+        write("2", "/w/specs/change/sub/spec.md"),
+        write("3", "/w/specs/other.md"),
+        shell("4", "mv /w/specs/change /w/specs/archive/2026-change"),
+      ],
+      { cwd: "/w" },
+    );
+    expect(facts.modifiedFiles).toEqual([
+      "specs/change/tasks.md",
+      "specs/change/sub/spec.md",
+      "specs/other.md",
+      "specs/archive/2026-change/tasks.md",
+      "specs/archive/2026-change/sub/spec.md",
+    ]);
+    expect(facts.fileSources["specs/archive/2026-change/tasks.md"]).toMatchObject({ messageId: "4" });
+  });
+
+  it("names no file the session never wrote in it", () => {
+    expect(extractFacts([shell("1", "cp -r templates out")], { cwd: "/w" }).modifiedFiles).toEqual([]);
+  });
+});

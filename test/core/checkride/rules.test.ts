@@ -32,6 +32,7 @@ const NOT_RULES = [
   "now the question is: what do we do with auto commits, always?",
   "can we make it so we keep the old code around for reference",
   "it also always seems to be this same hash",
+  "The build is always red.",
   "I've only recently started seeing this happen",
   "i don't understand the second option",
   "that should have been a one-off operation",
@@ -143,6 +144,10 @@ describe("how sure a rule is (graded, or a candidate with why)", () => {
     ["use subagents to handle all actions.", /reminder/],
     ["Use the vendor docs as the source of truth for the API.", /reminder/],
     ["stop trying to run powershell scripts", /reminder/],
+    // A ban said as a preference, a line marked binding, an order that ends on "always".
+    ["I'd rather it not spell those out", /rather not/],
+    ["MANDATORY: READ ALL REFERENCED DOCS BEFORE WRITING ANY CODE", /marked MANDATORY/],
+    ["Have it pull from master branch always", /ending on 'always'/],
     ["설정 파일은 항목별로 나눠야 합니다", /Chinese, Japanese or Korean/],
     ["Getestet werden soll es auf einem Windows PC.", /Russian, Spanish/],
     ["Só dê a tarefa como concluída quando descobrir e corrigir.", /Russian, Spanish/],

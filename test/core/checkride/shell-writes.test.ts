@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { shellWrittenPaths, syntaxOnly } from "../../../core/checkride/shell-writes.ts";
+import { shellFolderCopies, shellWrittenPaths, syntaxOnly } from "../../../core/checkride/shell-writes.ts";
 import { codeModeCommands, codeModePatches, runningCell } from "../../../core/checkride/codex-code-mode.ts";
 
 describe("shellWrittenPaths", () => {
@@ -23,7 +23,10 @@ describe("shellWrittenPaths", () => {
     ["rm -f build.log && rm -rf dist node_modules && git rm --cached .env", []],
     ["ren src\\lib\\firebase.ts firebase.ts.deprecated", ["src/lib/firebase.ts.deprecated"]],
     ["del iam.tf secrets.tf && dir > nul", []],
-    ["touch src/__init__.py; cp a.txt docs/", ["src/__init__.py"]],
+    // A file copied or moved into a folder lands there under its own name.
+    ["touch src/__init__.py; cp a.txt docs/", ["src/__init__.py", "docs/a.txt"]],
+    ["cd src && mv changelog.ts clipboard.ts utils/", ["src/utils/changelog.ts", "src/utils/clipboard.ts"]],
+    ["cp src/spec.md openspec/specs && mv *.md docs/ && mv data_batch test.meta cache/", ["openspec/specs/spec.md", "cache/test.meta"]],
     ["rm *.log $TMP/x", []],
     ['git log | tail -n +2 > "$TMPDIR/msg.txt" 2>/dev/null; head -2 notes', []],
     ["perl -pi -e 's/a/b/g' $(rg -l 'a' src) && rg -n x src", []],
@@ -67,6 +70,19 @@ describe("shellWrittenPaths", () => {
     ["mv app/Kizzy.kt app/Axe.kt && \\\nmv domain/KizzyRepository.kt domain/AxeRepository.kt", ["app/Axe.kt", "domain/AxeRepository.kt"]],
   ])("%s", (command, expected) => {
     expect(shellWrittenPaths(command)).toEqual(expected);
+  });
+});
+
+describe("shellFolderCopies", () => {
+  it.each([
+    // DEST is the folder's new name; with a trailing slash, the folder it goes into.
+    ["mkdir -p a/archive && mv /w/a/change /w/a/archive/2026-change && echo Done", [{ from: "/w/a/change", to: "/w/a/archive/2026-change" }]],
+    ["cd web && cp -R assets public/", [{ from: "web/assets", to: "web/public/assets" }]],
+    ["cp -r templates out", [{ from: "templates", to: "out" }]],
+    // A file's copy, a copy that is not recursive, a glob or a variable: no folder carried whole.
+    ["cp templates out; mv a.ts b/; mv $SRC dist; mv src/* lib", []],
+  ])("%s", (command, expected) => {
+    expect(shellFolderCopies(command)).toEqual(expected);
   });
 });
 

@@ -23,6 +23,8 @@ describe("which command verifies", () => {
     "cd web && npm run build 2>&1 | head -30",
     "# build first\nCI=1 npx tsc --noEmit",
     "FOO=bar cargo test -p core",
+    "cd contracts && npx hardhat test 2>&1",
+    "forge test -vv",
     "cd codex-rs && cargo fmt --all && cargo clippy -- -D warnings",
     "go test ./... -run Explain -v 2>&1 | tail -60",
     "python3 -m pytest -q",
