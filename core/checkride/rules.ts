@@ -86,12 +86,12 @@ const ANSWER_LANGUAGE = new RegExp(
 
 /**
  * Obligation and prohibition words of other languages people write to their agents in (Russian, Ukrainian,
- * Spanish, Portuguese, French, German, Italian, Vietnamese), LABELS.md's must / never / keep / always /
+ * Spanish, Portuguese, French, German, Italian, Vietnamese, Indonesian and Malay), LABELS.md's must / never / keep / always /
  * don't / no X / only in each: a candidate, as the CJK words are, since the same words say
  * as much about the request at hand as about a standing rule.
  */
 const OTHER_OBLIGATION =
-  /(^|[\s,;:(«"])(никогда|всегда|обязательно|нельзя|запрещено|не\s+(надо|нужно|трогай|меняй|удаляй|используй|добавляй|делай|пиши|коммить|пуш\S*)|должн[аоы]?|только|ніколи|завжди|обов'язково|не\s+можна|nunca|siempre|sempre|jamais|toujours|niemals|immer|nie|mai|sempre|obligatorio|obrigatório|obligatoire|prohibido|proibido|interdit|verboten|vietato|no\s+(uses|toques|cambies|borres|modifiques|agregues)|não\s+(use|usar|mexa|altere|apague|modifique|adicione|faça|crie)|ne\s+(touche|modifie|supprime|change|utilise|jamais)|nicht\s+(ändern|löschen|anfassen|verwenden|benutzen)|keine?|(vorhandenen?|bestehenden?)\s+\S+(\s+\S+)?\s+(benutzen|verwenden|nutzen|nehmen)|non\s+(toccare|modificare|cancellare|usare)|debe(n|s)?|deve(m|s)?|doit|doivent|muss|müssen|musst|müsst|soll|sollen|sollte|solltest|solo|somente|apenas|só|seulement|uniquement|nur|(darf|dürfen|darfst)\s+nicht|bitte\s+nicht|stets|ausschließlich|beibehalten|behalten|unverändert|auf\s+keinen\s+fall|não\s+(pode|podem|deve|devem)|mantenha|manter|evite|evitar|tem\s+que|têm\s+que|sempre\s+que|toda\s+vez\s+que|quando\s+houver|a\s+partir\s+deste\s+momento|siempre\s+que|cada\s+vez\s+que|chaque\s+fois\s+que|immer\s+wenn|jedes\s+mal\s+wenn|wann\s+immer|no\s+(debe|debes|deben|puede|puedes|pueden)|mantén|mantenga|mantener|evita|tiene\s+que|hay\s+que|il\s+faut|garde[rz]?|conserve[rz]?|évite[rz]?|mantieni|mantenere|devi|dovete|сохрани|сохраняй|оставь|избегай|không\s+được|luôn(\s+luôn)?|phải|đừng|chỉ\s+(dùng|sử\s+dụng)|giữ\s+nguyên|không\s+bao\s+giờ|cấm|(ändere|lösche|entferne|benutze|verwende|nutze|committe|pushe|überschreibe|berühre|fasse)\s+[^.!?]{0,60}\bnicht|ab\s+jetzt|von\s+nun\s+an|künftig|a\s+partir\s+de\s+(agora|ahora)|daqui\s+(pra|para)\s+frente|de\s+ahora\s+en\s+adelante|désormais|à\s+partir\s+de\s+maintenant|d'ora\s+in\s+poi|впредь|отныне|с\s+этого\s+момента|từ\s+(giờ|nay))(?=[\s,.;:!?»")]|$)/iu;
+  /(^|[\s,;:(«"])(никогда|всегда|обязательно|нельзя|запрещено|не\s+(надо|нужно|трогай|меняй|удаляй|используй|добавляй|делай|пиши|коммить|пуш\S*)|должн[аоы]?|только|ніколи|завжди|обов'язково|не\s+можна|nunca|siempre|sempre|jamais|toujours|niemals|immer|nie|mai|sempre|obligatorio|obrigatório|obligatoire|prohibido|proibido|interdit|verboten|vietato|no\s+(uses|toques|cambies|borres|modifiques|agregues)|não\s+(use|usar|mexa|altere|apague|modifique|adicione|faça|crie)|ne\s+(touche|modifie|supprime|change|utilise|jamais)|nicht\s+(ändern|löschen|anfassen|verwenden|benutzen)|keine?|(vorhandenen?|bestehenden?)\s+\S+(\s+\S+)?\s+(benutzen|verwenden|nutzen|nehmen)|non\s+(toccare|modificare|cancellare|usare)|debe(n|s)?|deve(m|s)?|doit|doivent|muss|müssen|musst|müsst|soll|sollen|sollte|solltest|solo|somente|apenas|só|seulement|uniquement|nur|(darf|dürfen|darfst)\s+nicht|bitte\s+nicht|stets|ausschließlich|beibehalten|behalten|unverändert|auf\s+keinen\s+fall|não\s+(pode|podem|deve|devem)|mantenha|manter|evite|evitar|tem\s+que|têm\s+que|sempre\s+que|toda\s+vez\s+que|quando\s+houver|a\s+partir\s+deste\s+momento|siempre\s+que|cada\s+vez\s+que|chaque\s+fois\s+que|immer\s+wenn|jedes\s+mal\s+wenn|wann\s+immer|no\s+(debe|debes|deben|puede|puedes|pueden)|mantén|mantenga|mantener|evita|tiene\s+que|hay\s+que|il\s+faut|garde[rz]?|conserve[rz]?|évite[rz]?|mantieni|mantenere|devi|dovete|сохрани|сохраняй|оставь|избегай|không\s+được|luôn(\s+luôn)?|phải|đừng|chỉ\s+(dùng|sử\s+dụng)|giữ\s+nguyên|không\s+bao\s+giờ|cấm|harus|wajib|jangan|selalu|hanya|tidak\s+boleh|dilarang|pastikan|(ändere|lösche|entferne|benutze|verwende|nutze|committe|pushe|überschreibe|berühre|fasse)\s+[^.!?]{0,60}\bnicht|ab\s+jetzt|von\s+nun\s+an|künftig|a\s+partir\s+de\s+(agora|ahora)|daqui\s+(pra|para)\s+frente|de\s+ahora\s+en\s+adelante|désormais|à\s+partir\s+de\s+maintenant|d'ora\s+in\s+poi|впредь|отныне|с\s+этого\s+момента|từ\s+(giờ|nay))(?=[\s,.;:!?»")]|$)/iu;
 const PROHIBITION =
   /(^|[,;:(]\s*|\s[-–—]\s+|\b(please|and|but|no|just|then|also|pls)\s+)(don't|dont|do not|never)\b|(?<!\bso\s|\bso that\s|\bin order that\s)\b(you|we)\s+(don't|do not|shouldn't|should not|must not|never)\b(?!\s+(need|have)\s+to\b)|\bi\s+(don't|dont|do not)\s+want\b|\blet's not\b/i;
 /** "always/never/only" at the start of a clause, or after a directive within a few words. */
@@ -178,6 +178,16 @@ const MARKED_BINDING = /^(mandatory|required|critical|important)\s*:\s*\S/i;
 const TRAILING_ALWAYS =
   /^(please\s+)?(?!(i|we|you|they|he|she|it|its|it's|this|that|these|those|the|a|an|my|our|your|there|here|now|then|so|and|but|if|when|which|what|is|are|was|were)\b)[a-z]+\b[^.;!?]{3,80}\balways[.!]?$/i;
 
+/** "Keep the dark navy background": what the work must keep (LABELS.md's "keep"), or a step of the task. */
+const KEEP_THING = /^(please\s+)?keep\s+(the|all|every|existing|our|my|its|their|this|these|those)\b/i;
+/** "There is only one mode", "There is also no concept of check": how the product is, an invariant or a description. */
+const THERE_IS_ONLY_OR_NO =
+  /^there\s+(is|are|should be|will be|must be)\s+(also\s+)?(only|no)\s+(?!(problem|problems|issue|issues|error|errors|need|way|change|changes|difference|output|match|matches|results?|luck|doubt|rush)\b)\S/i;
+/** "Any player can move off-cooldown pieces at any time": a permission the product keeps. */
+const CAN_AT_ANY_TIME = /\bcan\b[^.;!?]{1,80}\bat any time\b/i;
+/** "It's important, I need to be able to reason about it": weight the human put on a requirement. */
+const SAID_IMPORTANT = /\b(it's|it is|this is|that's|that is)\s+(very\s+|really\s+|super\s+)?important\b/i;
+
 /** A rule the human named as one: "Rules: never …", "Constraint: …", or a list under "Do NOT:". */
 export const DECLARED_RULE = new RegExp(
   `^(?:((house |ground )?rules?|constraints?|conventions?|guidelines?|invariants?)\\s*:|${RULE_LIST_HEADING.source.replace(/^\^|\$$/g, "")}\\s*\\n)`,
@@ -217,13 +227,13 @@ export function ruleConfidence(sentence: string): RuleConfidence | null {
     if (EMPHATIC.test(text) && text !== text.toUpperCase() && text.split(/\s+/).length >= MIN_RULE_WORDS)
       return { graded: false, why: "NOT, NEVER or ONLY in capitals: a constraint said with weight, or an emphatic description" };
     if (NEGATED_ORDER.test(text) && text.split(/\s+/).length >= MIN_RULE_WORDS)
-      return { graded: false, why: "an obligation word of Russian, Spanish, Portuguese, French, German, Italian or Vietnamese, said as often of a one-off request" };
+      return { graded: false, why: "an obligation word of Russian, Spanish, Portuguese, French, German, Italian, Vietnamese or Indonesian, said as often of a one-off request" };
     if (ANSWER_LANGUAGE.test(text)) return { graded: false, why: "which language to answer or work in: a standing rule, or this answer's alone" };
     if (CJK_OBLIGATION.test(text)) return { graded: false, why: "an obligation word in Chinese, Japanese or Korean, said as often of a one-off request" };
     // English words of the same spelling ("solo", "nur"…) stay out: a sentence with English function words is English.
     const englishWords = (text.match(/\b(the|and|is|are|was|to|of|you|we|it|this|that|with|for|on|i)\b/gi) ?? []).length;
     if (OTHER_OBLIGATION.test(text) && text.split(/\s+/).length >= MIN_RULE_WORDS && englishWords < 2)
-      return { graded: false, why: "an obligation word of Russian, Spanish, Portuguese, French, German, Italian or Vietnamese, said as often of a one-off request" };
+      return { graded: false, why: "an obligation word of Russian, Spanish, Portuguese, French, German, Italian, Vietnamese or Indonesian, said as often of a one-off request" };
     if (/\bonly (when|if|for|in|with)\b|\bkeep\b.+\b(as is|unchanged|intact|at)\b/i.test(text))
       return { graded: false, why: "'only' or 'keep': a scope that may be the task's, not a standing rule" };
     if (CANNOT.test(text) && !/^(i|we|you)\b/i.test(text) && !/\b(i|we)\s+(cannot|can't|can not)\b/i.test(text))
@@ -231,6 +241,10 @@ export function ruleConfidence(sentence: string): RuleConfidence | null {
     if (STANDING_IMPERATIVE.test(text)) return { graded: false, why: "an instruction for each or every time: may be a standing procedure, or the task's steps" };
     if (RATHER_NOT.test(text)) return { graded: false, why: "'I'd rather not …': a ban said as a preference, for the work or for this answer" };
     if (MARKED_BINDING.test(text)) return { graded: false, why: "a line marked MANDATORY or IMPORTANT: a standing rule, or a step of the task said with weight" };
+    if (KEEP_THING.test(text)) return { graded: false, why: "'keep the …': something the work must keep, or a step of the task at hand" };
+    if (THERE_IS_ONLY_OR_NO.test(text) || CAN_AT_ANY_TIME.test(text))
+      return { graded: false, why: "says how the product is ('there is only …', 'can … at any time'): an invariant to keep, or a description" };
+    if (SAID_IMPORTANT.test(text)) return { graded: false, why: "'it's important': a requirement said with weight, or a remark" };
     if (TRAILING_ALWAYS.test(text)) return { graded: false, why: "an order ending on 'always': a standing rule, or how the task at hand should go" };
     if (REMINDER.test(text)) return { graded: false, why: "a reminder for the work ahead ('keep in mind', 'without using'): a standing constraint, or a remark" };
     if (CHOSEN_OVER.test(text)) return { graded: false, why: "one thing chosen over another ('use X, not Y'): a standing choice, or the answer to a design question" };

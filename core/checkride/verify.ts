@@ -215,9 +215,26 @@ function splitOutsideQuotes(text: string): string[] {
  * True when some step of the command builds, tests, lints, type-checks or runs the program, or (given
  * its output) is a commit, push or script whose output shows the checks it ran.
  */
+/** `git stash` (or `push`, `save`, `-u`) sets the work aside; `git stash pop` or `apply` brings it back. */
+const STASH_AWAY = /^git\s+stash(\s+(push|save|-)|\s*$)/;
+const STASH_BACK = /^git\s+stash\s+(pop|apply)\b/;
+
+/**
+ * The steps that run on the work: a check run after `git stash` and before the stash comes back tests
+ * the tree without the work (the base the session started from, to show a failure was there before).
+ */
+function stepsOnTheWork(steps: readonly string[]): string[] {
+  let stashed = false;
+  return steps.filter((step) => {
+    if (STASH_AWAY.test(step)) stashed = true;
+    else if (STASH_BACK.test(step)) stashed = false;
+    return !stashed;
+  });
+}
+
 export function isVerification(command: string, output = ""): boolean {
   if (computesVerdict(command)) return true;
-  const steps = commandSteps(command);
+  const steps = stepsOnTheWork(commandSteps(command));
   if (steps.some((step) => CHECK_STEP.some((pattern) => pattern.test(step)) || isInlineCheck(step))) return true;
   // The step first: a command's output can be megabytes, and most commands are not commits or scripts.
   if (!steps.some((step) => CHECKS_WHEN_OUTPUT_SAYS.test(step))) return false;
@@ -321,6 +338,9 @@ const FAILURE_LINES: RegExp[] = [
   /^Traceback \(most recent call last\)/m,
   /\bpanicked at\b/,
   /\bBUILD FAILED\b|\bCompilation failed\b|\bBuild failed\b/,
+  // xcodebuild's verdict ("** TEST FAILED **"), and a compiler's diagnostic at a place (swiftc, clang, gcc: "a.swift:281:13: error: …").
+  /^\*\* (TEST|BUILD|ARCHIVE|ANALYZE)( \w+)? FAILED \*\*/m,
+  /^\S+:\d+:\d+: (fatal )?error: /m,
   /^\s*✗|^\s*×/m,
   // The check never started: its runner or module is not there (`python -m pytest` in a venv without it).
   /: No module named \S+\s*$|\bcommand not found\b/m,
@@ -425,7 +445,13 @@ export function failureLineOf(output: string): string | undefined {
     .filter((line) => !STATUS_ONLY.test(line.trim()));
   const text = lines.join("\n");
   // A test runner's FAIL line names the test; the error it failed on ("Error: Cannot find package …") names the failure.
-  for (const pattern of [/^.*\berror TS\d{4,5}\b.*$/m, /^\s*error(\[E\d{4}\])?:.*$/m, /^\s*\w*(Error|Exception):\s.*$/m, /^\s*(FAIL|FAILED)\b.*$/m]) {
+  for (const pattern of [
+    /^.*\berror TS\d{4,5}\b.*$/m,
+    /^\S+:\d+:\d+: (fatal )?error: .*$/m,
+    /^\s*error(\[E\d{4}\])?:.*$/m,
+    /^\s*\w*(Error|Exception):\s.*$/m,
+    /^\s*(FAIL|FAILED)\b.*$/m,
+  ]) {
     const hit = pattern.exec(text);
     if (hit) return hit[0].trim();
   }

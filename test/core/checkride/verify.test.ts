@@ -129,6 +129,11 @@ describe("which command verifies", () => {
     expect(isVerification("git push origin main", "To github.com:acme/app.git\n   cb8ce6f..7b24e0c  main -> main")).toBe(false);
     expect(isVerification("git commit -m 'x'", "treefmt.................Passed\ngit-secrets.............Passed")).toBe(false);
     expect(isVerification("scripts/deploy.sh", "deployed to staging")).toBe(false);
+    // A check run with the work stashed away tests the base the session started from, not the work.
+    expect(isVerification("git stash && xcodebuild -scheme App test 2>&1 | tail -20")).toBe(false);
+    expect(isVerification("git stash -u && npm test; git stash pop")).toBe(false);
+    expect(isVerification("git stash pop && npm test")).toBe(true);
+    expect(isVerification("git stash && npm test; git stash pop && npm test")).toBe(true);
     // The commit's own subject, echoed by git, reports nothing that ran.
     expect(isVerification("git commit -m 'fix: 12 tests passed again'", "[main 1a2b3c4] fix: 12 tests passed again\n 1 file changed")).toBe(false);
   });
@@ -228,6 +233,14 @@ describe("the outcome", () => {
 
   it("a lint script's report of errors fails it behind a grep", () => {
     expect(verificationOutcome('node scripts/lint-posts.mjs -p a.mdx 2>&1 | grep -A1 "Errors"', false, "Errors found in content/a.mdx:\n  Content: link broken")).toBe(false);
+  });
+
+  it("xcodebuild's verdict and a compiler's diagnostic at a place fail a filtered run, and name its error", () => {
+    const output = "/w/AppTests/UseCasesTests.swift:281:13: error: type 'MockRepository' does not conform to protocol 'Repository'\n** TEST FAILED **";
+    const command = "xcodebuild -scheme App test 2>&1 | grep -E '(Test Suite|error:|TEST FAIL)'";
+    expect(verificationOutcome(command, false, output)).toBe(false);
+    expect(verificationOutcome(command, false, "** BUILD SUCCEEDED **")).toBe(true);
+    expect(failureLineOf(output)).toBe("/w/AppTests/UseCasesTests.swift:281:13: error: type 'MockRepository' does not conform to protocol 'Repository'");
   });
 
   it("a Windows filter (findstr, Select-String) hides the exit code as a Unix one does", () => {
