@@ -42,6 +42,8 @@ export const ANCHOR_DOUBT = {
   link: "a link: on sessions labelled blind, fewer than half the links a session held were ones a reviewer kept",
   ref: "an issue or PR number the assistant or a bare '#123' named: on sessions labelled blind, none was one a reviewer kept",
   code: "an error code only mentioned in prose, never seen in a failure or a command",
+  listedCode: "a Python errno or a GitHub advisory id in a failure's output: on sessions labelled blind, none was one a reviewer kept",
+  commitInProse: "a commit the assistant named only in a sentence about git, never in a git command or its output: on sessions labelled blind, most were not ones a reviewer kept",
 } as const;
 
 /** git prints 7–12 characters of a commit, or all 40; other lengths are other hashes. */
@@ -92,6 +94,8 @@ const PR_OR_ISSUE = /\b(?:PR|pull request|issue)\s+#?(\d{2,6})\b/gi;
  */
 export const ERROR_CODE =
   /\b(TS\d{4,5}|E\d{4}|CS\d{4}|E(?:NOENT|ACCES|PERM|EXIST|NOTDIR|ISDIR|ADDRINUSE|CONNREFUSED|CONNRESET|TIMEDOUT|NOTFOUND|PIPE|MFILE|NOTEMPTY|BUSY|AI_AGAIN|HOSTUNREACH|NETUNREACH|INVAL|NOSPC|ROFS|XDEV|RESOLVE|INTEGRITY)|HTTP [45]\d\d|Error [45]\d\d|PERMISSION_DENIED|UNAUTHENTICATED|RESOURCE_EXHAUSTED|DEADLINE_EXCEEDED|FAILED_PRECONDITION|GH\d{3}|GO-\d{4}-\d{4,}|CVE-\d{4}-\d{4,}|GHSA(?:-[23456789cfghjmpqrvwx]{4}){3}|MD\d{3}|ERR_[A-Z][A-Z0-9_]{2,}|Errno \d+|Win32 error \d+)\b/g;
+/** Codes a failure lists by the dozen or says twice ("[Errno 2] No such file" is its ENOENT; an audit's GHSA ids): candidates. */
+const LISTED_CODE = /^(Errno \d+|GHSA-)/;
 const GIT_CONTEXT = /\bgit\b|\bcommit|\bsha\b|\brebase\b|\bcherry-pick\b|\brevert\b|\bHEAD\b/i;
 
 /** Every id the session gives its own records, and their hex fragments. */
@@ -216,7 +220,10 @@ export function anchorsOf(
     for (const run of hexRuns(text)) {
       if (!/[a-f]/.test(run) || !/[0-9]/.test(run) || !hasCommitShape(run)) continue;
       if (ids.has(run) || fragments.has(run) || digestPrefixes.has(run) || isPlaceholderHex(run) || !standsAlone(text, run) || isVersionBuild(text, run)) continue;
-      if (gitContext || shown.has(run)) note(run, message);
+      // Shown by git, or cited by the human ("returns 500 since commit 4f1c2ab"), sure; named only in the
+      // assistant's sentence about git, a candidate.
+      if (shown.has(run)) note(run, message);
+      else if (gitContext) note(run, message, message.role === "user" ? undefined : ANCHOR_DOUBT.commitInProse);
     }
   };
   const links = (text: string, message: Message, withRefs: boolean, inCommand = false) => {
@@ -236,7 +243,7 @@ export function anchorsOf(
     for (const match of prose.matchAll(PR_OR_ISSUE)) note(`#${match[1]}`, message, refWhy);
   };
   const codes = (text: string, message: Message, why?: string) => {
-    for (const match of text.matchAll(ERROR_CODE)) note(match[1]!, message, why);
+    for (const match of text.matchAll(ERROR_CODE)) note(match[1]!, message, why ?? (LISTED_CODE.test(match[1]!) ? ANCHOR_DOUBT.listedCode : undefined));
   };
 
   for (const message of branch) {
@@ -268,5 +275,23 @@ export function anchorsOf(
       if (isError === true || (isError === undefined && outputSaysFailed(text))) codes(text, message);
     }
   }
-  return [...found.values()].sort((a, b) => b.mentions - a.mentions || a.value.localeCompare(b.value));
+  return [...withPrefixesMerged(found).values()].sort((a, b) => b.mentions - a.mentions || a.value.localeCompare(b.value));
+}
+
+/**
+ * One commit shown short and in full ("0759def", "0759def6dab…") is one anchor: the full form, with the
+ * short one's mentions, and graded when either was.
+ */
+function withPrefixesMerged(found: Map<string, Anchor>): Map<string, Anchor> {
+  const hexes = [...found.keys()].filter((value) => /^[0-9a-f]{7,40}$/.test(value)).sort((a, b) => b.length - a.length);
+  for (const short of hexes) {
+    const full = hexes.find((value) => value.length > short.length && value.startsWith(short) && found.has(value));
+    const anchor = found.get(short);
+    const into = full === undefined ? undefined : found.get(full);
+    if (!anchor || !into) continue;
+    into.mentions += anchor.mentions;
+    if (anchor.why === undefined) delete into.why;
+    found.delete(short);
+  }
+  return found;
 }

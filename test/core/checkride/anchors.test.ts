@@ -45,7 +45,7 @@ describe("anchors", () => {
     expect(anchors(branch).sort()).toEqual(["CVE-2024-12345", "ERESOLVE", "Error 403", "GO-2026-4918", "PERMISSION_DENIED", "https://github.com/o/r/pull/5"]);
   });
 
-  it("markdownlint rules, Node's and pnpm's ERR_ codes, Python's errno and Windows' error numbers behind a failure are anchors", () => {
+  it("markdownlint rules, Node's and pnpm's ERR_ codes, Python's errno and Windows' error numbers behind a failure are found", () => {
     const branch = [
       shell("c1", "npx markdownlint-cli2 docs"),
       output("c1", "docs/a.md:3 MD013/line-length Line length", true),
@@ -57,6 +57,30 @@ describe("anchors", () => {
       output("c4", "CreateFileMapping: Win32 error 5", true),
     ];
     expect(anchors(branch).sort()).toEqual(["ERR_PNPM_ABORTED_REMOVE_MODULES_DIR_NO_TTY", "Errno 13", "MD013", "Win32 error 5"]);
+    // Python's errno (the ENOENT it prints beside) and an audit's GHSA ids, by the dozen, wait as candidates.
+    const audit = [...branch, shell("c5", "npm audit"), output("c5", "lodash  GHSA-jf85-cpcp-j695  high", true)];
+    const found = anchorsOf(audit, toolCallsById(audit), commandOf);
+    expect(
+      found
+        .filter((a) => a.why === ANCHOR_DOUBT.listedCode)
+        .map((a) => a.value)
+        .sort(),
+    ).toEqual(["Errno 13", "GHSA-jf85-cpcp-j695"]);
+  });
+
+  it("a commit the assistant names only in prose waits as a candidate; one shown short and in full is one anchor", () => {
+    const branch = [
+      say("a1", "assistant", "The regression came with commit 3b1f2e9a, I think."),
+      shell("c1", "git log --oneline -1 0759def"),
+      output("c1", "0759def6dab637307487b936739ccb6a3ffa2684 feat: add export"),
+      say("a2", "assistant", "So `0759def6dab637307487b936739ccb6a3ffa2684` (0759def) added the export."),
+    ];
+    const found = anchorsOf(branch, toolCallsById(branch), commandOf);
+    expect(found.map((a) => [a.value, a.why])).toEqual([
+      ["0759def6dab637307487b936739ccb6a3ffa2684", undefined],
+      ["3b1f2e9a", ANCHOR_DOUBT.commitInProse],
+    ]);
+    expect(found[0]!.mentions).toBe(3);
   });
 
   it("a URL ends where CJK text or full-width punctuation begins; Claude Code's commit trailer link is boilerplate", () => {
