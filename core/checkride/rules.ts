@@ -53,7 +53,7 @@ const CJK_OBLIGATION = new RegExp(
     "しないで|しない(こと|よう)|ないで|してはいけない|てはいけない|ちゃだめ|てはだめ|必ず|常に|いつも|毎回|絶対|決して|べき|維持|そのまま(に)?(して|で|残)|保って",
     "だけ(を|で|に)|使わない|なし[、。]|ないといけない|なければ(ならない|いけない)|ないように|のみ|ルール|以外(は)?(使わ|禁止)|ること[。！]?$|守る|守って|ようにして(ほしい|ください)|せず[、，,]|[かがさざただなばまらわ]ず[、，,]|(形式|フォーマット|書式)(で|に)(して|書|出力|統一)",
     // Korean. Obligation is -아야/-어야 한다 after any stem, contracted or not (해야, 달라져야, 세워야).
-    "하지\\s*마|하지\\s*않|지\\s*(마세요|마라|말고|말아|말\\s*것)|지\\s*마(?=$|[\\s.!,~요])|말\\s*것|반드시|꼭|무조건|항상|언제나|절대|결코|유지|금지|안\\s*(돼|됨|된다|됩니다)|[가-힣]야\\s*(한다|합니다|해|돼|됨|함|하며|하고)|수\\s*없(다|습니다|음)|되지\\s*않(는다|아야|도록)|만\\s*(사용|써|쓰|허용)|오직",
+    "하지\\s*마|하지\\s*않|지\\s*(마세요|마라|말고|말아|말\\s*것)|지\\s*마(?=$|[\\s.!,~요])|말\\s*것|반드시|꼭|무조건|항상|언제나|절대|결코|유지|금지|안\\s*(돼|됨|된다|됩니다)|[가-힣]야\\s*(한다|합니다|해|돼|됨|함|하며|하고)|수\\s*없(다|습니다|음)|되지\\s*않(는다|아야|도록)|만\\s*(사용|써|쓰|허용)|오직|까지\\s*(만\\s*)?(가능|허용)|(으?로)\\s*고정(된다|됩니다|해야|한다|해)",
   ].join("|"),
 );
 /**
@@ -139,7 +139,7 @@ const TASK_PASSIVE =
 /** Quoted words ("…", “…”, `…`): what someone else said or what a message reads, not the speaker's rule. */
 const QUOTED = /"[^"\n]*"|“[^”\n]*”|`[^`\n]*`/g;
 /** A terse "no X" without "!": a ban in a list of constraints, or a remark ("no errors", "no idea"). */
-const TERSE_NO = /^no\s+[\w'-]+(\s+[\w'-]+){0,4}[.]?$/i;
+const TERSE_NO = /^no\s+[\w'-]+(\s+[\w'-]+){0,4}(,\s*(or\s+|and\s+)?[\w'-]+(\s+[\w'-]+){0,3}){0,4}[.]?$/i;
 const NOT_A_BAN =
   /^no\s+(problem|problems|worries|idea|thanks|thank you|luck|change|changes|errors?|issues?|warnings?|output|results?|matches|difference|need|way|doubt|rush|hurry)\b/i;
 /** An imperative ending on "only": "Use tabs only.", "Answer in English only." */
@@ -151,7 +151,7 @@ const EMPHATIC = /\b(NOT|NEVER|ONLY|MUST|ALWAYS|DON'T|NO)\b/;
 export const RULE_LIST_HEADING = /^(\w+\s+){0,3}(do not|don't|dont|never|must not|must|avoid|forbidden|not allowed)\s*:$/i;
 
 /** "X cannot rely on Y", "the page can't use Z": a constraint said as an impossibility. */
-const CANNOT = /\b(cannot|can't|can not|may not)\s+(rely|use|depend|call|access|touch|import|change|modify|exceed|be)\b/i;
+const CANNOT = /\b(cannot|can't|can not|may not)\s+(rely|use|depend|call|access|touch|import|change|modify|exceed|be|read|write|see|view|edit|delete|reach|create)\b/i;
 /** One thing chosen over another ("use bun not npm", "document them rather than failing the build"). */
 const CHOSEN_OVER = /^(please\s+)?(use|prefer|pick|keep|stick (to|with)|go with|write|document|put|store|call|run)\b[^.;!?]{1,60}?(,\s*|\s+)(not|instead of|rather than)\s+\S/i;
 /** "Keep it short", "keep changes surgical": a manner the work keeps. */
@@ -170,10 +170,23 @@ const REMINDER =
 const STANDING_IMPERATIVE =
   /^(please\s+)?(explain|ask|check|run|test|commit|document|write|add|use|keep|name|prefix|format|follow|include|wait|remember|confirm|show|tell|update|log)\b.*\b(each|every|whenever|before (you|any|each|every)|after (each|every|any))\b|^(after|before) (each|every)\b[^,]{1,80},\s*(please\s+)?(explain|ask|check|run|test|commit|document|write|add|use|keep|update|log|review|push|build)\b|^(please\s+)?(?!(i|we|you|they|he|she|it|this|that|these|those|the|a|an|my|our|your|there|here|now|then|so|and|but|if|when|which|what)\b)[a-z]+\b[^.;!?]*\b(after|before) (each|every)\b/i;
 
+/** "Respect RLS", "follow common git patterns", "enforce uniqueness in the database": a practice to keep. */
+const FOLLOW_PRACTICE = /^(please\s+)?(respect|follow|adhere to|comply with|enforce|obey|honou?r|conform to|stick to)\s+\S/i;
+/** "It is now called X, not Y anymore", "we no longer use Z": what has changed for good. */
+const NO_LONGER =
+  /\bnow\b[^.;!?]{0,60}\bnot\b[^.;!?]{0,40}\b(anymore|any more)\b|\b(we|you|it|they)\s+(no longer|don't|do not)\s+(use|need|call|support|want|name)\b[^.;!?]{0,60}\b(anymore|any more)\b|\bno longer\s+(use|call|support|need|name|allow)/i;
+/** "In case of merge conflicts, pick the current version", "If not applicable, write exactly: None": an order for each such case. */
+const CONDITIONAL_ORDER =
+  /^(in ?case (of|that)|in the event (of|that)|if)\b[^,]{1,60},\s*(please\s+)?(always\s+)?(write|use|say|answer|reply|respond|return|put|leave|mark|pick|choose|keep|take|prefer|ask|stop|skip|fall back|default)\b/i;
+/** "I want everything to use the structure of …": what the user wants of all the work. */
+const WANT_OF_ALL = /^i\s+(want|need|would like)\s+(everything|all\s+\w+|every\s+\w+|each\s+\w+)\s+to\b/i;
+
+/** "But at the same time, …", "And also, …": a connective and a comma before the clause. */
+const LEADING_CONNECTIVE = /^(but|and|also|so|then|however|plus|oh|ok|okay|though)\b[^,.;!?]{0,24},\s*/i;
 /** "I'd rather it not spell those out": a ban said as a preference. */
 const RATHER_NOT = /\b(i'd|i would|we'd|we would) rather (\w+ )?not\b/i;
 /** A line the human marked as binding: "MANDATORY: read all referenced docs before writing any code". */
-const MARKED_BINDING = /^(mandatory|required|critical|important)\s*:\s*\S/i;
+const MARKED_BINDING = /^(#{1,6}\s*|\*\*)?(mandatory|required|critical|important)\s*:\s*\S/i;
 /** An order that ends on "always" ("Have it pull from master branch always."), not a description ("it is always slow"). */
 const TRAILING_ALWAYS =
   /^(please\s+)?(?!(i|we|you|they|he|she|it|its|it's|this|that|these|those|the|a|an|my|our|your|there|here|now|then|so|and|but|if|when|which|what|is|are|was|were)\b)[a-z]+\b[^.;!?]{3,80}\balways[.!]?$/i;
@@ -239,8 +252,18 @@ export function ruleConfidence(sentence: string): RuleConfidence | null {
     if (CANNOT.test(text) && !/^(i|we|you)\b/i.test(text) && !/\b(i|we)\s+(cannot|can't|can not)\b/i.test(text))
       return { graded: false, why: "'cannot': a constraint on the work, or a report of what fails" };
     if (STANDING_IMPERATIVE.test(text)) return { graded: false, why: "an instruction for each or every time: may be a standing procedure, or the task's steps" };
+    // "But at the same time, keep in mind …": a connective before the comma changes nothing of what follows.
+    const bare = text.replace(LEADING_CONNECTIVE, "");
+    if (bare !== text && bare.split(/\s+/).length >= MIN_RULE_WORDS) {
+      const inner = ruleConfidence(bare);
+      if (inner) return inner.graded ? { graded: false, why: "after a connective ('but', 'also', …): a constraint, or part of the answer before it" } : inner;
+    }
     if (RATHER_NOT.test(text)) return { graded: false, why: "'I'd rather not …': a ban said as a preference, for the work or for this answer" };
     if (MARKED_BINDING.test(text)) return { graded: false, why: "a line marked MANDATORY or IMPORTANT: a standing rule, or a step of the task said with weight" };
+    if (FOLLOW_PRACTICE.test(text)) return { graded: false, why: "an order to follow, respect or enforce something: a standing practice, or this task's" };
+    if (NO_LONGER.test(text) && !isQuestion(text)) return { graded: false, why: "'not … anymore', 'no longer': a change meant to last, or a report of one" };
+    if (CONDITIONAL_ORDER.test(text)) return { graded: false, why: "an order for a case ('in case of …, pick …'): a standing rule for each such case, or this one" };
+    if (WANT_OF_ALL.test(text)) return { graded: false, why: "what the user wants of everything: a standing requirement, or this task's" };
     if (KEEP_THING.test(text)) return { graded: false, why: "'keep the …': something the work must keep, or a step of the task at hand" };
     if (THERE_IS_ONLY_OR_NO.test(text) || CAN_AT_ANY_TIME.test(text))
       return { graded: false, why: "says how the product is ('there is only …', 'can … at any time'): an invariant to keep, or a description" };
@@ -288,8 +311,11 @@ const EMPHATIC_ORDER = /\b(NOT|NEVER|DON'T|NO|ALWAYS|ONLY)\b/;
 const INVARIANT = /^(?!(i|we|you|please|just|also|and|then|so)\b)[^,;:]{2,80}?\b(must|mustn't|must not|cannot|can't|may not|shall not)\b/i;
 
 function isQuestion(text: string): boolean {
-  return QUESTION_END.test(text) || QUESTION_START.test(text);
+  // "When you are done, write up the guidelines": a clause of time or place before the main one, no question.
+  return QUESTION_END.test(text) || (QUESTION_START.test(text) && !SUBORDINATE_OPENER.test(text));
 }
+/** A sentence opening on a clause of time or place ("When X, …", "Where Y, …") with no question mark. */
+const SUBORDINATE_OPENER = /^(when|whenever|where|wherever)\b[^,?]{1,80},\s*\S/i;
 
 /** The sentence has the shape of a rule (the markers above); ruleConfidence decides how sure that is. */
 function ruleShaped(text: string): boolean {
@@ -362,6 +388,7 @@ export function ruleFindings(prose: readonly TextSpan[], documentProse: readonly
       if (confidence?.graded && listItem && !PROHIBITION.test(sentence.text) && !/\b(must|never|under no circumstances|at all times)\b/i.test(sentence.text))
         confidence = { graded: false, why: "a step in a list: may be part of the task rather than a standing rule" };
       if (confidence) out.push({ ...sentence, confidence });
+      else out.push(...ruleClauses(sentence));
     }
   }
   for (const sentence of documentProse.flatMap(sentencesOf)) {
@@ -369,6 +396,33 @@ export function ruleFindings(prose: readonly TextSpan[], documentProse: readonly
     out.push({ ...sentence, confidence: { graded: false, why: "inside a pasted document or prompt template: may be the template's text, not the user's rule" } });
   }
   return out.sort((a, b) => a.start - b.start);
+}
+
+/** Where a sentence divides into clauses: a comma or semicolon (also CJK's), or a dash between spaces. */
+const CLAUSE_BREAK = /[,;、，；]\s*|\s+[—–]\s+/g;
+const CLAUSE_WHY = "a clause of a longer sentence that is no rule as a whole (a question, a remark): a constraint, or part of the remark";
+
+/**
+ * The rule-shaped clauses of a sentence that is no rule as a whole: "一旦mainに戻り、commitlintの規約を守るようにしてほしい、
+ * flakeで設定できる？" asks a question, and still carries the constraint of its middle clause. Candidates only.
+ */
+function ruleClauses(sentence: RuleSpan): RuleFinding[] {
+  const out: RuleFinding[] = [];
+  let from = 0;
+  const push = (to: number) => {
+    const piece = sentence.text.slice(from, to);
+    const text = piece.trim();
+    const lead = piece.length - piece.trimStart().length;
+    const cjk = /[\u3040-\u30ff\u4e00-\u9fff\uac00-\ud7af]/.test(text);
+    if ((cjk ? text.length >= 6 : text.split(/\s+/).length >= MIN_RULE_WORDS) && text.length < sentence.text.length && ruleConfidence(text))
+      out.push({ text, start: sentence.start + from + lead, end: sentence.start + from + lead + text.length, confidence: { graded: false, why: CLAUSE_WHY } });
+  };
+  for (const match of sentence.text.matchAll(CLAUSE_BREAK)) {
+    push(match.index);
+    from = match.index + match[0].length;
+  }
+  if (from > 0) push(sentence.text.length);
+  return out;
 }
 
 /**

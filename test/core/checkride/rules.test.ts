@@ -34,6 +34,9 @@ const NOT_RULES = [
   "it also always seems to be this same hash",
   "The build is always red.",
   "There is no error in the log",
+  "It does not work anymore",
+  "No problems, all good.",
+  "When do we ship this",
   "I've only recently started seeing this happen",
   "i don't understand the second option",
   "that should have been a one-off operation",
@@ -155,6 +158,19 @@ describe("how sure a rule is (graded, or a candidate with why)", () => {
     ["Any player can move off-cooldown pieces at any time", /how the product is/],
     ["it's important, i need to be able to reason about its randomness", /important/],
     ["Hanya tampil jika wallet = admin keypair", /Indonesian/],
+    // A practice to keep, a change for good, an order for each such case, what the user wants of everything.
+    ["respect RLS on every table", /follow, respect or enforce/],
+    ['this skill is now called "What Happened", not wat anymore', /no longer/],
+    ["incase of merge conflicts, pick the current version", /an order for a case/],
+    ["If not applicable, write exactly: `None`.", /an order for a case/],
+    ["I want everything to use the structure of the set custom recovery phrase.", /wants of everything/],
+    ["No missing configs, TODOs, or broken imports.", /terse 'no/],
+    ["Confirm that one user cannot read another user's bookmarks.", /'cannot'/],
+    ["선택은 6개까지 가능하다.", /Chinese, Japanese or Korean/],
+    // A clause of time before the main one is no question; a connective before a comma changes nothing.
+    ["When you are done, write up brand guidelines and adhere to them everywhere.", /reminder/],
+    ["But at the same time, keep in mind that it should be compatible with other plugins.", /reminder/],
+    ["## MANDATORY: READ ALL REFERENCED DOCS BEFORE WRITING ANY CODE", /marked MANDATORY/],
     ["설정 파일은 항목별로 나눠야 합니다", /Chinese, Japanese or Korean/],
     ["Getestet werden soll es auf einem Windows PC.", /Russian, Spanish/],
     ["Só dê a tarefa como concluída quando descobrir e corrigir.", /Russian, Spanish/],
@@ -277,6 +293,15 @@ describe("how sure a rule is (graded, or a candidate with why)", () => {
       ["Every response must contain one action.", false],
     ]);
   });
+
+  it("a sentence that is no rule as a whole offers its rule-shaped clauses as candidates, at their own offsets", () => {
+    const text = "一旦mainに戻り、commitlintの規約を守るようにしてほしい、flakeで設定できる？";
+    const findings = ruleFindings([{ start: 10, end: 10 + text.length, text }]);
+    expect(findings.map((f) => [f.text, f.start, f.confidence.graded])).toEqual([["commitlintの規約を守るようにしてほしい", 10 + text.indexOf("commitlint"), false]]);
+    expect(findings[0]!.confidence).toMatchObject({ why: expect.stringMatching(/a clause of a longer sentence/) });
+    // A question whose clauses carry no rule offers none.
+    expect(ruleFindings([{ start: 0, end: 30, text: "Hmm, why does it fail, again?" }])).toEqual([]);
+  });
 });
 
 describe("rules in a session", () => {
@@ -292,8 +317,9 @@ describe("rules in a session", () => {
       msg("f", '```\n"must": "never"\n```\nPrefer small commits.'),
     ]);
     expect(facts.rules.map((r) => [r.messageId, r.text])).toEqual([["e", "never push to main!"]]);
-    // Every saying is kept, oldest first, so the rule is one click from each.
-    expect(facts.rules[0]!.sayings!.map((s) => s.messageId)).toEqual(["a", "e"]);
+    // Every saying is kept, oldest first, so the rule is one click from each; "Never push to main, ok?"
+    // asks for agreement, and its first clause says the rule again.
+    expect(facts.rules[0]!.sayings!.map((s) => s.messageId)).toEqual(["a", "c", "e"]);
     // Orders with no word that makes them last are candidates.
     expect(facts.ruleCandidates.map((r) => [r.messageId, r.text])).toEqual([
       ["a", "Also, avoid new dependencies."],
