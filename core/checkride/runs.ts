@@ -5,7 +5,7 @@
  *   that checks the work, and its outcome;
  * - the unresolved error, as the answer key grades it: the last
  *   verification's error line, when it failed (nothing after it could have
- *   fixed it). A wider reading, the newest failed check that no later run of
+ *   fixed it), or a program found missing after it. A wider reading, the newest failed check that no later run of
  *   the same check passed, was measured against the blind labels and agreed
  *   less (docs/blind-set.md, round 2), so it is not what is graded.
  */
@@ -37,5 +37,12 @@ export function lastVerification(runs: readonly ShellRun[]): CommandRun | undefi
 export function unresolvedFailure(runs: readonly ShellRun[]): ShellRun | undefined {
   const newestFirst = [...runs].reverse();
   const last = newestFirst.find((run) => run.verification && !run.pending) ?? newestFirst.find((run) => run.verification);
-  return last?.passed === false && last.errorLine ? last : undefined;
+  if (last?.passed !== false || !last.errorLine) return undefined;
+  // The check failed, and then the session found the tool it needed missing (`node -v`: "node: command not
+  // found", `nvm use 20`): the newer failure is the one left open, the check's the first sign of it.
+  const missingTool = newestFirst.slice(0, newestFirst.indexOf(last)).find((run) => run.passed === false && run.errorLine !== undefined && MISSING_TOOL.test(run.errorLine));
+  return missingTool ?? last;
 }
+
+/** A shell's word that the program is not there: bash's and zsh's, PowerShell's and cmd's. */
+const MISSING_TOOL = /\bcommand not found\b|\bis not recognized as (the name of a cmdlet|an internal or external command)\b/i;

@@ -54,3 +54,21 @@ describe("error candidates", () => {
     expect(extractFacts(retried).errorCandidates?.map((c) => c.text)).toEqual(["npm error code ENOTFOUND"]);
   });
 });
+
+describe("the graded error", () => {
+  it("is the failed check's, unless the session then found the program it needed missing", () => {
+    const lint = [call("1", "bash", { command: "npm run lint" }), result("1", "TypeError: Module.createRequire is not a function", true)];
+    expect(extractFacts(lint).unresolvedError?.text).toBe("TypeError: Module.createRequire is not a function");
+    const missing = [
+      ...lint,
+      call("2", "bash", { command: "nvm use 20" }),
+      result("2", "zsh:1: command not found: nvm", true),
+      call("3", "bash", { command: "git status" }),
+      result("3", "", false),
+    ];
+    expect(extractFacts(missing).unresolvedError).toMatchObject({ text: "zsh:1: command not found: nvm", messageId: "r2" });
+    // A later failure of another kind leaves the check's error graded.
+    const other = [...lint, call("2", "bash", { command: "cat nope.txt" }), result("2", "cat: nope.txt: No such file or directory", true)];
+    expect(extractFacts(other).unresolvedError?.text).toBe("TypeError: Module.createRequire is not a function");
+  });
+});
