@@ -21,6 +21,9 @@ interface Ref {
   id?: string;
   message?: string;
   part?: string;
+  /** A message's place in a file that is one array without ids (Cline's api_conversation_history.json), and its block's. */
+  index?: number;
+  block?: number;
 }
 interface Quoted {
   ref: Ref;
@@ -82,7 +85,8 @@ for (const file of rawFiles(rawDir).sort()) {
 
   /** The messages a reference names: its entry's (by line or native id), or the OpenCode part's own. */
   const messagesAt = (ref: Ref): Message[] => {
-    const ids = [ref.id, ref.message].filter((id): id is string => !!id);
+    // A message named by its place in the array is the one the reader numbers by it (core/formats/cline.ts: `m<index>`).
+    const ids = [ref.id, ref.message, ref.index !== undefined ? `m${ref.index}` : undefined].filter((id): id is string => !!id);
     // By line: the entry's first line, or the line its messages were last written at (a Gemini CLI message
     // written again on each update keeps its entry's place and takes its last record's content and line).
     const atLine = (e: (typeof entries)[number]) => ref.line !== undefined && !ref.message && (e.line === ref.line || e.messages.some((m) => m.line === ref.line));
