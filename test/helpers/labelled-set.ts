@@ -22,11 +22,18 @@ export const LABELS = resolve(dirname(fileURLToPath(import.meta.url)), "../label
  */
 export const BLIND_SETS = [
   {
+    name: "blind-18",
+    labels: join(LABELS, "blind-18"),
+    provenance: "test/blind-18.provenance.json",
+    about:
+      "round 18, the measure: seven sessions of Claude Code (four: English, and Chinese twice, three compacted), Cline (two, one compacted four times) and Codex (Japanese), labelled blind by two reviewers once round 17 had been scored and was to be read as a dev set, committed before the extractor was changed on them; every session held out",
+  },
+  {
     name: "blind-17",
     labels: join(LABELS, "blind-17"),
     provenance: "test/blind-17.provenance.json",
     about:
-      "round 17, the measure: five sessions of Claude Code (four: English, Japanese, and Portuguese compacted) and Codex, labelled blind by two reviewers once round 16 had been scored and was to be read as a dev set, committed before the extractor was changed on them; every session held out",
+      "round 17: five sessions of Claude Code (four: English, Japanese, and Portuguese compacted) and Codex, labelled blind by two reviewers once round 16 had been scored and was to be read as a dev set; the measure until round 18 (its totals seen once), then read as a dev set; every session held out",
   },
   {
     name: "blind-16",
