@@ -83,9 +83,17 @@ export interface FactOptions {
 export function normalizePath(path: string, cwd?: string): string {
   let out = path.replace(/\\/g, "/").trim();
   const base = cwd?.replace(/\\/g, "/").replace(/\/+$/, "");
+  // Git Bash names a Windows drive as a folder ("/c/Users/a/app"): on a Windows session it is that drive.
+  if (base && /^[A-Za-z]:\//.test(base)) out = out.replace(/^\/([A-Za-z])\//, "$1:/");
+  // "~/app/a.ts" where the session runs in that home folder, or below it: the home's own files (~/.claude/…) stay outside.
+  const home = base && HOME_FOLDER.exec(base)?.[0];
+  if (home && /^~\/(?!\.)/.test(out)) out = home + out.slice(1);
   if (base && out.toLowerCase().startsWith(base.toLowerCase() + "/")) out = out.slice(base.length + 1);
   return out.replace(/^\.\//, "");
 }
+
+/** The home folder a working directory is in: /Users/<name>, /home/<name>, C:/Users/<name>, /root. */
+const HOME_FOLDER = /^(\/Users\/[^/]+|\/home\/[^/]+|[A-Za-z]:\/Users\/[^/]+|\/root)(?=\/|$)/i;
 
 function isOutsideWork(path: string, cwd: string | undefined): boolean {
   if (OUTSIDE_ANY_WORK.test(path)) return true;

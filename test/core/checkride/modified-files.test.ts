@@ -1,6 +1,6 @@
 /** Modified files relative to where the session started, when the work was in another folder. */
 import { describe, expect, it } from "vitest";
-import { extractFacts, relativePath } from "../../../core/checkride/facts.ts";
+import { extractFacts, normalizePath, relativePath } from "../../../core/checkride/facts.ts";
 import type { Message } from "../../../core/model.ts";
 
 const write = (id: string, path: string): Message => ({
@@ -64,5 +64,21 @@ describe("a folder moved or copied whole", () => {
 
   it("names no file the session never wrote in it", () => {
     expect(extractFacts([shell("1", "cp -r templates out")], { cwd: "/w" }).modifiedFiles).toEqual([]);
+  });
+});
+
+describe("normalizePath", () => {
+  it.each([
+    // Git Bash names the drive as a folder; on a Windows session it is that drive.
+    ["/c/Users/Ann/book/a.svg", "C:\\Users\\Ann", "book/a.svg"],
+    ["/c/Users/Ann/book/a.svg", "/home/ann", "/c/Users/Ann/book/a.svg"],
+    // "~/" where the session runs in that home folder or below it; the home's own dot folders stay outside.
+    ["~/book/a.md", "C:\\Users\\Ann", "book/a.md"],
+    ["~/Desktop/a.pdf", "/Users/ann", "Desktop/a.pdf"],
+    ["~/app/src/a.ts", "/home/ann/app", "src/a.ts"],
+    ["~/.claude/plans/p.md", "/Users/ann", "~/.claude/plans/p.md"],
+    ["~/notes.md", "/srv/app", "~/notes.md"],
+  ])("%s in %s is %s", (path, cwd, expected) => {
+    expect(normalizePath(path, cwd)).toBe(expected);
   });
 });
