@@ -128,6 +128,11 @@ export function humanSpans(message: Message, format?: FormatName): TextSpan[] {
       continue;
     }
     if (format === "cline") {
+      // Cline's UI log (ui_messages.json) records the task and the user's feedback as they typed them, unwrapped.
+      if (message.meta.say === "task" || message.meta.say === "user_feedback") {
+        spans.push(...cutRegions(text, blockStart, INJECTED_REGIONS));
+        continue;
+      }
       for (const match of text.matchAll(CLINE_WRAPPED)) {
         const inner = blockStart + match.index! + match[0].indexOf(">") + 1;
         spans.push(...cutRegions(match[2]!, inner, INJECTED_REGIONS));

@@ -83,6 +83,12 @@ describe("which user messages a human wrote", () => {
     expect(humanTextOf(feedback)).toBe("only use CSS variables");
   });
 
+  it("Cline's UI log: the task and the user's feedback are recorded unwrapped, as typed; the API log's bare text is the harness's", () => {
+    expect(humanTextOf(user("do not write code. just the doc", { type: "say", say: "user_feedback" }), "cline")).toBe("do not write code. just the doc");
+    expect(humanTextOf(user("Add a dark mode.", { type: "say", say: "task" }), "cline")).toBe("Add a dark mode.");
+    expect(humanSpans(user("[read_file for 'a.ts'] Result: x"), "cline")).toEqual([]);
+  });
+
   it("a person's text that merely mentions a tag name is still human", () => {
     expect(isHumanMessage(user("why does the <system-reminder> tag show up in my logs?"))).toBe(true);
   });

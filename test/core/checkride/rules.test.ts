@@ -35,6 +35,7 @@ const NOT_RULES = [
   "The build is always red.",
   "There is no error in the log",
   "It does not work anymore",
+  "今日は雨です。",
   "No problems, all good.",
   "When do we ship this",
   "I've only recently started seeing this happen",
@@ -167,6 +168,11 @@ describe("how sure a rule is (graded, or a candidate with why)", () => {
     ["No missing configs, TODOs, or broken imports.", /terse 'no/],
     ["Confirm that one user cannot read another user's bookmarks.", /'cannot'/],
     ["선택은 6개까지 가능하다.", /Chinese, Japanese or Korean/],
+    // Japanese: a tool chosen for a part of the work, a step before each piece of it.
+    ["パッケージ管理はuvを利用し、pydanticで型をチェックしてください。", /Chinese, Japanese or Korean/],
+    ["機能作成前はブランチを切り、作成後はREADMEを更新してください", /Chinese, Japanese or Korean/],
+    // A typo in "please" is still the order after it.
+    ["Pleas do not add your signature on the commit messages", /no word that makes it last/],
     // A clause of time before the main one is no question; a connective before a comma changes nothing.
     ["When you are done, write up brand guidelines and adhere to them everywhere.", /reminder/],
     ["But at the same time, keep in mind that it should be compatible with other plugins.", /reminder/],
