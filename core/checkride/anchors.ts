@@ -27,7 +27,7 @@ import { hexRuns } from "../signals.ts";
 import { toolOutcome } from "../tool-info.ts";
 import { sourceIn, type FactSource } from "./source.ts";
 import { modifiedPathsOf } from "./tool-calls.ts";
-import { outputSaysFailed } from "./verify.ts";
+import { outputSaysFailed, withoutHeredocBodies } from "./verify.ts";
 
 export interface Anchor {
   value: string;
@@ -257,10 +257,12 @@ export function anchorsOf(
     }
     for (const block of message.blocks) {
       if (block.type !== "toolCall") continue;
-      // What an edit writes is file content: its URLs and codes are code, not references.
-      if (modifiedPathsOf(block).length > 0) continue;
+      // What an edit writes is file content: its URLs and codes are code, not references. A command that
+      // writes a file keeps its own words (`curl -o a.svg URL` fetched that URL); a heredoc's body is content.
+      const writes = modifiedPathsOf(block).length > 0;
       const command = commandOf(block);
-      const args = command ?? JSON.stringify(block.arguments);
+      if (writes && command === undefined) continue;
+      const args = command === undefined ? JSON.stringify(block.arguments) : writes ? withoutHeredocBodies(command) : command;
       commits(args, message, command !== undefined && /\bgit\b/.test(command));
       links(args, message, false, true);
       codes(args, message);

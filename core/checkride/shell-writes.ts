@@ -135,6 +135,33 @@ function formatterWrites(name: string, options: readonly string[], operands: rea
   return writes && !checking ? files.filter((file) => !looksLikeFolder(file)) : [];
 }
 
+/**
+ * Programs that write the file their output option names: a download (`curl -o a.svg URL`, `wget -O a.zip URL`)
+ * and a document or image converter (`pandoc a.md -o a.docx`, `rsvg-convert -w 32 a.svg -o a.png`, `iconutil -o a.icns`).
+ * A compiler's `-o` is left out: what it writes is a build artefact (LABELS.md).
+ */
+const OUTPUT_OPTIONS: Record<string, RegExp> = {
+  curl: /^(-o|--output)$/,
+  wget: /^(-O|--output-document)$/,
+  pandoc: /^(-o|--output)$/,
+  "rsvg-convert": /^(-o|--output)$/,
+  iconutil: /^(-o|--output)$/,
+  cwebp: /^-o$/,
+  svgo: /^(-o|--output)$/,
+};
+
+function outputFileOf(name: string, args: readonly string[]): string | undefined {
+  const option = OUTPUT_OPTIONS[name];
+  if (!option) return undefined;
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
+    const joined = /^--[\w-]+=(.+)$/.exec(arg);
+    if (joined && option.test(arg.slice(0, arg.indexOf("=")))) return joined[1];
+    if (option.test(arg) && i + 1 < args.length) return args[i + 1];
+  }
+  return undefined;
+}
+
 /** A folder moved or copied whole (`mv a/ b`, `cp -r a b`): the files the session knows under it land under the other. */
 export interface FolderCopy {
   from: string;
@@ -187,6 +214,8 @@ function commandEffects(words: string[]): CommandEffects {
   const recursive = options.some((o) => /^-[a-zA-Z]*[rRa]|^--recursive/.test(o) && !/^-i/.test(o));
   const formatted = formatterWrites(name.replace(/^.*[\\/]/, ""), options, operands);
   if (formatted) return { written: formatted };
+  const output = outputFileOf(name.replace(/^.*[\\/]/, ""), args);
+  if (output) return { written: [output] };
   const folderCopy = folderCopyOf(name, options, operands, recursive);
   if (folderCopy) return { written: [], folderCopy };
   return { written: namedWrites(name, options, operands, recursive) };

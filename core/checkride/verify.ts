@@ -164,7 +164,7 @@ export function commandSteps(command: string): string[] {
  * The command without its heredocs' bodies (`cat > notes.md <<'EOF' … EOF`, `apply_patch <<'PATCH' …`):
  * a body is data, and its lines ("npm test" in a README being written) are no steps of the command.
  */
-function withoutHeredocBodies(command: string): string {
+export function withoutHeredocBodies(command: string): string {
   if (!command.includes("<<")) return command;
   const kept: string[] = [];
   let terminator: string | undefined;

@@ -193,6 +193,11 @@ describe("anchors", () => {
     expect(anchors(branch)).toEqual(["7c3b2a19"]);
   });
 
+  it("a command that writes a file keeps its own URLs (the one curl fetched); the body of a heredoc it writes does not", () => {
+    const branch = [shell("c1", "curl -sL https://cdn.example.dev/pieces/wP.svg -o assets/wP.svg"), shell("c2", "cat > notes.md <<'EOF'\nsee https://docs.example.dev/guide\nEOF")];
+    expect(anchors(branch)).toEqual(["https://cdn.example.dev/pieces/wP.svg"]);
+  });
+
   it("URLs in an edit's content, API endpoints in commands and URL templates are not anchors", () => {
     const branch: Message[] = [
       {

@@ -23,6 +23,10 @@ describe("shellWrittenPaths", () => {
     ["rm -f build.log && rm -rf dist node_modules && git rm --cached .env", []],
     ["ren src\\lib\\firebase.ts firebase.ts.deprecated", ["src/lib/firebase.ts.deprecated"]],
     ["del iam.tf secrets.tf && dir > nul", []],
+    // A download and a converter write the file their output option names; a compiler's -o is a build artefact.
+    ["cd assets && curl -sL https://example.dev/wP.svg -o pieces/wP.svg", ["assets/pieces/wP.svg"]],
+    ['pandoc book.md -o "book.docx" --toc && pandoc book.md --output=book.html', ["book.docx", "book.html"]],
+    ["wget -O vendor/lib.zip https://example.dev/lib.zip; curl -s https://example.dev -o /dev/null; gcc a.c -o bin/a", ["vendor/lib.zip"]],
     // A file copied or moved into a folder lands there under its own name.
     ["touch src/__init__.py; cp a.txt docs/", ["src/__init__.py", "docs/a.txt"]],
     ["cd src && mv changelog.ts clipboard.ts utils/", ["src/utils/changelog.ts", "src/utils/clipboard.ts"]],
