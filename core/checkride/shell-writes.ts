@@ -2,8 +2,9 @@
  * Files a shell command writes by its own syntax (LABELS.md, modified
  * files): output redirection (`> f`, `>> f`, `cat > f <<EOF`), `tee [-a] f`,
  * in-place edits (`sed -i`, `perl -pi`), the file a move, rename or copy
- * writes (`mv`, `git mv`, `cp`, and Windows' `move`, `ren`, `copy`) and a
- * file `touch` creates, PowerShell's `Set-Content`, `Add-Content`, `Out-File`, `New-Item`, `Copy-Item`,
+ * writes (`mv`, `git mv`, `cp`, and Windows' `move`, `ren`, `copy`; into a
+ * folder, under its own name), the file a download or a converter's output
+ * option names (`curl -o`, `pandoc -o`), a file `touch` creates, PowerShell's `Set-Content`, `Add-Content`, `Out-File`, `New-Item`, `Copy-Item`,
  * `Move-Item` and `Rename-Item`, and the files a formatter or fixer rewrites in its writing mode
  * (`prettier --write a.ts`, `eslint --fix a.ts`). A file moved away or deleted is not one the agent
  * wrote (LABELS.md counts files written; one it wrote and then deleted still
@@ -11,7 +12,9 @@
  * script's writes are not in the record. Quoted text and heredoc bodies are
  * skipped (a `>` there is data, not a redirection), and so are targets that
  * are no file of the work: /dev/…, `nul`, file descriptors, variables,
- * substitutions, globs, and whole folders (`-r`), which name no file.
+ * substitutions, globs, and whole folders (`-r`), which name no file
+ * themselves: a folder moved or copied whole is told apart
+ * (shellFolderCopies), for the files the session wrote in it.
  */
 
 /**
@@ -183,9 +186,9 @@ function folderCopyOf(name: string, options: readonly string[], operands: readon
   if (!(moves || ((name === "cp" || name === "copy") && recursive)) || operands.length !== 2) return undefined;
   const [from, to] = operands as [string, string];
   if (!looksLikeFolder(from) || options.includes("-t") || [from, to].some((path) => /[*?$`()]/.test(path) || path === "." || path === "..")) return undefined;
-  const source = from.replace(/[\/]+$/, "");
-  const into = /[\/]$/.test(to) ? `${to.replace(/[\/]+$/, "")}/${source.replace(/^.*[\/]/, "")}` : to;
-  return { from: source.replace(/[\/]\.$/, ""), to: into };
+  const source = from.replace(/[\\/]+$/, "");
+  const into = /[\\/]$/.test(to) ? `${to.replace(/[\\/]+$/, "")}/${source.replace(/^.*[\\/]/, "")}` : to;
+  return { from: source.replace(/[\\/]\.$/, ""), to: into };
 }
 
 /** The files one simple command (no `;`, `&&`, `|`) names as written, moved or deleted, and a folder it carries whole. */
@@ -411,15 +414,28 @@ function withPlainWordsUnquoted(command: string): string {
 }
 
 export function shellWrittenPaths(command: string): string[] {
-  return shellEffects(command).written;
+  return [...shellEffects(command).written];
 }
 
 /** The folders a command moves or copies whole, each read against the folder the command ran in. */
 export function shellFolderCopies(command: string): FolderCopy[] {
-  return shellEffects(command).folderCopies;
+  return [...shellEffects(command).folderCopies];
 }
 
+/**
+ * The last command read and what it does: the files it writes and the folders it carries are asked for one
+ * after the other (core/checkride/facts.ts), and a command can be megabytes, so it is read once.
+ */
+let lastRead: { command: string; effects: { written: string[]; folderCopies: FolderCopy[] } } | undefined;
+
 function shellEffects(command: string): { written: string[]; folderCopies: FolderCopy[] } {
+  if (lastRead?.command === command) return lastRead.effects;
+  const effects = readEffects(command);
+  lastRead = { command, effects };
+  return effects;
+}
+
+function readEffects(command: string): { written: string[]; folderCopies: FolderCopy[] } {
   command = withPlainWordsUnquoted(withLoopsUnrolled(command));
   // A backslash at a line's end (outside quotes, which syntaxOnly blanked) goes on with the next line.
   const syntax = syntaxOnly(command).replace(/\\\r?\n/g, " ");

@@ -83,6 +83,7 @@ describe("shellFolderCopies", () => {
     ["mkdir -p a/archive && mv /w/a/change /w/a/archive/2026-change && echo Done", [{ from: "/w/a/change", to: "/w/a/archive/2026-change" }]],
     ["cd web && cp -R assets public/", [{ from: "web/assets", to: "web/public/assets" }]],
     ["cp -r templates out", [{ from: "templates", to: "out" }]],
+    ["move C:\\w\\specs\\change C:\\w\\archive\\", [{ from: "C:\\w\\specs\\change", to: "C:\\w\\archive/change" }]],
     // A file's copy, a copy that is not recursive, a glob or a variable: no folder carried whole.
     ["cp templates out; mv a.ts b/; mv $SRC dist; mv src/* lib", []],
   ])("%s", (command, expected) => {
