@@ -4,6 +4,7 @@
  * with ANSI escapes (`\u001b[32mCREATE\u001b[39m …`): the checks read the lines themselves.
  */
 import { textOf, type Message } from "../model.ts";
+import { looksLikeFolder } from "./shell-writes.ts";
 
 const ANSI = /\u001b\[[0-9;?]*[A-Za-z]/g;
 
@@ -31,7 +32,8 @@ function unwrapped(text: string): string {
 export function filesTheOutputCreated(output: string): string[] {
   const files: string[] = [];
   for (const match of output.matchAll(/^(?:CREATE|UPDATE) (\S+) \(\d+ bytes\)\s*$/gm)) files.push(match[1]!);
-  for (const match of output.matchAll(/^\s+(?:create|force)\s{2,}(\S*[./]\S*)\s*$/gm)) if (!match[1]!.endsWith("/")) files.push(match[1]!);
+  // Rails' and Thor's generators: "      create  app/models/user.rb", and the folders they make ("create  app/views/users"), no files.
+  for (const match of output.matchAll(/^\s+(?:create|force)\s{2,}(\S*[./]\S*)\s*$/gm)) if (!match[1]!.endsWith("/") && !looksLikeFolder(match[1]!)) files.push(match[1]!);
   for (const match of output.matchAll(/^Wrote to (\S+?):?\s*$/gm)) files.push(match[1]!);
   // shadcn's `init` and `add`: "Writing components.json.", and "✔ Created 10 files:" over a "  - path" list.
   for (const match of output.matchAll(/^\W*Writing (\S+\.\w+)\.?\s*$/gm)) files.push(match[1]!);

@@ -64,7 +64,7 @@ function isFileTarget(path: string): boolean {
 const EXTENSIONLESS_FILES =
   /^(Makefile|Dockerfile|Containerfile|Justfile|Procfile|Gemfile|Rakefile|Vagrantfile|LICENSE|COPYING|README|CHANGELOG|AUTHORS|NOTICE|VERSION|CODEOWNERS)$/i;
 
-function looksLikeFolder(path: string): boolean {
+export function looksLikeFolder(path: string): boolean {
   const name = path.replace(/[\\/]+$/, "").replace(/^.*[\\/]/, "");
   return !name.includes(".") && !EXTENSIONLESS_FILES.test(name);
 }

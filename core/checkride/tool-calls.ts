@@ -16,6 +16,8 @@ const WRITE_TOOLS = new Set([
   "write_file",
   "edit_file",
   "str_replace_based_edit_tool",
+  // Copilot CLI's editor tool (its `view` reads, as str_replace_based_edit_tool's does).
+  "str_replace_editor",
   "create_file",
   "create",
   "replace",
@@ -159,6 +161,7 @@ export function folderCopiesOf(call: ToolCallBlock): FolderCopy[] {
 
 export function readPathOf(call: ToolCallBlock): string | undefined {
   const name = baseToolName(call.name);
-  if (READ_TOOLS.has(name) || (name === "str_replace_based_edit_tool" && argString(call.arguments, "command") === "view")) return argString(call.arguments, ...PATH_KEYS);
+  if (READ_TOOLS.has(name) || ((name === "str_replace_based_edit_tool" || name === "str_replace_editor") && argString(call.arguments, "command") === "view"))
+    return argString(call.arguments, ...PATH_KEYS);
   return undefined;
 }

@@ -33,6 +33,8 @@ const CHECK_STEP: RegExp[] = [
   /^go\s+(build|test|vet|run)\b/,
   /^(python3?|py|uv run|poetry run|pipenv run)\s+(-m\s+(pytest|unittest|mypy|ruff|compileall)|\S+\.py)\b/,
   /^(node|deno|bun|tsx|ts-node)\s+(test\s+|run\s+|check\s+)?\S+\.(m?[jt]s|cjs)\b/,
+  // A program of another scripting language run (`ruby q3/solve.rb`, `perl t/run.pl`, `php bin/check.php`).
+  /^(ruby|perl|php|Rscript|lua|julia)\s+\S+\.(rb|pl|php|R|lua|jl)\b/,
   /^deno\s+(test|check|lint)\b/,
   // Framework builds run directly (or from node_modules/.bin): a build checks the work whatever starts it.
   /^((npx|pnpx|bunx|(pnpm|npm|yarn)\s+(exec|dlx))\s+)?((astro|vite|next|nuxt|remix|svelte-kit|gatsby|ng|vue-cli-service|webpack|rollup|parcel)\s+build\b|ng\s+test\b|wrangler\s+(deploy|publish)\b.*\s--dry-run\b|wrangler\s+dev\b)/,
@@ -234,7 +236,7 @@ function stepsOnTheWork(steps: readonly string[]): string[] {
 
 export function isVerification(command: string, output = ""): boolean {
   if (computesVerdict(command)) return true;
-  const steps = stepsOnTheWork(commandSteps(command));
+  const steps = stepsOnTheWork(commandSteps(command)).filter((step) => !runsChoreProgram(step));
   if (steps.some((step) => CHECK_STEP.some((pattern) => pattern.test(step)) || isInlineCheck(step))) return true;
   // The step first: a command's output can be megabytes, and most commands are not commits or scripts.
   if (!steps.some((step) => CHECKS_WHEN_OUTPUT_SAYS.test(step))) return false;
@@ -244,8 +246,21 @@ export function isVerification(command: string, output = ""): boolean {
 
 /** A script started by its shell or by its path: `bash scripts/x.sh --help`, `./run.sh`, `pwsh -File x.ps1`. */
 const SCRIPT_RUN = /^(?:(?:bash|sh|zsh)\s+(?!-)|(?:pwsh|powershell)(?:\.exe)?\s+(?:-\w+\s+)*?-File\s+|(?=\.{1,2}[\\/]))("[^"]+"|'[^']+'|\S+\.(?:sh|bash|zsh|ps1)|\.{1,2}[\\/]\S+)/i;
-/** Scripts that do a job rather than try the work: running one deploys, installs or cleans up. */
-const CHORE_SCRIPT = /(deploy|release|publish|install|setup|bootstrap|clean|migrat|upload|backup|push|sync)[^\\/]*$/i;
+/** Scripts that do a job rather than try the work: running one deploys, installs, cleans up or exports the transcript. */
+const CHORE_SCRIPT = /(deploy|release|publish|install|setup|bootstrap|clean|migrat|upload|backup|push|sync|transcript)[^\\/]*$/i;
+/** A program run by its interpreter, and the script it runs (group 1). */
+const PROGRAM_RUN = /^(?:python3?|py|node|bun|deno|tsx|ts-node|ruby|perl|php)\s+(\S+\.(?:py|m?[jt]s|cjs|rb|pl|php))\b/;
+
+/**
+ * A program run that does a chore (`node scripts/deploy.mjs`, `python3 /tmp/transcript_export/render.py`):
+ * no check of the work. Its file's name or its folder's says so.
+ */
+function runsChoreProgram(step: string): boolean {
+  const script = PROGRAM_RUN.exec(step)?.[1];
+  if (script === undefined) return false;
+  const folder = script.replace(/[\\/][^\\/]*$/, "");
+  return CHORE_SCRIPT.test(script) || (folder !== script && CHORE_SCRIPT.test(folder));
+}
 
 /**
  * The scripts a command runs by path or by its shell (not through a checker or a package manager),
@@ -384,7 +399,28 @@ export function verificationOutcome(command: string, isError: boolean | undefine
   if (isError !== undefined && (!filtered || isError)) return !isError;
   if (outputSaysFailed(output)) return false;
   if (isError === false) return true;
-  return SUCCESS_LINES.test(output) ? true : undefined;
+  if (SUCCESS_LINES.test(output)) return true;
+  // `tsc --noEmit | head -20; echo "typecheck done"`: the check printed nothing but the command's own marker,
+  // and a check that fails says why.
+  return isError !== true && printedOnlyItsEchoes(command, output) ? true : undefined;
+}
+
+/** The output holds nothing but lines the command's own `echo` wrote (or nothing at all). */
+function printedOnlyItsEchoes(command: string, output: string): boolean {
+  const echoed = new Set(
+    commandSteps(command).flatMap((step) =>
+      /^echo\s+/.test(step)
+        ? [
+            step
+              .replace(/^echo\s+(-[neE]+\s+)?/, "")
+              .replace(/^(["'])(.*)\1$/, "$2")
+              .trim(),
+          ]
+        : [],
+    ),
+  );
+  if (echoed.size === 0) return false;
+  return output.split("\n").every((line) => line.trim() === "" || echoed.has(line.trim()));
 }
 
 /** A search as the last command of a pipe: it exits 1 when no line matched. */

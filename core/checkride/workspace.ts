@@ -32,6 +32,8 @@ export function inferredWorkspace(branch: readonly Message[]): string | undefine
       const readPath = readPathOf(block);
       for (const raw of readPath ? [...modifiedPathsOf(block), readPath] : modifiedPathsOf(block)) {
         const path = raw.replace(/\\/g, "/").trim().replace(/^\.\//, "");
+        // A folder viewed (Copilot CLI's `view` of the project itself) is a folder, not a file in its parent.
+        const viewedFolder = raw === readPath && !/\.[^/]*$/.test(path.replace(/\/+$/, "").replace(/^.*\//, ""));
         if (!ABSOLUTE.test(path)) {
           if (path.includes("/") && !path.startsWith("../") && !path.startsWith("~")) relative.add(path);
           continue;
@@ -39,7 +41,7 @@ export function inferredWorkspace(branch: readonly Message[]): string | undefine
         if (OUTSIDE_ANY_WORK.test(path)) continue;
         absolute.push(path);
         // The folder holding the file: its path without the last segment.
-        const folders = path.split("/").slice(0, -1);
+        const folders = viewedFolder ? path.replace(/\/+$/, "").split("/") : path.split("/").slice(0, -1);
         windows ||= /^[A-Za-z]:$/.test(folders[0] ?? "");
         if (shared === undefined) {
           shared = folders;

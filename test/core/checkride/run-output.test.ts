@@ -28,7 +28,8 @@ describe("runOutput", () => {
 describe("files a generator says it created", () => {
   it("Angular's and Nx's CREATE / UPDATE lines, Rails' and Yeoman's create lines, npm init's Wrote to", () => {
     const output =
-      "CREATE src/app/app.ts (225 bytes)\nUPDATE angular.json (2680 bytes)\n      create  app/models/user.rb\n      create  app/views/users/\nWrote to /w/app/package.json:\n";
+      "CREATE src/app/app.ts (225 bytes)\nUPDATE angular.json (2680 bytes)\n      create  app/models/user.rb\n      create  app/views/users/\n      create  app/views/campaigns\nWrote to /w/app/package.json:\n";
+    // A folder the generator made, with or without its slash, is no file.
     expect(filesTheOutputCreated(output)).toEqual(["src/app/app.ts", "angular.json", "app/models/user.rb", "/w/app/package.json"]);
     expect(filesTheOutputCreated("created 3 files\nCREATE is a SQL word")).toEqual([]);
   });

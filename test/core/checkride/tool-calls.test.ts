@@ -22,6 +22,12 @@ describe("a tool served by Zed's Claude Code adapter (claude-code-acp)", () => {
 });
 
 describe("the newer agents' edit and shell tools", () => {
+  it("Copilot CLI's str_replace_editor writes the file it creates or edits; its view reads", () => {
+    expect(modifiedPathsOf(tool("str_replace_editor", { command: "create", path: "c:\\w\\Procfile", file_text: "web: x" }))).toEqual(["c:\\w\\Procfile"]);
+    expect(modifiedPathsOf(tool("str_replace_editor", { command: "view", path: "c:\\w\\app.py" }))).toEqual([]);
+    expect(readPathOf(tool("str_replace_editor", { command: "view", path: "c:\\w\\app.py" }))).toBe("c:\\w\\app.py");
+  });
+
   it("VS Code Copilot's agent mode: each replacement of a multi-replace names its file", () => {
     expect(modifiedPathsOf(tool("replace_string_in_file", { filePath: "/w/src/a.ts", oldString: "a", newString: "b" }))).toEqual(["/w/src/a.ts"]);
     expect(modifiedPathsOf(tool("insert_edit_into_file", { filePath: "/w/src/b.ts", code: "x" }))).toEqual(["/w/src/b.ts"]);

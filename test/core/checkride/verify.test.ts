@@ -24,6 +24,7 @@ describe("which command verifies", () => {
     "# build first\nCI=1 npx tsc --noEmit",
     "FOO=bar cargo test -p core",
     "cd contracts && npx hardhat test 2>&1",
+    "ruby q3_swap_decoding/solve.rb 2>&1 | tail -15",
     "forge test -vv",
     "cd codex-rs && cargo fmt --all && cargo clippy -- -D warnings",
     "go test ./... -run Explain -v 2>&1 | tail -60",
@@ -129,6 +130,9 @@ describe("which command verifies", () => {
     expect(isVerification("git push origin main", "To github.com:acme/app.git\n   cb8ce6f..7b24e0c  main -> main")).toBe(false);
     expect(isVerification("git commit -m 'x'", "treefmt.................Passed\ngit-secrets.............Passed")).toBe(false);
     expect(isVerification("scripts/deploy.sh", "deployed to staging")).toBe(false);
+    // A program run for a chore (its file's or its folder's name says so) checks nothing.
+    expect(isVerification("python3 /tmp/transcript_export/render.py session.jsonl out.md")).toBe(false);
+    expect(isVerification("node scripts/deploy.mjs --prod")).toBe(false);
     // A check run with the work stashed away tests the base the session started from, not the work.
     expect(isVerification("git stash && xcodebuild -scheme App test 2>&1 | tail -20")).toBe(false);
     expect(isVerification("git stash -u && npm test; git stash pop")).toBe(false);
@@ -241,6 +245,13 @@ describe("the outcome", () => {
     expect(verificationOutcome(command, false, output)).toBe(false);
     expect(verificationOutcome(command, false, "** BUILD SUCCEEDED **")).toBe(true);
     expect(failureLineOf(output)).toBe("/w/AppTests/UseCasesTests.swift:281:13: error: type 'MockRepository' does not conform to protocol 'Repository'");
+  });
+
+  it("a check that printed nothing but the command's own echo, with no exit code to read, passed", () => {
+    const command = 'npx tsc -p e2e/tsconfig.json --noEmit 2>&1 | head -20; echo "typecheck done"';
+    expect(verificationOutcome(command, undefined, "typecheck done\n")).toBe(true);
+    expect(verificationOutcome(command, undefined, "e2e/a.ts(1,1): error TS2304: Cannot find name 'x'.\ntypecheck done")).toBe(false);
+    expect(verificationOutcome("npm test; echo done", undefined, "something else\ndone")).toBeUndefined();
   });
 
   it("a Windows filter (findstr, Select-String) hides the exit code as a Unix one does", () => {

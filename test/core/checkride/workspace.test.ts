@@ -17,6 +17,15 @@ describe("inferredWorkspace", () => {
     expect(extractFacts(branch).modifiedFiles).toEqual(["temp.md"]);
   });
 
+  it("a folder viewed (Copilot CLI's view of the project itself) is a folder, not a file of its parent", () => {
+    const branch = [
+      tool("1", "str_replace_editor", { command: "view", path: "c:\\Users\\e\\HAWZX\\HAWZX-AI" }),
+      tool("2", "str_replace_editor", { command: "create", path: "c:\\Users\\e\\HAWZX\\HAWZX-AI\\Procfile", file_text: "web: x" }),
+    ];
+    expect(inferredWorkspace(branch)).toBe("c:/Users/e/HAWZX/HAWZX-AI");
+    expect(extractFacts(branch).modifiedFiles).toEqual(["Procfile"]);
+  });
+
   it("where a file is named both ways (read as src/main.ts, written as /w/app/src/main.ts), its relative name's base", () => {
     const branch = [tool("1", "read_file", { file_path: "src/main.ts" }), tool("2", "write_file", { file_path: "/w/app/src/main.ts", content: "x" })];
     expect(inferredWorkspace(branch)).toBe("/w/app");
