@@ -135,6 +135,8 @@ export function isRuleSentence(sentence: string): boolean {
  */
 export type RuleConfidence = { graded: true } | { graded: false; why: string };
 
+/** Why a sentence shaped like a rule by "should" alone is a candidate; a clause of another sentence shaped so is too weak to offer. */
+const SHOULD_ONLY = "'should' or 'needs to': may be advice or a one-off request";
 /** The work to be done, said in the passive: "This app must be refactored …", "the docs need to be updated". */
 const TASK_PASSIVE =
   /\b(must|needs? to|has to|have to|should)\s+be\s+(refactored|rewritten|updated|changed|fixed|migrated|moved|ported|converted|implemented|added|removed|replaced|renamed|redesigned|reworked|cleaned up|split|merged|deployed)\b/i;
@@ -287,7 +289,7 @@ export function ruleConfidence(sentence: string): RuleConfidence | null {
   if (ADDS_TO_TASK.test(text.replace(/^(and\s+)?also\b,?\s*/i, "")) && !/\b(never|always|at all times|under no circumstances)\b/i.test(text))
     return { graded: false, why: "adds to the task at hand ('also', 'this time'): may be a one-off request" };
   if (!OBLIGATION.test(text) && !PROHIBITION.test(text) && !DIRECTED_SCOPE.test(text) && !TERSE_BAN.test(text) && !FROM_NOW_ON.test(text))
-    return { graded: false, why: "'should' or 'needs to': may be advice or a one-off request" };
+    return { graded: false, why: SHOULD_ONLY };
   // LABELS.md's rule is a constraint that later work must keep. An order with nothing that makes it last
   // ("Do not reset the database.", "Make sure the helper is exported.") is as often the task at hand.
   if (!STANDING.test(text) && !EMPHATIC_ORDER.test(text) && !INVARIANT.test(text) && !DECLARED_RULE.test(text))
@@ -402,7 +404,7 @@ export function ruleFindings(prose: readonly TextSpan[], documentProse: readonly
 
 /** Where a sentence divides into clauses: a comma or semicolon (also CJK's), or a dash between spaces. */
 const CLAUSE_BREAK = /[,;、，；]\s*|\s+[—–]\s+/g;
-const CLAUSE_WHY = "a clause of a longer sentence that is no rule as a whole (a question, a remark): a constraint, or part of the remark";
+const CLAUSE_WHY = "a clause of a longer sentence that is no rule as a whole (a question, a remark): may be a constraint, or only part of the remark";
 
 /**
  * The rule-shaped clauses of a sentence that is no rule as a whole: "一旦mainに戻り、commitlintの規約を守るようにしてほしい、
@@ -416,7 +418,8 @@ function ruleClauses(sentence: RuleSpan): RuleFinding[] {
     const text = piece.trim();
     const lead = piece.length - piece.trimStart().length;
     const cjk = /[\u3040-\u30ff\u4e00-\u9fff\uac00-\ud7af]/.test(text);
-    if ((cjk ? text.length >= 6 : text.split(/\s+/).length >= MIN_RULE_WORDS) && text.length < sentence.text.length && ruleConfidence(text))
+    const confidence = (cjk ? text.length >= 6 : text.split(/\s+/).length >= MIN_RULE_WORDS) && text.length < sentence.text.length ? ruleConfidence(text) : null;
+    if (confidence && !(confidence.graded === false && confidence.why === SHOULD_ONLY))
       out.push({ text, start: sentence.start + from + lead, end: sentence.start + from + lead + text.length, confidence: { graded: false, why: CLAUSE_WHY } });
   };
   for (const match of sentence.text.matchAll(CLAUSE_BREAK)) {

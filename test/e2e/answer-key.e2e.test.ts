@@ -87,6 +87,9 @@ describeWithFixtures("the answer key in the app", () => {
     // A candidate rule: listed with why, not graded; accepting it adds it to the key as the user's fact.
     const rules = card.locator("[data-probe-id=rules]");
     const graded = await rules.getByTestId("key-fact").count();
+    // A list longer than a screenful starts closed: open it as a reader would.
+    const list = rules.getByTestId("candidates");
+    if ((await list.getAttribute("open")) === null) await list.locator("summary").click();
     const candidate = rules.getByTestId("key-candidate").first();
     expect(await candidate.locator(".candidate-why").textContent()).toMatch(/may |said once/);
     await candidate.getByTestId("accept-candidate").click();
