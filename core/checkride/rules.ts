@@ -185,6 +185,9 @@ const CONDITIONAL_ORDER =
 /** "I want everything to use the structure of …": what the user wants of all the work. */
 const WANT_OF_ALL = /^i\s+(want|need|would like)\s+(everything|all\s+\w+|every\s+\w+|each\s+\w+)\s+to\b/i;
 
+/** "Use SQLite for persistence", "use an open model like llama for summaries": a tool chosen for a part of the work. */
+const TOOL_FOR_PART = /^(please\s+)?use\s+(?!(it|this|that|them|these|those)\b)[^,.;!?]{1,40}\s+for\s+(?!(now|this|that|it|the moment)\b)\S/i;
+
 /** "But at the same time, …", "And also, …": a connective and a comma before the clause. */
 const LEADING_CONNECTIVE = /^(but|and|also|so|then|however|plus|oh|ok|okay|though)\b[^,.;!?]{0,24},\s*/i;
 /** "I'd rather it not spell those out": a ban said as a preference. */
@@ -264,6 +267,7 @@ export function ruleConfidence(sentence: string): RuleConfidence | null {
     }
     if (RATHER_NOT.test(text)) return { graded: false, why: "'I'd rather not …': a ban said as a preference, for the work or for this answer" };
     if (MARKED_BINDING.test(text)) return { graded: false, why: "a line marked MANDATORY or IMPORTANT: a standing rule, or a step of the task said with weight" };
+    if (TOOL_FOR_PART.test(text)) return { graded: false, why: "a tool chosen for a part of the work ('use X for Y'): a standing choice, or this task's" };
     if (FOLLOW_PRACTICE.test(text)) return { graded: false, why: "an order to follow, respect or enforce something: a standing practice, or this task's" };
     if (NO_LONGER.test(text) && !isQuestion(text)) return { graded: false, why: "'not … anymore', 'no longer': a change meant to last, or a report of one" };
     if (CONDITIONAL_ORDER.test(text)) return { graded: false, why: "an order for a case ('in case of …, pick …'): a standing rule for each such case, or this one" };

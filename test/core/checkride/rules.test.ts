@@ -35,6 +35,7 @@ const NOT_RULES = [
   "The build is always red.",
   "There is no error in the log",
   "It does not work anymore",
+  "use this for now",
   "今日は雨です。",
   "No problems, all good.",
   "When do we ship this",
@@ -161,6 +162,7 @@ describe("how sure a rule is (graded, or a candidate with why)", () => {
     ["Hanya tampil jika wallet = admin keypair", /Indonesian/],
     // A practice to keep, a change for good, an order for each such case, what the user wants of everything.
     ["respect RLS on every table", /follow, respect or enforce/],
+    ["use SQLite for easy persistence", /a tool chosen for a part of the work/],
     ['this skill is now called "What Happened", not wat anymore', /no longer/],
     ["incase of merge conflicts, pick the current version", /an order for a case/],
     ["If not applicable, write exactly: `None`.", /an order for a case/],
