@@ -267,7 +267,6 @@ export function ruleConfidence(sentence: string): RuleConfidence | null {
     }
     if (RATHER_NOT.test(text)) return { graded: false, why: "'I'd rather not …': a ban said as a preference, for the work or for this answer" };
     if (MARKED_BINDING.test(text)) return { graded: false, why: "a line marked MANDATORY or IMPORTANT: a standing rule, or a step of the task said with weight" };
-    if (TOOL_FOR_PART.test(text)) return { graded: false, why: "a tool chosen for a part of the work ('use X for Y'): a standing choice, or this task's" };
     if (FOLLOW_PRACTICE.test(text)) return { graded: false, why: "an order to follow, respect or enforce something: a standing practice, or this task's" };
     if (NO_LONGER.test(text) && !isQuestion(text)) return { graded: false, why: "'not … anymore', 'no longer': a change meant to last, or a report of one" };
     if (CONDITIONAL_ORDER.test(text)) return { graded: false, why: "an order for a case ('in case of …, pick …'): a standing rule for each such case, or this one" };
@@ -278,6 +277,7 @@ export function ruleConfidence(sentence: string): RuleConfidence | null {
     if (SAID_IMPORTANT.test(text)) return { graded: false, why: "'it's important': a requirement said with weight, or a remark" };
     if (TRAILING_ALWAYS.test(text)) return { graded: false, why: "an order ending on 'always': a standing rule, or how the task at hand should go" };
     if (REMINDER.test(text)) return { graded: false, why: "a reminder for the work ahead ('keep in mind', 'without using'): a standing constraint, or a remark" };
+    if (TOOL_FOR_PART.test(text)) return { graded: false, why: "a tool chosen for a part of the work ('use X for Y'): a standing choice, or this task's" };
     if (CHOSEN_OVER.test(text)) return { graded: false, why: "one thing chosen over another ('use X, not Y'): a standing choice, or the answer to a design question" };
     if (KEEP_MANNER.test(text)) return { graded: false, why: "'keep it short', 'keep changes small': a manner for the work, or for this answer alone" };
     if (MUST_NOT_BE_ABLE.test(text) && !/^(i|we)\b/i.test(text))
