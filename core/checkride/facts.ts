@@ -97,6 +97,8 @@ const HOME_FOLDER = /^(\/Users\/[^/]+|\/home\/[^/]+|[A-Za-z]:\/Users\/[^/]+|\/ro
 
 function isOutsideWork(path: string, cwd: string | undefined): boolean {
   if (OUTSIDE_ANY_WORK.test(path)) return true;
+  // Climbing out of the work into a dot folder (`../../../.gemini/tmp/…/plans/a.md`): an agent's or a tool's own state.
+  if (/^(\.\.\/)+\./.test(path)) return true;
   // Still absolute once made relative to the working directory: a file of another folder (another checkout,
   // a worktree, the home folder), outside the repository the session works in. Kept when the session names no folder.
   return cwd !== undefined && /^(\/|[A-Za-z]:\/)/.test(path);

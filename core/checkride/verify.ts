@@ -247,7 +247,7 @@ export function isVerification(command: string, output = ""): boolean {
 /** A script started by its shell or by its path: `bash scripts/x.sh --help`, `./run.sh`, `pwsh -File x.ps1`. */
 const SCRIPT_RUN = /^(?:(?:bash|sh|zsh)\s+(?!-)|(?:pwsh|powershell)(?:\.exe)?\s+(?:-\w+\s+)*?-File\s+|(?=\.{1,2}[\\/]))("[^"]+"|'[^']+'|\S+\.(?:sh|bash|zsh|ps1)|\.{1,2}[\\/]\S+)/i;
 /** Scripts that do a job rather than try the work: running one deploys, installs, cleans up or exports the transcript. */
-const CHORE_SCRIPT = /(deploy|release|publish|install|setup|bootstrap|clean|migrat|upload|backup|push|sync|transcript)[^\\/]*$/i;
+const CHORE_SCRIPT = /(deploy|release|publish|install|setup|bootstrap|clean|migrat|upload|backup|push|sync|transcript|update|codemod|rewrite|rename|seed)[^\\/]*$/i;
 /** A program run by its interpreter, and the script it runs (group 1). */
 const PROGRAM_RUN = /^(?:python3?|py|node|bun|deno|tsx|ts-node|ruby|perl|php)\s+(\S+\.(?:py|m?[jt]s|cjs|rb|pl|php))\b/;
 
@@ -481,8 +481,10 @@ export function failureLineOf(output: string): string | undefined {
     .filter((line) => !STATUS_ONLY.test(line.trim()));
   const text = lines.join("\n");
   // A test runner's FAIL line names the test; the error it failed on ("Error: Cannot find package …") names the failure.
+  // cargo's "error: test failed, to rerun pass `--bin x`" says only that a test failed; the panic names which, and where.
   for (const pattern of [
     /^.*\berror TS\d{4,5}\b.*$/m,
+    /^thread '[^'\n]+'( \(\d+\))? panicked at .*$/m,
     /^\S+:\d+:\d+: (fatal )?error: .*$/m,
     /^\s*error(\[E\d{4}\])?:.*$/m,
     /^\s*\w*(Error|Exception):\s.*$/m,

@@ -82,3 +82,10 @@ describe("normalizePath", () => {
     expect(normalizePath(path, cwd)).toBe(expected);
   });
 });
+
+describe("a path that climbs out of the work into a dot folder", () => {
+  it("is an agent's or a tool's own state (Gemini CLI's plans under ../../../.gemini/tmp), not the work", () => {
+    const facts = extractFacts([write("1", "../../../.gemini/tmp/app/plans/p.md"), write("2", "src/a.ts"), write("3", "../shared/b.ts")], { cwd: "/home/u/app" });
+    expect(facts.modifiedFiles).toEqual(["src/a.ts", "../shared/b.ts"]);
+  });
+});

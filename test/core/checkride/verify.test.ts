@@ -133,6 +133,7 @@ describe("which command verifies", () => {
     // A program run for a chore (its file's or its folder's name says so) checks nothing.
     expect(isVerification("python3 /tmp/transcript_export/render.py session.jsonl out.md")).toBe(false);
     expect(isVerification("node scripts/deploy.mjs --prod")).toBe(false);
+    expect(isVerification("cat << 'EOF' > update-dashboard.js\nfs.writeFileSync(f, x)\nEOF\nnode update-dashboard.js")).toBe(false);
     // A check run with the work stashed away tests the base the session started from, not the work.
     expect(isVerification("git stash && xcodebuild -scheme App test 2>&1 | tail -20")).toBe(false);
     expect(isVerification("git stash -u && npm test; git stash pop")).toBe(false);
@@ -245,6 +246,12 @@ describe("the outcome", () => {
     expect(verificationOutcome(command, false, output)).toBe(false);
     expect(verificationOutcome(command, false, "** BUILD SUCCEEDED **")).toBe(true);
     expect(failureLineOf(output)).toBe("/w/AppTests/UseCasesTests.swift:281:13: error: type 'MockRepository' does not conform to protocol 'Repository'");
+  });
+
+  it("a failed cargo test's error is the panic that names the test, not cargo's summary", () => {
+    const output =
+      "thread 'tests::parser_tests::test_parse_call' (23930) panicked at src/tests/parser_tests.rs:676:21:\nassertion failed\nerror: test failed, to rerun pass `--bin obstruct`";
+    expect(failureLineOf(output)).toBe("thread 'tests::parser_tests::test_parse_call' (23930) panicked at src/tests/parser_tests.rs:676:21:");
   });
 
   it("a check that printed nothing but the command's own echo, with no exit code to read, passed", () => {
