@@ -97,7 +97,8 @@ const OTHER_OBLIGATION =
 const PROHIBITION =
   /(^|[,;:(]\s*|\s[-–—]\s+|\b(please|pleas|plz|and|but|no|just|then|also|pls)\s+)(don't|dont|do not|never)\b|(?<!\bso\s|\bso that\s|\bin order that\s)\b(you|we)\s+(don't|do not|shouldn't|should not|must not|never)\b(?!\s+(need|have)\s+to\b)|\bi\s+(don't|dont|do not)\s+want\b|\blet's not\b/i;
 /** "always/never/only" at the start of a clause, or after a directive within a few words. */
-const DIRECTED_SCOPE = /(^|[,;:(]\s*)(always|never|only)\b|\b(want|would|will|should|must|please|let's|you|we)\b(\s+\S+){0,3}\s+(always|never|only)\b/i;
+const DIRECTED_SCOPE =
+  /(^|[,;:(]\s*|^(and|but|also|so)\s+)(always|never|only)\b(?!\s+(then|now|once|recently|just)\b)|\b(want|would|will|should|must|please|let's|you|we)\b(\s+\S+){0,3}\s+(always|never|only)\b/i;
 /** An order for everything that follows ("From now on, answer in English."). */
 const FROM_NOW_ON = /(^(from now( on)?|going forward|from here on|in the future|henceforth)|[,;:]\s*((so|and)\s+)?(from now( on)?|going forward|from here on)),?\s+\S/i;
 /** "should", and "needs to" said of the work (not "we/I/you need to", which is a task or advice). */
@@ -199,7 +200,7 @@ const TRAILING_ALWAYS =
   /^(please\s+)?(?!(i|we|you|they|he|she|it|its|it's|this|that|these|those|the|a|an|my|our|your|there|here|now|then|so|and|but|if|when|which|what|is|are|was|were)\b)[a-z]+\b[^.;!?]{3,80}\balways[.!]?$/i;
 
 /** "Keep the dark navy background": what the work must keep (LABELS.md's "keep"), or a step of the task. */
-const KEEP_THING = /^(please\s+)?keep\s+(the|all|every|existing|our|my|its|their|this|these|those)\b/i;
+const KEEP_THING = /^(please\s+)?keep\s+((the|all|every|existing|our|my|its|their|this|these|those)\b|(\w+\s+){0,2}(constraints?|conventions?|rules?|requirements?)\s*:)/i;
 /** "There is only one mode", "There is also no concept of check": how the product is, an invariant or a description. */
 const THERE_IS_ONLY_OR_NO =
   /^there\s+(is|are|should be|will be|must be)\s+(also\s+)?(only|no)\s+(?!(problem|problems|issue|issues|error|errors|need|way|change|changes|difference|output|match|matches|results?|luck|doubt|rush)\b)\S/i;

@@ -36,6 +36,7 @@ const NOT_RULES = [
   "There is no error in the log",
   "It does not work anymore",
   "use this for now",
+  "and only then it worked",
   "今日は雨です。",
   "No problems, all good.",
   "When do we ship this",
@@ -163,6 +164,8 @@ describe("how sure a rule is (graded, or a candidate with why)", () => {
     // A practice to keep, a change for good, an order for each such case, what the user wants of everything.
     ["respect RLS on every table", /follow, respect or enforce/],
     ["use SQLite for easy persistence", /a tool chosen for a part of the work/],
+    ["and only show like top 50 transactions for any selection ordered by date.", /no word that makes it last/],
+    ["Keep implementation constraints: Python, vanilla HTML/CSS/JS.", /keep the/],
     ['this skill is now called "What Happened", not wat anymore', /no longer/],
     ["incase of merge conflicts, pick the current version", /an order for a case/],
     ["If not applicable, write exactly: `None`.", /an order for a case/],
