@@ -57,6 +57,7 @@ const provenance = blind
       "test/blind-18.provenance.json",
       "test/blind-19.provenance.json",
       "test/blind-20.provenance.json",
+      "test/blind-21.provenance.json",
     ]
   : ["test/fixtures.provenance.json"];
 const files = provenance.filter((file) => existsSync(join(root, file))).flatMap((file) => (JSON.parse(readFileSync(join(root, file), "utf8")) as { files: Entry[] }).files);

@@ -22,11 +22,18 @@ export const LABELS = resolve(dirname(fileURLToPath(import.meta.url)), "../label
  */
 export const BLIND_SETS = [
   {
+    name: "blind-21",
+    labels: join(LABELS, "blind-21"),
+    provenance: "test/blind-21.provenance.json",
+    about:
+      "round 21, the measure: four sessions of Claude Code (three, one compacted) and Codex, in English, labelled blind by two reviewers once round 20 had been scored and was to be read as a dev set, committed before the extractor was changed on them; every session held out",
+  },
+  {
     name: "blind-20",
     labels: join(LABELS, "blind-20"),
     provenance: "test/blind-20.provenance.json",
     about:
-      "round 20, the measure: five sessions of Claude Code (two, one compacted), Codex (two) and Gemini CLI, in English, labelled blind by three reviewers once round 19 had been scored and was to be read as a dev set, committed before the extractor was changed on them; every session held out",
+      "round 20: five sessions of Claude Code (two, one compacted), Codex (two) and Gemini CLI, in English, labelled blind by three reviewers once round 19 had been scored and was to be read as a dev set; the measure until round 21 (its totals seen once), then read as a dev set; every session held out",
   },
   {
     name: "blind-19",
