@@ -248,7 +248,7 @@ export function ruleConfidence(sentence: string): RuleConfidence | null {
     if (EMPHATIC.test(text) && text !== text.toUpperCase() && text.split(/\s+/).length >= MIN_RULE_WORDS)
       return { graded: false, why: "NOT, NEVER or ONLY in capitals: a constraint said with weight, or an emphatic description" };
     if (NEGATED_ORDER.test(text) && text.split(/\s+/).length >= MIN_RULE_WORDS)
-      return { graded: false, why: "an obligation word of Russian, Spanish, Portuguese, French, German, Italian, Vietnamese or Indonesian, said as often of a one-off request" };
+      return { graded: false, why: "an obligation word of Russian, Spanish, Portuguese, French, German, Italian or Vietnamese, said as often of a one-off request" };
     if (ANSWER_LANGUAGE.test(text)) return { graded: false, why: "which language to answer or work in: a standing rule, or this answer's alone" };
     if (CJK_OBLIGATION.test(text)) return { graded: false, why: "an obligation word in Chinese, Japanese or Korean, said as often of a one-off request" };
     // English words of the same spelling ("solo", "nur"…) stay out: a sentence with English function words is English.

@@ -246,7 +246,7 @@ export function isVerification(command: string, output = ""): boolean {
 
 /** A script started by its shell or by its path: `bash scripts/x.sh --help`, `./run.sh`, `pwsh -File x.ps1`. */
 const SCRIPT_RUN = /^(?:(?:bash|sh|zsh)\s+(?!-)|(?:pwsh|powershell)(?:\.exe)?\s+(?:-\w+\s+)*?-File\s+|(?=\.{1,2}[\\/]))("[^"]+"|'[^']+'|\S+\.(?:sh|bash|zsh|ps1)|\.{1,2}[\\/]\S+)/i;
-/** Scripts that do a job rather than try the work: running one deploys, installs, cleans up or exports the transcript. */
+/** Scripts that do a job rather than try the work: running one deploys, installs, cleans up, rewrites files (update, codemod, rename, seed) or exports the transcript. */
 const CHORE_SCRIPT = /(deploy|release|publish|install|setup|bootstrap|clean|migrat|upload|backup|push|sync|transcript|update|codemod|rewrite|rename|seed)[^\\/]*$/i;
 /** A program run by its interpreter, and the script it runs (group 1). */
 const PROGRAM_RUN = /^(?:python3?|py|node|bun|deno|tsx|ts-node|ruby|perl|php)\s+(\S+\.(?:py|m?[jt]s|cjs|rb|pl|php))\b/;
