@@ -64,8 +64,18 @@ function isFileTarget(path: string): boolean {
 const EXTENSIONLESS_FILES =
   /^(Makefile|Dockerfile|Containerfile|Justfile|Procfile|Gemfile|Rakefile|Vagrantfile|LICENSE|COPYING|README|CHANGELOG|AUTHORS|NOTICE|VERSION|CODEOWNERS)$/i;
 
+export /** A path without the slashes it ends on (`src/` is `src`). */
+function withoutTrailingSlash(path: string): string {
+  return path.replace(/[\\/]+$/, "");
+}
+
+/** The last name of a path, either slash (`a/b/c.ts`, `a\\b\\c.ts`: `c.ts`). */
+function baseName(path: string): string {
+  return withoutTrailingSlash(path).replace(/^.*[\\/]/, "");
+}
+
 export function looksLikeFolder(path: string): boolean {
-  const name = path.replace(/[\\/]+$/, "").replace(/^.*[\\/]/, "");
+  const name = baseName(path);
   return !name.includes(".") && !EXTENSIONLESS_FILES.test(name);
 }
 
@@ -186,8 +196,8 @@ function folderCopyOf(name: string, options: readonly string[], operands: readon
   if (!(moves || ((name === "cp" || name === "copy") && recursive)) || operands.length !== 2) return undefined;
   const [from, to] = operands as [string, string];
   if (!looksLikeFolder(from) || options.includes("-t") || [from, to].some((path) => /[*?$`()]/.test(path) || path === "." || path === "..")) return undefined;
-  const source = from.replace(/[\\/]+$/, "");
-  const into = /[\\/]$/.test(to) ? `${to.replace(/[\\/]+$/, "")}/${source.replace(/^.*[\\/]/, "")}` : to;
+  const source = withoutTrailingSlash(from);
+  const into = /[\\/]$/.test(to) ? `${withoutTrailingSlash(to)}/${baseName(source)}` : to;
   return { from: source.replace(/[\\/]\.$/, ""), to: into };
 }
 
@@ -215,9 +225,10 @@ function commandEffects(words: string[]): CommandEffects {
   const options = args.filter((a) => a.startsWith("-"));
   const operands = args.filter((a) => !a.startsWith("-"));
   const recursive = options.some((o) => /^-[a-zA-Z]*[rRa]|^--recursive/.test(o) && !/^-i/.test(o));
-  const formatted = formatterWrites(name.replace(/^.*[\\/]/, ""), options, operands);
+  const program = baseName(name);
+  const formatted = formatterWrites(program, options, operands);
   if (formatted) return { written: formatted };
-  const output = outputFileOf(name.replace(/^.*[\\/]/, ""), args);
+  const output = outputFileOf(program, args);
   if (output) return { written: [output] };
   const folderCopy = folderCopyOf(name, options, operands, recursive);
   if (folderCopy) return { written: [], folderCopy };
@@ -233,9 +244,9 @@ function landedFiles(operands: readonly string[]): string[] {
   const target = operands.at(-1)!;
   const intoFolder = /[\\/]$/.test(target) || sources.length > 1 || (looksLikeFolder(target) && sources.every((source) => !looksLikeFolder(source)));
   if (!intoFolder) return [target];
-  const folder = target.replace(/[\\/]+$/, "");
+  const folder = withoutTrailingSlash(target);
   // A source without an extension is a folder moved in: it names no file.
-  return sources.filter((source) => !/[*?$`]/.test(source) && !looksLikeFolder(source)).map((source) => `${folder}/${source.replace(/[\\/]+$/, "").replace(/^.*[\\/]/, "")}`);
+  return sources.filter((source) => !/[*?$`]/.test(source) && !looksLikeFolder(source)).map((source) => `${folder}/${baseName(source)}`);
 }
 
 function namedWrites(name: string, options: readonly string[], operands: readonly string[], recursive: boolean): readonly string[] {
